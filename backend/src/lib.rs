@@ -1,0 +1,1 @@
+//! Buffer placement, lowering and Verilog emission. Nothing lives here yet: the backend issue fills it. The crate exists so that the dependency direction parser <- analysis <- backend <- lsp is fixed from the start.

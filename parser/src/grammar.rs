@@ -1,0 +1,715 @@
+//! The grammar, written with chumsky over the non-trivia tokens of `input::prepare`.
+//!
+//! chumsky builds values, not lossless trees, so the grammar builds none: each node parser
+//! records `Start` / `Finish` events (and `Error` events) in the parser state, and `build`
+//! interleaves them with the full token stream, trivia included. The state implements chumsky's
+//! `Inspector`, so events recorded by an alternative that is later abandoned are rolled back.
+//!
+//! The grammar is total: every token sequence parses. Where the text is broken, an `ERROR_NODE`
+//! or a missing piece plus an `Error` event stands in, and parsing goes on at the next line or
+//! statement. Closing delimiters are consumed only by the group that opened them, or, when no
+//! open group could own them, as junk where they stand.
+
+use chumsky::error::EmptyErr;
+use chumsky::input::{Checkpoint, Cursor, InputRef};
+use chumsky::inspector::Inspector;
+use chumsky::prelude::*;
+
+use crate::input::{flags, Tok};
+use crate::SyntaxErrorKind;
+use crate::SyntaxKind::{self, *};
+
+pub(crate) type In<'a> = &'a [Tok];
+type Ex = extra::Full<EmptyErr, State, ()>;
+
+/// What the grammar records; see the module documentation.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Event {
+    Start(SyntaxKind, u32),
+    Finish(u32),
+    /// An error covering grammar tokens `start..end` (empty: at `start`).
+    Error { start: u32, end: u32, kind: SyntaxErrorKind, message: &'static str },
+}
+
+/// Mutable parser state: the events, plus two counters the recovery rules consult.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    pub(crate) events: Vec<Event>,
+    /// How many function-like ops enclose the current position.
+    func_depth: u32,
+    /// How many `(`, `[`, `{`, `<` groups are open around the current position.
+    open: [u32; 4],
+    /// Positions of the openers of the open groups, innermost last.
+    openers: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mark {
+    events: usize,
+    openers: usize,
+    func_depth: u32,
+    open: [u32; 4],
+}
+
+impl<'a> Inspector<'a, In<'a>> for State {
+    type Checkpoint = Mark;
+
+    fn on_token(&mut self, _: &Tok) {}
+
+    fn on_save<'p>(&self, _: &Cursor<'a, 'p, In<'a>>) -> Mark {
+        Mark { events: self.events.len(), openers: self.openers.len(), func_depth: self.func_depth, open: self.open }
+    }
+
+    fn on_rewind<'p>(&mut self, mark: &Checkpoint<'a, 'p, In<'a>, Mark>) {
+        let mark = mark.inspector();
+        self.events.truncate(mark.events);
+        // Groups push and pop their openers in stack order, and no rewind crosses the end of
+        // the group that saved it, so truncating restores the stack.
+        self.openers.truncate(mark.openers);
+        self.func_depth = mark.func_depth;
+        self.open = mark.open;
+    }
+}
+
+// ---- primitives ------------------------------------------------------------------------------
+
+fn position<'a>(inp: &mut InputRef<'a, '_, In<'a>, Ex>) -> u32 {
+    let here = inp.cursor();
+    inp.span_since(&here).start as u32
+}
+
+fn start<'a>(kind: SyntaxKind) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    custom(move |inp| {
+        let at = position(inp);
+        inp.state().events.push(Event::Start(kind, at));
+        Ok(())
+    })
+}
+
+fn finish<'a>() -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    custom(|inp| {
+        let at = position(inp);
+        inp.state().events.push(Event::Finish(at));
+        Ok(())
+    })
+}
+
+/// Wraps what `inner` consumes in a node of `kind`.
+fn node<'a, O>(
+    kind: SyntaxKind,
+    inner: impl Parser<'a, In<'a>, O, Ex> + Clone,
+) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    start(kind).ignore_then(inner).ignore_then(finish())
+}
+
+/// Records an error at the current position (on the next token), consuming nothing.
+fn error_here<'a>(
+    kind: SyntaxErrorKind,
+    message: &'static str,
+) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    custom(move |inp| {
+        let at = position(inp);
+        let end = if inp.peek().is_some() { at + 1 } else { at };
+        inp.state().events.push(Event::Error { start: at, end, kind, message });
+        Ok(())
+    })
+}
+
+/// Records an error on the token just consumed (for "expected X after Y" messages).
+fn error_before<'a>(
+    kind: SyntaxErrorKind,
+    message: &'static str,
+) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    custom(move |inp| {
+        let at = position(inp);
+        let start = at.saturating_sub(1);
+        inp.state().events.push(Event::Error { start, end: at, kind, message });
+        Ok(())
+    })
+}
+
+/// Succeeds, consuming nothing, when the next token satisfies `pred`.
+fn peek_is<'a>(pred: impl Fn(Tok) -> bool + Clone) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    custom(move |inp| match inp.peek() {
+        Some(tok) if pred(tok) => Ok(()),
+        _ => Err(EmptyErr::default()),
+    })
+}
+
+/// Succeeds, consuming nothing, when the next token does not satisfy `pred` (or at the end).
+fn peek_not<'a>(pred: impl Fn(Tok) -> bool + Clone) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    custom(move |inp| match inp.peek() {
+        Some(tok) if pred(tok) => Err(EmptyErr::default()),
+        Some(_) => Ok(()),
+        None => Err(EmptyErr::default()),
+    })
+}
+
+fn tok_if<'a>(pred: impl Fn(Tok) -> bool + Clone) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    any().filter(move |t: &Tok| pred(*t)).ignored()
+}
+
+fn tok<'a>(kind: SyntaxKind) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    tok_if(move |t| t.kind == kind)
+}
+
+fn flagged<'a>(kind: SyntaxKind, flag: u16) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    tok_if(move |t| t.kind == kind && t.has(flag))
+}
+
+fn slot(closer: SyntaxKind) -> usize {
+    match closer {
+        R_PAREN => 0,
+        R_BRACK => 1,
+        R_BRACE => 2,
+        _ => 3,
+    }
+}
+
+/// A closer that some open group may own: the current construct must stop before it.
+fn owned_closer<'a>() -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex>| match inp.peek() {
+        Some(tok) if tok.kind.is_closer() && inp.state().open[slot(tok.kind)] > 0 => Ok(()),
+        _ => Err(EmptyErr::default()),
+    })
+}
+
+/// A closer no open group can own: junk to be consumed where it stands.
+fn stray_closer<'a>() -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    let unowned = custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex>| match inp.peek() {
+        Some(tok) if tok.kind.is_closer() && inp.state().open[slot(tok.kind)] == 0 => Ok(()),
+        _ => Err(EmptyErr::default()),
+    });
+    node(
+        ERROR_NODE,
+        unowned
+            .ignore_then(error_here(SyntaxErrorKind::Unexpected, "unexpected closing delimiter"))
+            .ignore_then(any()),
+    )
+}
+
+/// Tokens that end any construct: the split marker and file-metadata delimiters.
+fn is_hard_stop(tok: Tok) -> bool {
+    matches!(tok.kind, SPLIT_MARKER | FILE_METADATA_BEGIN | FILE_METADATA_END)
+}
+
+/// Where an operation ends: a closer, a hard stop, or the start of another statement.
+fn ends_op(tok: Tok) -> bool {
+    tok.kind.is_closer()
+        || is_hard_stop(tok)
+        || tok.has(flags::DEF_START | flags::LABEL_START | flags::OP_START)
+}
+
+/// Where an unclosed bracket group gives up: a new definition or function on a fresh line.
+fn ends_group(tok: Tok) -> bool {
+    is_hard_stop(tok)
+        || (tok.has(flags::NEWLINE) && tok.has(flags::DEF_START))
+        || (tok.has(flags::OP_START) && tok.has(flags::FUNC_NAME))
+}
+
+/// `open contents close`, counting the group as open while `item` runs. A missing closer is an
+/// error at the opener; the closer is never taken from an enclosing group.
+fn group<'a>(
+    opener: SyntaxKind,
+    closer: SyntaxKind,
+    item: impl Parser<'a, In<'a>, (), Ex> + Clone,
+) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    delimited(opener, closer, ends_group, item)
+}
+
+/// A region's braces: statements inside are its business, so only hard stops end it early.
+fn region_braces<'a>(
+    item: impl Parser<'a, In<'a>, (), Ex> + Clone,
+) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    delimited(L_BRACE, R_BRACE, is_hard_stop, item)
+}
+
+fn delimited<'a>(
+    opener: SyntaxKind,
+    closer: SyntaxKind,
+    gives_up_at: fn(Tok) -> bool,
+    item: impl Parser<'a, In<'a>, (), Ex> + Clone,
+) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    let stop = peek_is(move |t| t.kind == closer || gives_up_at(t)).or(owned_closer());
+    let contents = stop.not().ignore_then(choice((stray_closer(), item))).repeated();
+    // Written with `custom` rather than `map_with`: chumsky skips mapping closures when a
+    // parser's output is unused, and these side effects must always happen.
+    let open = custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex>| match inp.peek() {
+        Some(tok) if tok.kind == opener => {
+            let at = position(inp);
+            inp.skip();
+            let state = inp.state();
+            state.openers.push(at);
+            state.open[slot(closer)] += 1;
+            Ok(())
+        }
+        _ => Err(EmptyErr::default()),
+    });
+    let close = custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex>| {
+        let closed = inp.peek().is_some_and(|t| t.kind == closer);
+        if closed {
+            inp.skip();
+        }
+        let state = inp.state();
+        state.open[slot(closer)] -= 1;
+        let at = state.openers.pop().expect("every group pushes its opener");
+        if !closed {
+            state.events.push(Event::Error {
+                start: at,
+                end: at + 1,
+                kind: SyntaxErrorKind::Unclosed,
+                message: unclosed_message(closer),
+            });
+        }
+        Ok(())
+    });
+    open.ignore_then(contents).ignore_then(close)
+}
+
+fn unclosed_message(closer: SyntaxKind) -> &'static str {
+    match closer {
+        R_PAREN => "unclosed `(`: expected `)`",
+        R_BRACK => "unclosed `[`: expected `]`",
+        R_BRACE => "unclosed `{`: expected `}`",
+        _ => "unclosed `<`: expected `>`",
+    }
+}
+
+/// Junk on a line where a statement was expected: an error, then everything up to the next
+/// line or statement boundary, with bracket groups consumed whole.
+fn junk<'a>(
+    message: &'static str,
+    balanced: impl Parser<'a, In<'a>, (), Ex> + Clone,
+) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    let first = choice((balanced.clone(), tok_if(|t| !t.kind.is_closer() && !is_hard_stop(t))));
+    let rest = peek_not(|t| t.has(flags::NEWLINE) || t.kind.is_closer() || is_hard_stop(t))
+        .ignore_then(choice((balanced, any().ignored())))
+        .repeated();
+    node(ERROR_NODE, error_here(SyntaxErrorKind::Unexpected, message).ignore_then(first).then(rest))
+}
+
+// ---- the grammar -----------------------------------------------------------------------------
+
+/// The whole-file parser.
+pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
+    let mut op = Recursive::declare();
+    let mut op_item = Recursive::declare();
+    let mut attr_atom = Recursive::declare();
+    let mut ty = Recursive::declare();
+
+    // -- attributes ----------------------------------------------------------------------------
+    // Generic bracketed contents inside attributes and types: anything, nested groups whole.
+    let mut attr_item = Recursive::declare();
+    let attr_dict = {
+        let key = tok_if(|t| matches!(t.kind, IDENT | STRING));
+        let value = attr_value(attr_atom.clone(), ty.clone(), true);
+        let entry = node(ATTR_ENTRY, key.then(tok(EQ).then(value).or_not()));
+        let junk_in_dict = node(
+            ERROR_NODE,
+            error_here(SyntaxErrorKind::Expected, "expected an attribute name")
+                .ignore_then(tok_if(|t| !t.kind.is_closer() && t.kind != COMMA && !is_hard_stop(t))),
+        );
+        node(ATTR_DICT, group(L_BRACE, R_BRACE, choice((entry, tok(COMMA), junk_in_dict))))
+    };
+    let angle_group = node(ANGLE_GROUP, group(L_ANGLE, R_ANGLE, attr_item.clone()));
+    let brace_group = node(BRACE_GROUP, group(L_BRACE, R_BRACE, attr_item.clone()));
+    let brace_in_attr = choice((
+        peek_is(|t| t.has(flags::DICT_START)).ignore_then(attr_dict.clone()),
+        brace_group.clone(),
+    ));
+    let loc = node(
+        LOC,
+        flagged(IDENT, flags::KW_LOC).ignore_then(group(L_PAREN, R_PAREN, attr_item.clone())),
+    );
+    let symbol_ref = node(
+        SYMBOL_REF,
+        tok(AT_ID).ignore_then(tok(COLON).ignore_then(tok(COLON)).ignore_then(tok(AT_ID)).repeated()),
+    );
+    // Types are tried only where a name starts them: a strict type parse that can fail deep
+    // inside nested `(`/`<` and then be retried as a generic group would make backtracking
+    // exponential in the nesting depth.
+    attr_item.define(choice((
+        loc.clone(),
+        peek_is(|t| matches!(t.kind, IDENT | BANG_ID)).ignore_then(ty.clone()),
+        node(PAREN_GROUP, group(L_PAREN, R_PAREN, attr_item.clone())),
+        node(BRACKET_GROUP, group(L_BRACK, R_BRACK, attr_item.clone())),
+        angle_group.clone(),
+        brace_in_attr.clone(),
+        symbol_ref.clone(),
+        tok_if(|t| !t.kind.is_closer() && !matches!(t.kind, L_PAREN | L_BRACK | L_BRACE | L_ANGLE) && !is_hard_stop(t)),
+    )));
+
+    attr_atom.define(choice((
+        node(
+            ARRAY_ATTR,
+            group(
+                L_BRACK,
+                R_BRACK,
+                choice((attr_value(attr_atom.clone(), ty.clone(), true), tok(COMMA))),
+            ),
+        ),
+        brace_in_attr.clone(),
+        loc.clone(),
+        tok_if(|t| matches!(t.kind, HASH_ID | IDENT)).then(angle_group.clone().or_not()).ignored(),
+        ty.clone(),
+        symbol_ref.clone(),
+        node(PAREN_GROUP, group(L_PAREN, R_PAREN, attr_item.clone())),
+        angle_group.clone(),
+        tok_if(|t| matches!(t.kind, STRING | INT | FLOAT | MINUS | ARROW | QUESTION | STAR | PLUS | ERROR)),
+    )));
+
+    // -- types ---------------------------------------------------------------------------------
+    let type_list = ty.clone().then(tok(COMMA).ignore_then(ty.clone()).repeated());
+    let extra_signal = {
+        let direction = tok(L_PAREN).then(tok(IDENT)).then(tok(R_PAREN));
+        let name = tok(IDENT).then(tok(COLON));
+        node(
+            EXTRA_SIGNAL,
+            direction.clone().or_not().then(name.or_not()).then(ty.clone()).then(direction.or_not()),
+        )
+    };
+    let extra_signal_list = node(
+        EXTRA_SIGNAL_LIST,
+        tok(L_BRACK)
+            .then(extra_signal.clone().then(tok(COMMA).then(extra_signal).repeated()).or_not())
+            .then(tok(R_BRACK)),
+    );
+    let channel_params = node(
+        CHANNEL_PARAMS,
+        tok(L_ANGLE)
+            .then(
+                choice((
+                    extra_signal_list.clone().ignored(),
+                    ty.clone().then(tok(COMMA).then(extra_signal_list).or_not()).ignored(),
+                ))
+                .or_not(),
+            )
+            .then(tok(R_ANGLE)),
+    );
+    let type_params = node(TYPE_PARAMS, group(L_ANGLE, R_ANGLE, attr_item.clone()));
+    let function_type = node(
+        FUNCTION_TYPE,
+        tok(L_PAREN)
+            .then(type_list.clone().or_not())
+            .then(tok(R_PAREN))
+            .then(tok(ARROW))
+            .then(choice((
+                tok(L_PAREN).then(type_list.clone().or_not()).then(tok(R_PAREN)).ignored(),
+                ty.clone(),
+            ))),
+    );
+    ty.define(node(
+        TYPE,
+        choice((
+            // Dynamatic's short form: `<i32>`, `<>`, `<i32, [e: i1]>`.
+            channel_params.clone(),
+            peek_is(|t| t.has(flags::CHANNEL_NAME))
+                .ignore_then(any())
+                .then(channel_params.clone().or_not())
+                .ignored(),
+            tok_if(|t| matches!(t.kind, IDENT | BANG_ID) && !t.has(flags::OP_START))
+                .then(type_params.or_not())
+                .ignored(),
+            function_type,
+        )),
+    ));
+    let type_elem = choice((
+        ty.clone(),
+        node(
+            BRACKET_TYPE_LIST,
+            tok(L_BRACK).then(type_list.clone().or_not()).then(tok(R_BRACK)),
+        ),
+    ));
+    let type_elems = type_elem.clone().then(tok(COMMA).ignore_then(type_elem).repeated());
+    // `: T, U [to|-> V, W]...`; with nothing type-like after the `:`, an error only if the
+    // statement ends there, otherwise the `:` is left as a plain token (unknown custom syntax).
+    let more_types =
+        tok(ARROW).or(flagged(IDENT, flags::KW_TO)).ignore_then(type_elems.clone()).repeated();
+    let type_annotation = choice((
+        node(TYPE_LIST, tok(COLON).ignore_then(type_elems.clone()).then(more_types.clone())),
+        node(
+            TYPE_LIST,
+            tok(COLON)
+                .ignore_then(peek_is(ends_op).or(end()))
+                .ignore_then(error_before(SyntaxErrorKind::Expected, "expected a type after `:`")),
+        ),
+    ));
+    let arrow_types = node(TYPE_LIST, tok(ARROW).ignore_then(type_elems).then(more_types));
+
+    // -- operations ----------------------------------------------------------------------------
+    let region = {
+        let block_arg = node(
+            BLOCK_ARG,
+            tok(VALUE_ID).then(tok(COLON)).then(ty.clone()).then(loc.clone().or_not()),
+        );
+        let block_arg_list = node(
+            BLOCK_ARG_LIST,
+            group(L_PAREN, R_PAREN, choice((block_arg, tok(COMMA), op_item.clone()))),
+        );
+        let label = node(
+            BLOCK_LABEL,
+            flagged(CARET_ID, flags::LABEL_START)
+                .then(block_arg_list.or_not())
+                .then(tok(COLON)),
+        );
+        let statement = statement(op.clone(), op_item.clone(), true);
+        let block = node(
+            BLOCK,
+            choice((
+                label.then(statement.clone().repeated()).ignored(),
+                statement.repeated().at_least(1),
+            )),
+        );
+        node(REGION, region_braces(block))
+    };
+
+    let brace_in_op = choice((
+        peek_is(|t| t.has(flags::DICT_START)).ignore_then(attr_dict.clone()),
+        region.clone(),
+    ));
+    let inline_attr = node(
+        ATTR_ENTRY,
+        tok(IDENT)
+            .then(tok(EQ))
+            .then(attr_value(attr_atom.clone(), ty.clone(), false)),
+    );
+    op_item.define(choice((
+        node(OPERAND, tok(VALUE_ID)),
+        type_annotation,
+        arrow_types,
+        node(PAREN_GROUP, group(L_PAREN, R_PAREN, op_item.clone())),
+        node(BRACKET_GROUP, group(L_BRACK, R_BRACK, op_item.clone())),
+        brace_in_op.clone(),
+        loc.clone(),
+        node(KEYWORD_GROUP, tok(IDENT).then(group(L_PAREN, R_PAREN, op_item.clone()))),
+        inline_attr,
+        node(SUCCESSOR, tok(CARET_ID).then(node(PAREN_GROUP, group(L_PAREN, R_PAREN, op_item.clone())).or_not())),
+        symbol_ref.clone(),
+        node(TYPE, tok(BANG_ID).then(type_params_or_channel(channel_params.clone(), attr_item.clone()).or_not())),
+        node(ATTR, tok(HASH_ID).then(angle_group.clone().or_not())),
+        angle_group.clone(),
+        tok_if(|t| !t.kind.is_closer() && !matches!(t.kind, L_PAREN | L_BRACK | L_BRACE | L_ANGLE) && !is_hard_stop(t)),
+    )).boxed());
+
+    let body = peek_not(ends_op).ignore_then(op_item.clone()).repeated();
+
+    // Function-like ops: `@name(args) -> results attributes {...} { body }`.
+    let func_body = {
+        let direction = tok(IDENT).then(peek_is(|t| matches!(t.kind, VALUE_ID | IDENT)));
+        let named = direction
+            .or_not()
+            .then(tok_if(|t| matches!(t.kind, VALUE_ID | IDENT)))
+            .then(tok(COLON))
+            .then(ty.clone())
+            .ignored();
+        let arg = node(
+            FUNC_ARG,
+            choice((tok(ELLIPSIS), choice((named, ty.clone())).then(attr_dict.clone().or_not()).then(loc.clone().or_not()).ignored())),
+        );
+        let arg_list = node(
+            FUNC_ARG_LIST,
+            tok(L_PAREN).then(arg.clone().then(tok(COMMA).then(arg).repeated()).or_not()).then(tok(R_PAREN)),
+        );
+        let result = node(FUNC_RESULT, ty.clone().then(attr_dict.clone().or_not()).then(loc.clone().or_not()));
+        let results = node(
+            FUNC_RESULT_LIST,
+            tok(ARROW).then(choice((
+                tok(L_PAREN)
+                    .then(result.clone().then(tok(COMMA).then(result).repeated()).or_not())
+                    .then(tok(R_PAREN))
+                    .ignored(),
+                node(FUNC_RESULT, ty.clone()),
+            ))),
+        );
+        let attributes = node(FUNC_ATTRIBUTES, flagged(IDENT, flags::KW_ATTRIBUTES).then(attr_dict.clone()));
+        let visibility = tok(IDENT).then(peek_is(|t| t.kind == AT_ID));
+        let signature = node(
+            FUNC_SIGNATURE,
+            visibility
+                .or_not()
+                .then(tok(AT_ID))
+                .then(node(TYPE_PARAMS, group(L_ANGLE, R_ANGLE, attr_item.clone())).or_not())
+                .then(arg_list)
+                .then(results.or_not())
+                .then(attributes.or_not()),
+        );
+        let enter = custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex>| {
+            inp.state().func_depth += 1;
+            Ok(())
+        });
+        let leave = custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex>| {
+            inp.state().func_depth -= 1;
+            Ok(())
+        });
+        let with_signature = signature
+            .then(enter.clone().then(region.clone()).then(leave.clone()).or_not())
+            .then(body.clone())
+            .ignored();
+        let without_signature = error_here(
+            SyntaxErrorKind::Expected,
+            "expected a function signature: `@name(%arg: type, ...) -> (types)`",
+        )
+        .then(enter)
+        .then(body.clone())
+        .then(leave)
+        .ignored();
+        choice((with_signature, without_signature))
+    };
+
+    // `pipeline.scheduled "name"(%a : T = %outer) stall(..) clock(..) ... -> (out : T) { ... }`.
+    let pipeline_body = {
+        let input = node(
+            PIPELINE_INPUT,
+            tok(VALUE_ID).then(tok(COLON)).then(ty.clone()).then(tok(EQ)).then(node(OPERAND, tok(VALUE_ID))),
+        );
+        let inputs = node(
+            PIPELINE_INPUT_LIST,
+            tok(L_PAREN).then(input.clone().then(tok(COMMA).then(input).repeated()).or_not()).then(tok(R_PAREN)),
+        );
+        let output = node(PIPELINE_OUTPUT, tok(IDENT).then(tok(COLON)).then(ty.clone()));
+        let outputs = node(
+            PIPELINE_OUTPUT_LIST,
+            tok(ARROW)
+                .then(tok(L_PAREN))
+                .then(output.clone().then(tok(COMMA).then(output).repeated()).or_not())
+                .then(tok(R_PAREN)),
+        );
+        let item = peek_not(ends_op).ignore_then(choice((outputs, op_item.clone()))).repeated();
+        tok(STRING).or_not().then(inputs).then(item).ignored()
+    };
+
+    let result = node(RESULT, tok(VALUE_ID).then(tok(COLON).then(tok(INT)).or_not()));
+    let results = node(
+        RESULT_LIST,
+        result.clone().then(tok(COMMA).then(result).repeated()).then(tok(EQ)),
+    );
+    let op_name = node(OP_NAME, tok_if(|t| matches!(t.kind, IDENT | STRING)));
+    let named_op = choice((
+        peek_is(|t| t.has(flags::FUNC_NAME)).ignore_then(op_name.clone()).ignore_then(func_body),
+        peek_is(|t| t.has(flags::PIPELINE_NAME)).ignore_then(op_name.clone()).ignore_then(pipeline_body),
+        op_name.ignore_then(body.clone()),
+    ));
+    op.define(
+        node(
+            OP,
+            choice((
+                results.clone().ignore_then(choice((
+                    named_op.clone(),
+                    error_here(SyntaxErrorKind::Expected, "expected an operation name after `=`")
+                        .ignore_then(body.clone()),
+                ))),
+                named_op,
+            )),
+        )
+        .boxed(),
+    );
+
+    // -- top level -----------------------------------------------------------------------------
+    let balanced = choice((
+        node(PAREN_GROUP, group(L_PAREN, R_PAREN, attr_item.clone())),
+        node(BRACKET_GROUP, group(L_BRACK, R_BRACK, attr_item.clone())),
+        node(BRACE_GROUP, group(L_BRACE, R_BRACE, attr_item.clone())),
+        node(ANGLE_GROUP, group(L_ANGLE, R_ANGLE, attr_item.clone())),
+    ));
+    let alias_value = choice((
+        attr_value(attr_atom.clone(), ty.clone(), true),
+        error_here(SyntaxErrorKind::Expected, "expected a value after `=` in an alias definition"),
+    ));
+    let alias_def = node(
+        ALIAS_DEF,
+        choice((
+            tok(BANG_ID).then(tok(EQ)).then(ty.clone().or(alias_value.clone())).ignored(),
+            tok(HASH_ID).then(tok(EQ)).then(alias_value).ignored(),
+        )),
+    );
+    let resource_block = node(
+        RESOURCE_BLOCK,
+        tok(FILE_METADATA_BEGIN)
+            .then(tok_if(|t| !matches!(t.kind, FILE_METADATA_END | SPLIT_MARKER)).repeated())
+            .then(choice((
+                tok(FILE_METADATA_END),
+                error_here(SyntaxErrorKind::Unclosed, "unclosed `{-#`: expected `#-}`"),
+            ))),
+    );
+    let top_statement = choice((
+        tok(SPLIT_MARKER),
+        alias_def,
+        resource_block,
+        statement(op, op_item, false),
+        stray_closer(),
+        junk("expected an operation", balanced),
+    ));
+    top_statement.repeated().then(end()).ignored()
+}
+
+/// One statement of a region or of the top level: an operation, or junk with an error.
+fn statement<'a>(
+    op: impl Parser<'a, In<'a>, (), Ex> + Clone + 'a,
+    op_item: impl Parser<'a, In<'a>, (), Ex> + Clone + 'a,
+    in_region: bool,
+) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    let region_stop = custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex>| {
+        let Some(tok) = inp.peek() else { return Ok(()) };
+        let unclosed_function = tok.has(flags::OP_START)
+            && tok.has(flags::FUNC_NAME)
+            && inp.state().func_depth > 0;
+        if (in_region && (tok.kind == R_BRACE || tok.has(flags::LABEL_START)))
+            || unclosed_function
+            || is_hard_stop(tok)
+        {
+            Ok(())
+        } else {
+            Err(EmptyErr::default())
+        }
+    });
+    let starts_op = peek_is(|t| {
+        matches!(t.kind, IDENT | STRING) || (t.kind == VALUE_ID && t.has(flags::DEF_START))
+    });
+    let op_junk = peek_is(|t| t.kind == VALUE_ID).ignore_then(junk(
+        "expected `=` after the result names",
+        op_item.clone(),
+    ));
+    let owned = owned_closer();
+    region_stop.not().ignore_then(choice((
+        starts_op.ignore_then(op),
+        op_junk,
+        owned.not().ignore_then(stray_closer()),
+        owned_closer_guard().ignore_then(junk("expected an operation", op_item)),
+    )))
+}
+
+/// The next token is not a closer some open group owns.
+fn owned_closer_guard<'a>() -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    owned_closer().not()
+}
+
+fn attr_value<'a>(
+    atom: impl Parser<'a, In<'a>, (), Ex> + Clone,
+    ty: impl Parser<'a, In<'a>, (), Ex> + Clone,
+    typed: bool,
+) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    let stop = peek_is(|t| {
+        t.kind.is_closer()
+            || matches!(t.kind, COMMA | EQ | COLON)
+            || is_hard_stop(t)
+            || t.has(flags::DEF_START | flags::OP_START | flags::LABEL_START)
+    });
+    let atoms = atom.clone().then(stop.not().ignore_then(atom).repeated());
+    let suffix = custom(move |_inp: &mut InputRef<'a, '_, In<'a>, Ex>| {
+        if typed {
+            Ok(())
+        } else {
+            Err(EmptyErr::default())
+        }
+    })
+    .ignore_then(tok(COLON))
+    .ignore_then(ty);
+    node(ATTR, atoms.then(suffix.or_not()))
+}
+
+fn type_params_or_channel<'a>(
+    channel_params: impl Parser<'a, In<'a>, (), Ex> + Clone,
+    attr_item: impl Parser<'a, In<'a>, (), Ex> + Clone,
+) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    choice((channel_params, node(TYPE_PARAMS, group(L_ANGLE, R_ANGLE, attr_item))))
+}

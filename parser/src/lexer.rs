@@ -1,0 +1,160 @@
+//! The lexer: text to a flat list of tokens that covers every byte of the input.
+//!
+//! Every byte lands in exactly one token. Bytes the MLIR grammar does not know become `ERROR`
+//! tokens; runs of them are merged so that one bad stretch gives one diagnostic.
+
+use logos::Logos;
+
+use crate::SyntaxKind::{self, ERROR};
+
+/// A token of the input: its kind and the byte offset where it starts. It ends where the next
+/// token starts, or at the end of the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LexedToken {
+    pub kind: SyntaxKind,
+    pub start: u32,
+}
+
+/// Splits `text` into tokens, trivia included. Never fails and never panics.
+///
+/// Texts of 4 GiB or more do not fit the tree's `u32` offsets; the edges (CLI, server) refuse
+/// them before they get here.
+pub fn lex(text: &str) -> Vec<LexedToken> {
+    assert!(text.len() < u32::MAX as usize, "texts of 4 GiB or more are refused at the edge");
+    // Real MLIR averages a little over two bytes a token; reserving avoids regrowth.
+    let mut tokens: Vec<LexedToken> = Vec::with_capacity(text.len() / 2 + 1);
+    let mut lexer = SyntaxKind::lexer(text);
+    while let Some(result) = lexer.next() {
+        let kind = result.unwrap_or(ERROR);
+        let start = lexer.span().start as u32;
+        if kind == ERROR {
+            if let Some(last) = tokens.last() {
+                if last.kind == ERROR {
+                    continue;
+                }
+            }
+        }
+        tokens.push(LexedToken { kind, start });
+    }
+    tokens
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SyntaxKind::*;
+
+    fn kinds(text: &str) -> Vec<(SyntaxKind, &str)> {
+        let tokens = lex(text);
+        tokens
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let end = tokens.get(i + 1).map_or(text.len(), |n| n.start as usize);
+                (t.kind, &text[t.start as usize..end])
+            })
+            .filter(|(k, _)| *k != WHITESPACE)
+            .collect()
+    }
+
+    #[test]
+    fn ssa_names_labels_symbols() {
+        assert_eq!(
+            kinds("%x %0 %x#1 %r:2 ^bb0 @f @\"q s\""),
+            vec![
+                (VALUE_ID, "%x"),
+                (VALUE_ID, "%0"),
+                (VALUE_ID, "%x#1"),
+                (VALUE_ID, "%r"),
+                (COLON, ":"),
+                (INT, "2"),
+                (CARET_ID, "^bb0"),
+                (AT_ID, "@f"),
+                (AT_ID, "@\"q s\""),
+            ]
+        );
+    }
+
+    #[test]
+    fn aliases_dialect_types_and_identifiers() {
+        assert_eq!(
+            kinds("#map !t !handshake.channel<i32> handshake.func"),
+            vec![
+                (HASH_ID, "#map"),
+                (BANG_ID, "!t"),
+                (BANG_ID, "!handshake.channel"),
+                (L_ANGLE, "<"),
+                (IDENT, "i32"),
+                (R_ANGLE, ">"),
+                (IDENT, "handshake.func"),
+            ]
+        );
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(
+            kinds("42 0x1F 1.5 2.0e-3 1e9 0x1.8p3 -7"),
+            vec![
+                (INT, "42"),
+                (INT, "0x1F"),
+                (FLOAT, "1.5"),
+                (FLOAT, "2.0e-3"),
+                (FLOAT, "1e9"),
+                (FLOAT, "0x1.8p3"),
+                (MINUS, "-"),
+                (INT, "7"),
+            ]
+        );
+    }
+
+    #[test]
+    fn strings_comments_and_split_markers() {
+        assert_eq!(
+            kinds("\"a\\\"b\" // c\n// -----\n\"open"),
+            vec![
+                (STRING, "\"a\\\"b\""),
+                (COMMENT, "// c"),
+                (SPLIT_MARKER, "// -----"),
+                (ERROR, "\"open"),
+            ]
+        );
+    }
+
+    #[test]
+    fn punctuation() {
+        let all: Vec<_> =
+            kinds("( ) [ ] { } < > , : = -> ... ? * + - | / {-# #-}").into_iter().map(|(k, _)| k).collect();
+        assert_eq!(
+            all,
+            vec![
+                L_PAREN,
+                R_PAREN,
+                L_BRACK,
+                R_BRACK,
+                L_BRACE,
+                R_BRACE,
+                L_ANGLE,
+                R_ANGLE,
+                COMMA,
+                COLON,
+                EQ,
+                ARROW,
+                ELLIPSIS,
+                QUESTION,
+                STAR,
+                PLUS,
+                MINUS,
+                PIPE,
+                SLASH,
+                FILE_METADATA_BEGIN,
+                FILE_METADATA_END,
+            ]
+        );
+    }
+
+    #[test]
+    fn unknown_bytes_become_one_error_token() {
+        assert_eq!(kinds("a ¤¤` b"), vec![(IDENT, "a"), (ERROR, "¤¤`"), (IDENT, "b")]);
+    }
+}

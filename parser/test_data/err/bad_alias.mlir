@@ -1,0 +1,3 @@
+// An alias without a value.
+#a =
+!b = !handshake.channel<i32>

@@ -1,0 +1,4 @@
+// A resource block that is never closed.
+module {
+}
+{-# dialect_resources: { builtin: { } }

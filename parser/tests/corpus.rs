@@ -1,0 +1,68 @@
+//! Every file of the shared corpus: the tree rebuilds the text byte for byte, and the parser
+//! reports no syntax errors except where a case's own annotations expect a parse error.
+
+use std::path::{Path, PathBuf};
+
+fn corpus_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+    let mut files = Vec::new();
+    for dialect in ["circt", "dynamatic"] {
+        let dir = root.join(dialect);
+        let entries = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("the corpus must be at {}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "mlir") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 100, "expected the whole corpus, found {} files", files.len());
+    files
+}
+
+#[test]
+fn every_corpus_file_roundtrips() {
+    for path in corpus_files() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let parse = hsir_parser::parse(text.clone());
+        assert_eq!(parse.tree().rebuild_text(), text, "{} does not roundtrip", path.display());
+    }
+}
+
+/// Corpus files whose syntax errors are expected, with the reason. Each entry names the file and
+/// the 1-based line of the error.
+const EXPECTED_SYNTAX_ERRORS: &[(&str, u32, &str)] = &[
+    // A legacy Dynamatic error test whose declarations end in `;`, which MLIR's lexer rejects
+    // too. Each line carries an `expected-error @below` for a type it fails to parse.
+    ("Handshake__errors.mlir", 4, "stray `;` after a declaration"),
+    ("Handshake__errors.mlir", 10, "stray `;` after a declaration"),
+    ("Handshake__errors.mlir", 16, "stray `;` after a declaration"),
+];
+
+#[test]
+fn corpus_files_parse_without_syntax_errors() {
+    let mut unexpected = Vec::new();
+    let mut seen_expected = Vec::new();
+    for path in corpus_files() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let parse = hsir_parser::parse(text.clone());
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        for error in parse.errors() {
+            let line = text[..usize::from(error.range.start())].matches('\n').count() as u32 + 1;
+            if EXPECTED_SYNTAX_ERRORS.iter().any(|(f, l, _)| *f == name && *l == line) {
+                seen_expected.push((name.clone(), line));
+            } else {
+                unexpected.push(format!("{name}:{line}: {:?}: {}", error.kind, error.message));
+            }
+        }
+    }
+    assert!(unexpected.is_empty(), "unexpected syntax errors:\n{}", unexpected.join("\n"));
+    for (file, line, reason) in EXPECTED_SYNTAX_ERRORS {
+        assert!(
+            seen_expected.iter().any(|(f, l)| f == file && l == line),
+            "{file}:{line} was expected to give a syntax error ({reason}) but did not"
+        );
+    }
+}

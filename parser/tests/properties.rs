@@ -1,0 +1,116 @@
+//! Property tests: for any input the tree's text is the input and the parser does not panic.
+
+use proptest::prelude::*;
+
+fn check(text: &str) {
+    let parsed = hsir_parser::parse(text);
+    assert_eq!(parsed.tree().rebuild_text(), text);
+    for error in parsed.errors() {
+        assert!(usize::from(error.range.end()) <= text.len());
+        assert!(text.is_char_boundary(error.range.start().into()));
+        assert!(text.is_char_boundary(error.range.end().into()));
+    }
+}
+
+fn corpus_texts() -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+    let mut texts = Vec::new();
+    for dialect in ["circt", "dynamatic"] {
+        let mut paths: Vec<_> = std::fs::read_dir(root.join(dialect))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
+            .collect();
+        paths.sort();
+        texts.extend(paths.iter().map(|p| std::fs::read_to_string(p).unwrap()));
+    }
+    texts
+}
+
+/// One random edit: delete, insert or replace a span of bytes. Works on bytes, then decodes at
+/// the edge as the CLI and the server do, so edits may split UTF-8 sequences.
+#[derive(Debug, Clone)]
+enum Edit {
+    Delete { at: usize, len: usize },
+    Insert { at: usize, bytes: Vec<u8> },
+    Replace { at: usize, bytes: Vec<u8> },
+}
+
+fn edit_strategy() -> impl Strategy<Value = Edit> {
+    let mlir_bytes = prop::collection::vec(
+        prop::sample::select(b"%^@#!(){}[]<>,:=->.\"\\ \n\tabcx0123456789/-*?|".to_vec()),
+        1..12,
+    );
+    prop_oneof![
+        (any::<usize>(), 1usize..40).prop_map(|(at, len)| Edit::Delete { at, len }),
+        (any::<usize>(), mlir_bytes.clone()).prop_map(|(at, bytes)| Edit::Insert { at, bytes }),
+        (any::<usize>(), prop::collection::vec(any::<u8>(), 1..8))
+            .prop_map(|(at, bytes)| Edit::Replace { at, bytes }),
+    ]
+}
+
+fn apply(text: &str, edits: &[Edit]) -> Vec<u8> {
+    let mut bytes = text.as_bytes().to_vec();
+    for edit in edits {
+        let n = bytes.len().max(1);
+        match edit {
+            Edit::Delete { at, len } => {
+                let at = at % n;
+                let end = (at + len).min(bytes.len());
+                if at < end {
+                    bytes.drain(at..end);
+                }
+            }
+            Edit::Insert { at, bytes: new } => {
+                let at = at % (bytes.len() + 1);
+                bytes.splice(at..at, new.iter().copied());
+            }
+            Edit::Replace { at, bytes: new } => {
+                let at = at % n;
+                let end = (at + new.len()).min(bytes.len());
+                bytes.splice(at..end, new.iter().copied());
+            }
+        }
+    }
+    bytes
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_strings_roundtrip(text in any::<String>()) {
+        check(&text);
+    }
+
+    #[test]
+    fn mlir_alphabet_strings_roundtrip(text in "[%^@#!(){}\\[\\]<>,:=\\-.\"\\\\ \n\ta-z0-9_/]{0,200}") {
+        check(&text);
+    }
+
+    #[test]
+    fn arbitrary_bytes_decode_then_roundtrip(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        let (text, error) = hsir_parser::decode(&bytes);
+        prop_assert_eq!(error.is_some(), std::str::from_utf8(&bytes).is_err());
+        if error.is_none() {
+            prop_assert_eq!(text.as_bytes(), &bytes[..]);
+        }
+        check(&text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn edited_corpus_files_roundtrip(
+        file in any::<prop::sample::Index>(),
+        edits in prop::collection::vec(edit_strategy(), 1..6),
+    ) {
+        let texts = corpus_texts();
+        let original = file.get(&texts);
+        let bytes = apply(original, &edits);
+        let (text, _) = hsir_parser::decode(&bytes);
+        check(&text);
+    }
+}
