@@ -1,1 +1,28 @@
+//! Semantic analysis over hsir's syntax trees, producing diagnostics and IDE data as plain
+//! values. No IO, no LSP, no JSON: callers hand in text and get data back.
+//!
+//! Today the pipeline is one step (syntax errors); later steps (lowering, types, dataflow
+//! lints) extend the same `Vec<Diagnostic>`.
+
 pub mod diagnostics;
+pub mod fixture;
+mod syntax;
+
+pub use diagnostics::{Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit};
+pub use hsir_parser::{Parse, TextRange, TextSize};
+
+/// Everything `hsir check` reports for one file, in text order.
+pub fn check(parse: &Parse) -> Vec<Diagnostic> {
+    let mut acc = Vec::new();
+    syntax::syntax_diagnostics(parse, &mut acc);
+    acc.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
+    acc
+}
+
+/// Decodes file bytes and parses them. A decoding problem is returned as a diagnostic, the
+/// one place where non-UTF-8 input is handled.
+pub fn parse_bytes(bytes: &[u8]) -> (Parse, Option<Diagnostic>) {
+    let (text, error) = hsir_parser::decode(bytes);
+    let parse = hsir_parser::parse(text.into_owned());
+    (parse, error.map(|e| syntax::from_syntax_error(&e)))
+}

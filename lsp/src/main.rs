@@ -1,1 +1,59 @@
-fn main() {}
+//! `hsir`: the command-line tool and (in time) the language server, in one binary.
+//!
+//! This crate is the only one that knows about files, terminals, JSON and LSP. It converts in,
+//! calls the analysis, and converts out.
+
+mod cli;
+mod convert;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(name = "hsir", version, about = "Diagnostics and tooling for dataflow-circuit MLIR (Handshake, pipeline, LOOM dataflow)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Report syntax and semantic problems in MLIR files.
+    ///
+    /// Exit status: 0 when no file has an error, 1 when some file has an error, 2 on a usage
+    /// or IO problem.
+    Check {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// Files to check.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print the lossless syntax tree of a file.
+    Syntax {
+        /// Print the text rebuilt from the tree instead (it equals the file).
+        #[arg(long)]
+        text: bool,
+        file: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    /// Source excerpts with labels, for people.
+    Human,
+    /// One JSON array of diagnostics, with LSP-style 0-based lines and UTF-16 columns.
+    Json,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let status = match cli.command {
+        Command::Check { format, files } => cli::check::run(&files, format),
+        Command::Syntax { text, file } => cli::syntax::run(&file, text),
+    };
+    ExitCode::from(status)
+}

@@ -37,8 +37,8 @@ pub(crate) struct State {
     pub(crate) events: Vec<Event>,
     /// How many function-like ops enclose the current position.
     func_depth: u32,
-    /// How many `(`, `[`, `{`, `<` groups are open around the current position.
-    open: [u32; 4],
+    /// How many `(`, `[`, `{`, `<`, `{-#` groups are open around the current position.
+    open: [u32; 5],
     /// Positions of the openers of the open groups, innermost last.
     openers: Vec<u32>,
 }
@@ -48,7 +48,7 @@ pub(crate) struct Mark {
     events: usize,
     openers: usize,
     func_depth: u32,
-    open: [u32; 4],
+    open: [u32; 5],
 }
 
 impl<'a> Inspector<'a, In<'a>> for State {
@@ -162,7 +162,8 @@ fn slot(closer: SyntaxKind) -> usize {
         R_PAREN => 0,
         R_BRACK => 1,
         R_BRACE => 2,
-        _ => 3,
+        R_ANGLE => 3,
+        _ => 4,
     }
 }
 
@@ -271,7 +272,8 @@ fn unclosed_message(closer: SyntaxKind) -> &'static str {
         R_PAREN => "unclosed `(`: expected `)`",
         R_BRACK => "unclosed `[`: expected `]`",
         R_BRACE => "unclosed `{`: expected `}`",
-        _ => "unclosed `<`: expected `>`",
+        R_ANGLE => "unclosed `<`: expected `>`",
+        _ => "unclosed `{-#`: expected `#-}`",
     }
 }
 
@@ -595,7 +597,7 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
             choice((
                 results.clone().ignore_then(choice((
                     named_op.clone(),
-                    error_here(SyntaxErrorKind::Expected, "expected an operation name after `=`")
+                    error_before(SyntaxErrorKind::Expected, "expected an operation name after `=`")
                         .ignore_then(body.clone()),
                 ))),
                 named_op,
@@ -624,12 +626,7 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
     );
     let resource_block = node(
         RESOURCE_BLOCK,
-        tok(FILE_METADATA_BEGIN)
-            .then(tok_if(|t| !matches!(t.kind, FILE_METADATA_END | SPLIT_MARKER)).repeated())
-            .then(choice((
-                tok(FILE_METADATA_END),
-                error_here(SyntaxErrorKind::Unclosed, "unclosed `{-#`: expected `#-}`"),
-            ))),
+        delimited(FILE_METADATA_BEGIN, FILE_METADATA_END, |t| t.kind == SPLIT_MARKER, attr_item.clone()),
     );
     let top_statement = choice((
         tok(SPLIT_MARKER),

@@ -1,0 +1,12 @@
+// Junk where an operation should start, and closers nobody opened.
+handshake.func @f(%a: i32) -> i32 {
+  // expected-error @+1 {{HS0002: expected an operation}}
+  : i32 = what
+  // expected-error @+1 {{HS0002: expected `=` after the result names}}
+  %x %y
+  // expected-error @+1 {{HS0002: unexpected closing delimiter}}
+  %0 = join %a : i32 )
+  return %a : i32
+}
+// expected-error @+1 {{HS0002: unexpected closing delimiter}}
+}

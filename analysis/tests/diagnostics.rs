@@ -1,0 +1,62 @@
+//! Diagnostic fixtures (`test_data/diagnostics/*.mlir`): every annotation is reported and every
+//! report is annotated. Every code has a fixture and a documentation page.
+
+use std::path::{Path, PathBuf};
+
+use hsir_analysis::{fixture, DiagnosticCode};
+
+fn fixture_paths() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/diagnostics");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+fn diagnose(bytes: &[u8]) -> (String, Vec<hsir_analysis::Diagnostic>) {
+    let (parse, decode_error) = hsir_analysis::parse_bytes(bytes);
+    let mut diagnostics: Vec<_> = decode_error.into_iter().collect();
+    diagnostics.extend(hsir_analysis::check(&parse));
+    (parse.tree().text().to_string(), diagnostics)
+}
+
+#[test]
+fn fixtures_match_their_annotations() {
+    let mut failures = Vec::new();
+    for path in fixture_paths() {
+        let (text, diagnostics) = diagnose(&std::fs::read(&path).unwrap());
+        if let Err(report) = fixture::verify(&text, &fixture::observe(&text, &diagnostics)) {
+            failures.push(format!("{}:\n{report}", path.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn every_code_has_a_fixture_and_a_page() {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diagnostics");
+    let fixtures: Vec<String> =
+        fixture_paths().iter().map(|p| String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned()).collect();
+    for code in DiagnosticCode::ALL {
+        let code = code.code();
+        let page = docs.join(format!("{code}.md"));
+        let page_text = std::fs::read_to_string(&page)
+            .unwrap_or_else(|_| panic!("{code} has no page at {}", page.display()));
+        for section in ["## What it means", "## Why it matters", "## Example", "## Fixed"] {
+            assert!(page_text.contains(section), "{} lacks a `{section}` section", page.display());
+        }
+        assert!(
+            fixtures.iter().any(|f| f.contains(&format!("{{{{{code}:"))),
+            "{code} has no fixture expecting it"
+        );
+    }
+}
+
+#[test]
+fn the_invalid_utf8_fixture_really_is_invalid() {
+    let path = fixture_paths().into_iter().find(|p| p.to_string_lossy().contains("HS0001")).unwrap();
+    assert!(std::str::from_utf8(&std::fs::read(path).unwrap()).is_err());
+}

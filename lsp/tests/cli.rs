@@ -1,0 +1,160 @@
+//! `hsir check` and `hsir syntax`, run as a user runs them: the real binary, real files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use expect_test::expect_file;
+use hsir_analysis::fixture::{self, Observed};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn hsir(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hsir"))
+        .args(args)
+        .current_dir(workspace())
+        .output()
+        .expect("the hsir binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn diagnostic_fixtures() -> Vec<String> {
+    let dir = workspace().join("analysis/test_data/diagnostics");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".mlir"))
+        .collect();
+    names.sort();
+    names.into_iter().map(|n| format!("analysis/test_data/diagnostics/{n}")).collect()
+}
+
+/// The JSON output, read back into the form the annotations are checked against.
+fn observed_from_json(json: &serde_json::Value) -> Vec<Observed> {
+    let mut out = Vec::new();
+    for d in json.as_array().unwrap() {
+        let kind = match d["severity"].as_str().unwrap() {
+            "error" => "error",
+            "warning" => "warning",
+            _ => "remark",
+        };
+        out.push(Observed {
+            kind: kind.into(),
+            line: d["range"]["start"]["line"].as_u64().unwrap() as u32,
+            text: format!("{}: {}", d["code"].as_str().unwrap(), d["message"].as_str().unwrap()),
+        });
+        for r in d["related"].as_array().unwrap() {
+            out.push(Observed {
+                kind: "note".into(),
+                line: r["range"]["start"]["line"].as_u64().unwrap() as u32,
+                text: r["message"].as_str().unwrap().into(),
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn json_output_meets_every_fixture_annotation() {
+    for path in diagnostic_fixtures() {
+        let output = hsir(&["check", "--format", "json", &path]);
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let text = String::from_utf8_lossy(&std::fs::read(workspace().join(&path)).unwrap()).into_owned();
+        if let Err(report) = fixture::verify(&text, &observed_from_json(&json)) {
+            panic!("{path}:\n{report}");
+        }
+        let expects_error = fixture::expectations(&text).iter().any(|e| e.kind == "error");
+        assert_eq!(output.status.code(), Some(if expects_error { 1 } else { 0 }), "{path}");
+        for d in json.as_array().unwrap() {
+            assert_eq!(d["file"], path.as_str());
+            for key in ["range", "severity", "code", "message", "related"] {
+                assert!(d.get(key).is_some(), "{path}: missing `{key}` in {d}");
+            }
+        }
+    }
+}
+
+#[test]
+fn human_output_of_a_broken_fixture() {
+    let output = hsir(&["check", "analysis/test_data/diagnostics/HS0003_unclosed_delimiter.mlir"]);
+    assert_eq!(output.status.code(), Some(1));
+    expect_file!["snapshots/check_human_unclosed.txt"].assert_eq(&stdout(&output));
+}
+
+#[test]
+fn json_output_of_a_broken_fixture() {
+    let output =
+        hsir(&["check", "--format", "json", "analysis/test_data/diagnostics/HS0004_expected_syntax.mlir"]);
+    assert_eq!(output.status.code(), Some(1));
+    expect_file!["snapshots/check_json_expected_syntax.json"].assert_eq(&stdout(&output));
+}
+
+#[test]
+fn a_corpus_file_checks_clean_in_both_formats() {
+    let file = "../shared/corpus/dynamatic/gaussian-4-2__handshake_buffered.mlir";
+    let human = hsir(&["check", file]);
+    assert_eq!(human.status.code(), Some(0), "{}", stdout(&human));
+    assert_eq!(stdout(&human), "1 file: no problems found\n");
+    let json = hsir(&["check", "--format", "json", file]);
+    assert_eq!(json.status.code(), Some(0));
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&json.stdout).unwrap(), serde_json::json!([]));
+}
+
+#[test]
+fn several_files_and_exit_statuses() {
+    let clean = "parser/test_data/ok/circt_handshake.mlir";
+    let broken = "analysis/test_data/diagnostics/HS0006_invalid_token.mlir";
+    assert_eq!(hsir(&["check", clean, clean]).status.code(), Some(0));
+    let both = hsir(&["check", "--format", "json", clean, broken]);
+    assert_eq!(both.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&both.stdout).unwrap();
+    assert!(json.as_array().unwrap().iter().all(|d| d["file"] == broken));
+
+    let missing = hsir(&["check", clean, "no/such/file.mlir"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(stderr.contains("cannot read `no/such/file.mlir`"), "{stderr}");
+
+    let directory = hsir(&["check", "parser"]);
+    assert_eq!(directory.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&directory.stderr).contains("cannot read `parser`"));
+
+    assert_eq!(hsir(&["check"]).status.code(), Some(2));
+    assert_eq!(hsir(&["check", "--format", "xml", clean]).status.code(), Some(2));
+    assert_eq!(hsir(&["frobnicate"]).status.code(), Some(2));
+}
+
+#[test]
+fn json_columns_count_utf16_code_units() {
+    let dir = std::env::temp_dir().join(format!("hsir-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("wide.mlir");
+    // The G clef is two UTF-16 units and four bytes; `é` is one unit and two bytes.
+    std::fs::write(&path, "%0 = \"t.op\"() {s = \"\u{1d11e}\u{e9}\"} : () -> i32 ;\n").unwrap();
+    let output = hsir(&["check", "--format", "json", path.to_str().unwrap()]);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let start = &json[0]["range"]["start"];
+    assert_eq!(json[0]["code"], "HS0006");
+    // `;` is at byte 41, character 37 and UTF-16 unit 38.
+    assert_eq!((start["line"].as_u64(), start["character"].as_u64()), (Some(0), Some(38)));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn syntax_prints_the_tree_and_the_exact_text() {
+    let file = "../shared/corpus/circt/Dialect-Pipeline__round-trip.mlir";
+    let text = hsir(&["syntax", "--text", file]);
+    assert_eq!(text.status.code(), Some(0));
+    assert_eq!(text.stdout, std::fs::read(workspace().join(file)).unwrap());
+
+    let tree = hsir(&["syntax", "parser/test_data/ok/loom_dataflow.mlir"]);
+    assert_eq!(tree.status.code(), Some(0));
+    let expected = std::fs::read_to_string(workspace().join("parser/test_data/ok/loom_dataflow.rast")).unwrap();
+    assert_eq!(stdout(&tree), expected);
+
+    assert_eq!(hsir(&["syntax", "no/such/file.mlir"]).status.code(), Some(2));
+}
