@@ -38,8 +38,10 @@ fn fixtures_match_their_annotations() {
 #[test]
 fn every_code_has_a_fixture_and_a_page() {
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diagnostics");
-    let fixtures: Vec<String> =
-        fixture_paths().iter().map(|p| String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned()).collect();
+    let fixtures: Vec<String> = fixture_paths()
+        .iter()
+        .map(|p| String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned())
+        .collect();
     for code in DiagnosticCode::ALL {
         let code = code.code();
         let page = docs.join(format!("{code}.md"));
@@ -57,6 +59,7 @@ fn every_code_has_a_fixture_and_a_page() {
 
 #[test]
 fn the_invalid_utf8_fixture_really_is_invalid() {
-    let path = fixture_paths().into_iter().find(|p| p.to_string_lossy().contains("HS0001")).unwrap();
+    let path =
+        fixture_paths().into_iter().find(|p| p.to_string_lossy().contains("HS0001")).unwrap();
     assert!(std::str::from_utf8(&std::fs::read(path).unwrap()).is_err());
 }

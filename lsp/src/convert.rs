@@ -30,10 +30,10 @@ impl Positions {
     pub fn position(&self, offset: TextSize) -> Position {
         let offset = line_index::TextSize::from(u32::from(offset));
         let utf8 = self.index.line_col(offset);
-        let wide = self.index.to_wide(WideEncoding::Utf16, utf8).unwrap_or(line_index::WideLineCol {
-            line: utf8.line,
-            col: utf8.col,
-        });
+        let wide = self
+            .index
+            .to_wide(WideEncoding::Utf16, utf8)
+            .unwrap_or(line_index::WideLineCol { line: utf8.line, col: utf8.col });
         Position { line: wide.line, character: wide.col }
     }
 

@@ -12,7 +12,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
-#[command(name = "hsir", version, about = "Diagnostics and tooling for dataflow-circuit MLIR (Handshake, pipeline, LOOM dataflow)")]
+#[command(
+    name = "hsir",
+    version,
+    about = "Diagnostics and tooling for dataflow-circuit MLIR (Handshake, pipeline, LOOM dataflow)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -63,7 +63,8 @@ fn json_output_meets_every_fixture_annotation() {
     for path in diagnostic_fixtures() {
         let output = hsir(&["check", "--format", "json", &path]);
         let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-        let text = String::from_utf8_lossy(&std::fs::read(workspace().join(&path)).unwrap()).into_owned();
+        let text =
+            String::from_utf8_lossy(&std::fs::read(workspace().join(&path)).unwrap()).into_owned();
         if let Err(report) = fixture::verify(&text, &observed_from_json(&json)) {
             panic!("{path}:\n{report}");
         }
@@ -87,8 +88,12 @@ fn human_output_of_a_broken_fixture() {
 
 #[test]
 fn json_output_of_a_broken_fixture() {
-    let output =
-        hsir(&["check", "--format", "json", "analysis/test_data/diagnostics/HS0004_expected_syntax.mlir"]);
+    let output = hsir(&[
+        "check",
+        "--format",
+        "json",
+        "analysis/test_data/diagnostics/HS0004_expected_syntax.mlir",
+    ]);
     assert_eq!(output.status.code(), Some(1));
     expect_file!["snapshots/check_json_expected_syntax.json"].assert_eq(&stdout(&output));
 }
@@ -101,7 +106,10 @@ fn a_corpus_file_checks_clean_in_both_formats() {
     assert_eq!(stdout(&human), "1 file: no problems found\n");
     let json = hsir(&["check", "--format", "json", file]);
     assert_eq!(json.status.code(), Some(0));
-    assert_eq!(serde_json::from_slice::<serde_json::Value>(&json.stdout).unwrap(), serde_json::json!([]));
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&json.stdout).unwrap(),
+        serde_json::json!([])
+    );
 }
 
 #[test]
@@ -153,7 +161,9 @@ fn syntax_prints_the_tree_and_the_exact_text() {
 
     let tree = hsir(&["syntax", "parser/test_data/ok/loom_dataflow.mlir"]);
     assert_eq!(tree.status.code(), Some(0));
-    let expected = std::fs::read_to_string(workspace().join("parser/test_data/ok/loom_dataflow.rast")).unwrap();
+    let expected =
+        std::fs::read_to_string(workspace().join("parser/test_data/ok/loom_dataflow.rast"))
+            .unwrap();
     assert_eq!(stdout(&tree), expected);
 
     assert_eq!(hsir(&["syntax", "no/such/file.mlir"]).status.code(), Some(2));

@@ -22,7 +22,8 @@ fn generated(size: &str, generic: bool) -> PathBuf {
     let name = format!("handshake-{size}-seed42{}.mlir", if generic { "-generic" } else { "" });
     let path = data_dir().join(name);
     if !path.exists() {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/gen_handshake.py");
+        let script =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/gen_handshake.py");
         let mut cmd = Command::new("python3");
         cmd.arg(&script).args(["--target-bytes", size, "--seed", "42", "-o"]).arg(&path);
         if generic {

@@ -7,7 +7,14 @@ fn main() {
         let lt = t.elapsed();
         let p = hsir_parser::parse(text.clone());
         let el = t.elapsed();
-        println!("lex {:?} total {:?} {:.1} MB/s entries {} errors {}", lt, el - lt, text.len() as f64 / 1e6 / (el-lt).as_secs_f64(), p.tree().len(), p.errors().len());
+        println!(
+            "lex {:?} total {:?} {:.1} MB/s entries {} errors {}",
+            lt,
+            el - lt,
+            text.len() as f64 / 1e6 / (el - lt).as_secs_f64(),
+            p.tree().len(),
+            p.errors().len()
+        );
         drop(toks);
     }
 }

@@ -120,7 +120,7 @@ impl<'t> Op<'t> {
     }
 
     pub fn results(&self) -> impl Iterator<Item = OpResult<'t>> {
-        self.0.children().filter(|n| n.kind() == RESULT_LIST).flat_map(|list| children(list))
+        self.0.children().filter(|n| n.kind() == RESULT_LIST).flat_map(children)
     }
 
     /// Operands in textual order, including those inside bracket groups (`mux %s [%a, %b]`)

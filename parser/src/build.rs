@@ -1,4 +1,4 @@
-//! Builds the tree from the lexed tokens and the grammar's events.
+//! Builds the tree from the lexed tokens as the grammar opens and closes nodes.
 //!
 //! Tokens the grammar never saw (trivia) are attached where they fall: a node starts at its
 //! first grammar token, so trivia before it belongs to the parent, and a node ends at its last
@@ -6,167 +6,247 @@
 
 use text_size::{TextRange, TextSize};
 
-use crate::grammar::Event;
-use crate::input::Prepared;
-use crate::lexer::LexedToken;
-use crate::tree::{Entry, SyntaxTree};
-use crate::{SyntaxError, SyntaxErrorKind, SyntaxKind};
+use crate::grammar::PendingError;
+use crate::input::{Prepared, Tok};
+use crate::tree::Entry;
+use crate::SyntaxKind::{self, COMMENT, ERROR, SOURCE_FILE, WHITESPACE};
+use crate::{SyntaxError, SyntaxErrorKind};
 
-struct Builder<'a> {
-    text_len: u32,
-    lexed: &'a [LexedToken],
-    prepared: &'a Prepared,
+/// Builds the tree while the grammar runs. It lives in the grammar's state, so that what an
+/// abandoned alternative built is truncated away on rewind (see `TreeMark`).
+///
+/// Tokens are attached as the grammar consumes them, each with the trivia before it (split from
+/// the gap between grammar tokens), so the work of an abandoned alternative is proportional to
+/// what it consumed. Nodes open lazily: `start_node` only records the kind, and the node gets its
+/// entry when its first token is consumed (or when it closes empty), so the many alternatives
+/// that fail on their first token cost a push and a truncate.
+pub(crate) struct TreeBuilder<'a> {
+    text: &'a [u8],
+    toks: &'a [Tok],
     entries: Vec<Entry>,
-    /// Open nodes, innermost last.
-    stack: Vec<u32>,
-    /// Next lexed token to attach.
-    cursor: usize,
+    /// Open nodes, innermost last; the root is at the bottom.
+    stack: Vec<Open>,
+    /// Index in `stack` of the first node that has no entry yet; `stack.len()` if none. Such
+    /// nodes always form the top of the stack.
+    pending_from: u32,
+    /// Text before this offset is in the tree.
+    attached: u32,
+    /// Next grammar token to be consumed.
+    pos: u32,
 }
 
-impl Builder<'_> {
-    fn token_end(&self, i: usize) -> u32 {
-        self.lexed.get(i + 1).map_or(self.text_len, |t| t.start)
-    }
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    kind: SyntaxKind,
+    /// Index of the node's entry, or `PENDING`.
+    entry: u32,
+}
 
-    /// Attaches lexed tokens `cursor..upto` to the innermost open node.
-    fn attach_until(&mut self, upto: usize) {
-        let parent = *self.stack.last().expect("the root is open while tokens are attached");
-        while self.cursor < upto {
-            let index = self.entries.len() as u32;
-            let token = self.lexed[self.cursor];
-            self.entries.push(Entry {
-                kind: token.kind,
-                start: token.start,
-                end: self.token_end(self.cursor),
-                parent,
-                subtree_end: index + 1,
-            });
-            self.cursor += 1;
+const PENDING: u32 = u32::MAX;
+
+/// Where to rewind a `TreeBuilder` to. Nodes are opened and closed in stack order, and no
+/// rewind crosses the close of a node that was open when the mark was taken, so lengths are
+/// enough to restore it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TreeMark {
+    entries: u32,
+    stack: u32,
+    pending_from: u32,
+    attached: u32,
+    pos: u32,
+}
+
+impl<'a> TreeBuilder<'a> {
+    pub(crate) fn new(text: &'a str, toks: &'a [Tok]) -> Self {
+        // Trivia makes about as many tokens again, and nodes about two thirds as many.
+        let mut entries = Vec::with_capacity(toks.len() * 8 / 3 + 1);
+        entries.push(Entry { kind: SOURCE_FILE, start: 0, parent: u32::MAX, subtree_end: 0 });
+        let mut stack = Vec::with_capacity(64);
+        stack.push(Open { kind: SOURCE_FILE, entry: 0 });
+        TreeBuilder {
+            text: text.as_bytes(),
+            toks,
+            entries,
+            stack,
+            pending_from: 1,
+            attached: 0,
+            pos: 0,
         }
     }
 
-    /// Lexed index of grammar token `pos`, or the end of the lexed tokens.
-    fn lexed_index(&self, pos: u32) -> usize {
-        self.prepared.lexed_index.get(pos as usize).map_or(self.lexed.len(), |&i| i as usize)
-    }
-
-    fn start_node(&mut self, kind: SyntaxKind, pos: u32) {
-        let at = self.lexed_index(pos);
-        self.attach_until(at);
-        let start = self.lexed.get(at).map_or(self.text_len, |t| t.start);
-        let parent = *self.stack.last().expect("the root is open");
-        self.stack.push(self.entries.len() as u32);
-        self.entries.push(Entry { kind, start, end: start, parent, subtree_end: 0 });
-    }
-
-    fn finish_node(&mut self, pos: u32) {
-        // Attach grammar tokens before `pos`, with the trivia between them, but not the trivia
-        // after the last one.
-        if pos > 0 {
-            let last = self.lexed_index(pos - 1);
-            if last >= self.cursor {
-                self.attach_until(last + 1);
-            }
+    pub(crate) fn mark(&self) -> TreeMark {
+        TreeMark {
+            entries: self.entries.len() as u32,
+            stack: self.stack.len() as u32,
+            pending_from: self.pending_from,
+            attached: self.attached,
+            pos: self.pos,
         }
-        let index = self.stack.pop().expect("Finish matches a Start") as usize;
-        let end = if self.entries.len() > index + 1 {
-            self.entries.last().map_or(self.entries[index].start, |e| e.end)
-        } else {
-            self.entries[index].start
-        };
-        let subtree_end = self.entries.len() as u32;
-        let entry = &mut self.entries[index];
-        entry.end = end;
-        entry.subtree_end = subtree_end;
     }
 
-    /// The text range of grammar tokens `start..end`; empty ranges sit at the end of the
-    /// previous grammar token, where "expected X" belongs.
-    fn range_of(&self, start: u32, end: u32) -> TextRange {
-        if end > start {
-            let first = self.lexed_index(start);
-            let last = self.lexed_index(end - 1);
-            let from = self.lexed.get(first).map_or(self.text_len, |t| t.start);
-            let to = if last < self.lexed.len() { self.token_end(last) } else { self.text_len };
-            TextRange::new(TextSize::from(from), TextSize::from(to))
-        } else {
-            let at = if start == 0 {
-                0
+    pub(crate) fn rewind(&mut self, mark: TreeMark) {
+        self.entries.truncate(mark.entries as usize);
+        self.stack.truncate(mark.stack as usize);
+        // Nodes pending at the mark may have got entries since; those entries are gone.
+        for open in &mut self.stack[mark.pending_from as usize..] {
+            open.entry = PENDING;
+        }
+        self.pending_from = mark.pending_from;
+        self.attached = mark.attached;
+        self.pos = mark.pos;
+    }
+
+    fn push(&mut self, kind: SyntaxKind, start: u32, parent: u32) {
+        let subtree_end = self.entries.len() as u32 + 1;
+        self.entries.push(Entry { kind, start, parent, subtree_end });
+    }
+
+    /// Attaches the trivia between `attached` and `upto` to the node whose entry is `parent`,
+    /// split as the lexer splits it: whitespace runs, and comments up to the end of the line.
+    #[inline]
+    fn attach_gap(&mut self, upto: u32, parent: u32) {
+        if upto <= self.attached {
+            return;
+        }
+        self.attach_trivia(upto, parent);
+    }
+
+    fn attach_trivia(&mut self, upto: u32, parent: u32) {
+        let mut at = self.attached;
+        while at < upto {
+            let rest = &self.text[at as usize..upto as usize];
+            let (kind, len) = if rest.starts_with(b"//") {
+                (COMMENT, rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len()))
             } else {
-                let prev = self.lexed_index(start - 1);
-                if prev < self.lexed.len() {
-                    self.token_end(prev)
-                } else {
-                    self.text_len
-                }
+                let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0C);
+                (WHITESPACE, rest.iter().position(|b| !blank(b)).unwrap_or(rest.len()))
             };
-            TextRange::empty(TextSize::from(at))
+            // The lexer put only trivia between grammar tokens; should that ever be false, keep
+            // the bytes as one error token rather than loop.
+            let (kind, len) = if len == 0 { (ERROR, rest.len()) } else { (kind, len) };
+            self.push(kind, at, parent);
+            at += len as u32;
         }
+        self.attached = upto.max(self.attached);
+    }
+
+    /// Where the next grammar token starts, or the end of the text.
+    fn next_start(&self) -> u32 {
+        self.toks.get(self.pos as usize).map_or(self.text.len() as u32, |t| t.start)
+    }
+
+    #[inline]
+    fn materialize(&mut self) {
+        if self.pending_from as usize != self.stack.len() {
+            self.materialize_pending();
+        }
+    }
+
+    /// Gives pending nodes their entries, at the next grammar token; the trivia before it goes
+    /// to the parent of the outermost one.
+    #[inline(never)]
+    fn materialize_pending(&mut self) {
+        let from = self.pending_from as usize;
+        let start = self.next_start();
+        self.attach_gap(start, self.stack[from - 1].entry);
+        for i in from..self.stack.len() {
+            let parent = self.stack[i - 1].entry;
+            self.stack[i].entry = self.entries.len() as u32;
+            self.entries.push(Entry { kind: self.stack[i].kind, start, parent, subtree_end: 0 });
+        }
+        self.pending_from = self.stack.len() as u32;
+    }
+
+    /// The grammar consumed its next token: attach it, with the trivia before it, to the
+    /// innermost open node.
+    #[inline]
+    pub(crate) fn consume(&mut self) {
+        self.materialize();
+        let tok = self.toks[self.pos as usize];
+        let parent = self.stack.last().expect("the root is open").entry;
+        self.attach_gap(tok.start, parent);
+        self.push(tok.tree_kind(self.text), tok.start, parent);
+        self.attached = tok.end;
+        self.pos += 1;
+    }
+
+    /// Opens a node at the next grammar token.
+    pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
+        self.stack.push(Open { kind, entry: PENDING });
+    }
+
+    /// Closes the innermost node after the last consumed token; trivia after it is left for
+    /// whatever comes next.
+    pub(crate) fn finish_node(&mut self) {
+        self.materialize();
+        let open = self.stack.pop().expect("a node is open");
+        self.entries[open.entry as usize].subtree_end = self.entries.len() as u32;
+        self.pending_from = self.stack.len() as u32;
+    }
+
+    /// The tree's entries, once the grammar is done.
+    pub(crate) fn into_entries(mut self) -> Vec<Entry> {
+        debug_assert_eq!(self.stack.len(), 1, "every node the grammar opened is closed");
+        self.stack.truncate(1);
+        // Tokens the grammar did not consume (only after an internal failure) and the final
+        // trivia go to the root.
+        while (self.pos as usize) < self.toks.len() {
+            self.consume();
+        }
+        self.attach_gap(self.text.len() as u32, 0);
+        let total = self.entries.len() as u32;
+        self.entries[0].subtree_end = total;
+        self.entries
     }
 }
 
-pub(crate) fn build(
-    text: String,
-    lexed: &[LexedToken],
-    prepared: &Prepared,
-    events: &[Event],
-    errors: &mut Vec<SyntaxError>,
-) -> SyntaxTree {
-    let mut builder = Builder {
-        text_len: text.len() as u32,
-        lexed,
-        prepared,
-        entries: Vec::with_capacity(lexed.len() + lexed.len() / 3 + 1),
-        stack: Vec::with_capacity(64),
-        cursor: 0,
-    };
-    builder.stack.push(0);
-    builder.entries.push(Entry {
-        kind: SyntaxKind::SOURCE_FILE,
-        start: 0,
-        end: builder.text_len,
-        parent: u32::MAX,
-        subtree_end: 0,
-    });
-    for event in events {
-        match *event {
-            Event::Start(kind, pos) => builder.start_node(kind, pos),
-            Event::Finish(pos) => builder.finish_node(pos),
-            Event::Error { start, end, kind, message } => errors.push(SyntaxError {
-                range: builder.range_of(start, end),
-                kind,
-                message: message.to_string(),
-            }),
-        }
+/// The text range of grammar tokens `start..end`; empty ranges sit at the end of the previous
+/// grammar token, where "expected X" belongs.
+fn error_range(text_len: u32, toks: &[Tok], start: u32, end: u32) -> TextRange {
+    if end > start {
+        let from = toks.get(start as usize).map_or(text_len, |t| t.start);
+        let to = toks.get(end as usize - 1).map_or(text_len, |t| t.end);
+        TextRange::new(TextSize::from(from), TextSize::from(to.max(from)))
+    } else {
+        let at =
+            if start == 0 { 0 } else { toks.get(start as usize - 1).map_or(text_len, |t| t.end) };
+        TextRange::empty(TextSize::from(at))
     }
-    builder.attach_until(lexed.len());
-    let total = builder.entries.len() as u32;
-    builder.entries[0].subtree_end = total;
-    SyntaxTree::from_parts(text, builder.entries)
 }
 
-/// One error for each `ERROR` token of the lexer, and one for the first bracket nested too
-/// deeply: these are facts about tokens, reported whatever the grammar made of them.
-pub(crate) fn token_errors(text: &str, lexed: &[LexedToken], prepared: &Prepared) -> Vec<SyntaxError> {
+/// The grammar's errors, with text ranges.
+pub(crate) fn grammar_errors(
+    text_len: u32,
+    toks: &[Tok],
+    pending: &[PendingError],
+) -> Vec<SyntaxError> {
+    pending
+        .iter()
+        .map(|error| SyntaxError {
+            range: error_range(text_len, toks, error.start, error.end),
+            kind: error.kind,
+            message: error.message.to_string(),
+        })
+        .collect()
+}
+
+/// One error for each run of bytes the lexer did not recognise, and one for the first bracket
+/// nested too deeply: these are facts about tokens, reported whatever the grammar made of them.
+pub(crate) fn token_errors(text: &str, prepared: &Prepared) -> Vec<SyntaxError> {
     let mut errors = Vec::new();
-    for (i, token) in lexed.iter().enumerate() {
-        if token.kind == SyntaxKind::ERROR {
-            let end = lexed.get(i + 1).map_or(text.len() as u32, |t| t.start);
-            let range = TextRange::new(TextSize::from(token.start), TextSize::from(end));
-            let message = if text[range].starts_with('"') {
-                "unterminated string literal: expected `\"` before the end of the line".to_string()
-            } else {
-                format!("invalid character sequence {:?}", &text[range])
-            };
-            errors.push(SyntaxError { range, kind: SyntaxErrorKind::InvalidToken, message });
-        }
+    for &(start, end) in &prepared.invalid {
+        let range = TextRange::new(TextSize::from(start), TextSize::from(end));
+        let message = if text[range].starts_with('"') {
+            "unterminated string literal: expected `\"` before the end of the line".to_string()
+        } else {
+            format!("invalid character sequence {:?}", &text[range])
+        };
+        errors.push(SyntaxError { range, kind: SyntaxErrorKind::InvalidToken, message });
     }
     if let Some(pos) = prepared.too_deep {
-        let i = prepared.lexed_index[pos as usize] as usize;
-        let start = lexed[i].start;
-        let end = lexed.get(i + 1).map_or(text.len() as u32, |t| t.start);
+        let tok = prepared.toks[pos as usize];
         errors.push(SyntaxError {
-            range: TextRange::new(TextSize::from(start), TextSize::from(end)),
+            range: TextRange::new(TextSize::from(tok.start), TextSize::from(tok.end)),
             kind: SyntaxErrorKind::TooDeep,
             message: format!(
                 "brackets nested more than {} deep; the parser does not look inside them",

@@ -1,9 +1,9 @@
 //! The grammar, written with chumsky over the non-trivia tokens of `input::prepare`.
 //!
 //! chumsky builds values, not lossless trees, so the grammar builds none: each node parser
-//! records `Start` / `Finish` events (and `Error` events) in the parser state, and `build`
-//! interleaves them with the full token stream, trivia included. The state implements chumsky's
-//! `Inspector`, so events recorded by an alternative that is later abandoned are rolled back.
+//! opens and closes a node of the `TreeBuilder` in the parser state, which attaches the full
+//! token stream, trivia included, as it goes. The state implements chumsky's `Inspector`, so
+//! what an alternative built is truncated away when the alternative is abandoned.
 //!
 //! The grammar is total: every token sequence parses. Where the text is broken, an `ERROR_NODE`
 //! or a missing piece plus an `Error` event stands in, and parsing goes on at the next line or
@@ -15,26 +15,29 @@ use chumsky::input::{Checkpoint, Cursor, InputRef};
 use chumsky::inspector::Inspector;
 use chumsky::prelude::*;
 
+use crate::build::{TreeBuilder, TreeMark};
 use crate::input::{flags, Tok};
 use crate::SyntaxErrorKind;
 use crate::SyntaxKind::{self, *};
 
 pub(crate) type In<'a> = &'a [Tok];
-type Ex = extra::Full<EmptyErr, State, ()>;
+type Ex<'a> = extra::Full<EmptyErr, State<'a>, ()>;
 
-/// What the grammar records; see the module documentation.
+/// What the grammar records; see the module documentation. Eight bytes: a 10 MB file records
+/// millions of these.
+/// An error covering grammar tokens `start..end` (empty: at `start`).
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Event {
-    Start(SyntaxKind, u32),
-    Finish(u32),
-    /// An error covering grammar tokens `start..end` (empty: at `start`).
-    Error { start: u32, end: u32, kind: SyntaxErrorKind, message: &'static str },
+pub(crate) struct PendingError {
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+    pub(crate) kind: SyntaxErrorKind,
+    pub(crate) message: &'static str,
 }
 
-/// Mutable parser state: the events, plus two counters the recovery rules consult.
-#[derive(Debug, Default)]
-pub(crate) struct State {
-    pub(crate) events: Vec<Event>,
+/// Mutable parser state: the tree being built, the errors, and what the recovery rules consult.
+pub(crate) struct State<'a> {
+    pub(crate) tree: TreeBuilder<'a>,
+    pub(crate) errors: Vec<PendingError>,
     /// How many function-like ops enclose the current position.
     func_depth: u32,
     /// How many `(`, `[`, `{`, `<`, `{-#` groups are open around the current position.
@@ -45,24 +48,44 @@ pub(crate) struct State {
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Mark {
-    events: usize,
+    tree: TreeMark,
+    errors: usize,
     openers: usize,
     func_depth: u32,
     open: [u32; 5],
 }
 
-impl<'a> Inspector<'a, In<'a>> for State {
+impl<'a> State<'a> {
+    pub(crate) fn new(tree: TreeBuilder<'a>) -> Self {
+        State { tree, errors: Vec::new(), func_depth: 0, open: [0; 5], openers: Vec::new() }
+    }
+
+    fn error(&mut self, error: PendingError) {
+        self.errors.push(error);
+    }
+}
+
+impl<'a> Inspector<'a, In<'a>> for State<'a> {
     type Checkpoint = Mark;
 
-    fn on_token(&mut self, _: &Tok) {}
+    fn on_token(&mut self, _: &Tok) {
+        self.tree.consume();
+    }
 
     fn on_save<'p>(&self, _: &Cursor<'a, 'p, In<'a>>) -> Mark {
-        Mark { events: self.events.len(), openers: self.openers.len(), func_depth: self.func_depth, open: self.open }
+        Mark {
+            tree: self.tree.mark(),
+            errors: self.errors.len(),
+            openers: self.openers.len(),
+            func_depth: self.func_depth,
+            open: self.open,
+        }
     }
 
     fn on_rewind<'p>(&mut self, mark: &Checkpoint<'a, 'p, In<'a>, Mark>) {
         let mark = mark.inspector();
-        self.events.truncate(mark.events);
+        self.tree.rewind(mark.tree);
+        self.errors.truncate(mark.errors);
         // Groups push and pop their openers in stack order, and no rewind crosses the end of
         // the group that saved it, so truncating restores the stack.
         self.openers.truncate(mark.openers);
@@ -73,23 +96,21 @@ impl<'a> Inspector<'a, In<'a>> for State {
 
 // ---- primitives ------------------------------------------------------------------------------
 
-fn position<'a>(inp: &mut InputRef<'a, '_, In<'a>, Ex>) -> u32 {
+fn position<'a>(inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>) -> u32 {
     let here = inp.cursor();
     inp.span_since(&here).start as u32
 }
 
-fn start<'a>(kind: SyntaxKind) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
-    custom(move |inp| {
-        let at = position(inp);
-        inp.state().events.push(Event::Start(kind, at));
+fn start<'a>(kind: SyntaxKind) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
+        inp.state().tree.start_node(kind);
         Ok(())
     })
 }
 
-fn finish<'a>() -> impl Parser<'a, In<'a>, (), Ex> + Clone {
-    custom(|inp| {
-        let at = position(inp);
-        inp.state().events.push(Event::Finish(at));
+fn finish<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
+        inp.state().tree.finish_node();
         Ok(())
     })
 }
@@ -97,8 +118,8 @@ fn finish<'a>() -> impl Parser<'a, In<'a>, (), Ex> + Clone {
 /// Wraps what `inner` consumes in a node of `kind`.
 fn node<'a, O>(
     kind: SyntaxKind,
-    inner: impl Parser<'a, In<'a>, O, Ex> + Clone,
-) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    inner: impl Parser<'a, In<'a>, O, Ex<'a>> + Clone,
+) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     start(kind).ignore_then(inner).ignore_then(finish())
 }
 
@@ -106,11 +127,11 @@ fn node<'a, O>(
 fn error_here<'a>(
     kind: SyntaxErrorKind,
     message: &'static str,
-) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     custom(move |inp| {
         let at = position(inp);
         let end = if inp.peek().is_some() { at + 1 } else { at };
-        inp.state().events.push(Event::Error { start: at, end, kind, message });
+        inp.state().error(PendingError { start: at, end, kind, message });
         Ok(())
     })
 }
@@ -119,17 +140,17 @@ fn error_here<'a>(
 fn error_before<'a>(
     kind: SyntaxErrorKind,
     message: &'static str,
-) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     custom(move |inp| {
         let at = position(inp);
         let start = at.saturating_sub(1);
-        inp.state().events.push(Event::Error { start, end: at, kind, message });
+        inp.state().error(PendingError { start, end: at, kind, message });
         Ok(())
     })
 }
 
 /// Succeeds, consuming nothing, when the next token satisfies `pred`.
-fn peek_is<'a>(pred: impl Fn(Tok) -> bool + Clone) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+fn peek_is<'a>(pred: impl Fn(Tok) -> bool + Clone) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     custom(move |inp| match inp.peek() {
         Some(tok) if pred(tok) => Ok(()),
         _ => Err(EmptyErr::default()),
@@ -137,7 +158,7 @@ fn peek_is<'a>(pred: impl Fn(Tok) -> bool + Clone) -> impl Parser<'a, In<'a>, ()
 }
 
 /// Succeeds, consuming nothing, when the next token does not satisfy `pred` (or at the end).
-fn peek_not<'a>(pred: impl Fn(Tok) -> bool + Clone) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+fn peek_not<'a>(pred: impl Fn(Tok) -> bool + Clone) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     custom(move |inp| match inp.peek() {
         Some(tok) if pred(tok) => Err(EmptyErr::default()),
         Some(_) => Ok(()),
@@ -145,16 +166,65 @@ fn peek_not<'a>(pred: impl Fn(Tok) -> bool + Clone) -> impl Parser<'a, In<'a>, (
     })
 }
 
-fn tok_if<'a>(pred: impl Fn(Tok) -> bool + Clone) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
-    any().filter(move |t: &Tok| pred(*t)).ignored()
+/// Consumes the next token if it satisfies `pred`. It looks before it takes, so a mismatch
+/// costs no consumption (and no tree work) to undo.
+fn tok_if<'a>(pred: impl Fn(Tok) -> bool + Clone) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| match inp.peek() {
+        Some(tok) if pred(tok) => {
+            inp.skip();
+            Ok(())
+        }
+        _ => Err(EmptyErr::default()),
+    })
 }
 
-fn tok<'a>(kind: SyntaxKind) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+fn tok<'a>(kind: SyntaxKind) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     tok_if(move |t| t.kind == kind)
 }
 
-fn flagged<'a>(kind: SyntaxKind, flag: u16) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+fn flagged<'a>(kind: SyntaxKind, flag: u16) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     tok_if(move |t| t.kind == kind && t.has(flag))
+}
+
+type BoxedItem<'a> = Boxed<'a, 'a, In<'a>, (), Ex<'a>>;
+
+/// Picks the parser for the next token by its kind: one table lookup, where a `choice` would try
+/// each alternative in turn. Tokens whose kind has no entry, or that `refuse` rejects, fail.
+fn dispatch<'a>(
+    entries: Vec<(&[SyntaxKind], BoxedItem<'a>)>,
+    fallback: Option<BoxedItem<'a>>,
+    refuse: fn(Tok) -> bool,
+) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    let mut table: Vec<Option<BoxedItem<'a>>> = vec![fallback; SyntaxKind::ALL_TOKENS_END as usize];
+    for (kinds, parser) in entries {
+        for kind in kinds {
+            table[*kind as usize] = Some(parser.clone());
+        }
+    }
+    custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
+        let Some(tok) = inp.peek() else { return Err(EmptyErr::default()) };
+        if refuse(tok) {
+            return Err(EmptyErr::default());
+        }
+        match &table[tok.kind as usize] {
+            Some(parser) => inp.check(parser),
+            None => Err(EmptyErr::default()),
+        }
+    })
+}
+
+fn never(_: Tok) -> bool {
+    false
+}
+
+/// Any single token that opens or closes nothing and stops nothing.
+fn plain<'a>() -> BoxedItem<'a> {
+    tok_if(|t| {
+        !t.kind.is_closer()
+            && !is_hard_stop(t)
+            && !matches!(t.kind, L_PAREN | L_BRACK | L_BRACE | L_ANGLE)
+    })
+    .boxed()
 }
 
 fn slot(closer: SyntaxKind) -> usize {
@@ -168,16 +238,16 @@ fn slot(closer: SyntaxKind) -> usize {
 }
 
 /// A closer that some open group may own: the current construct must stop before it.
-fn owned_closer<'a>() -> impl Parser<'a, In<'a>, (), Ex> + Clone {
-    custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex>| match inp.peek() {
+fn owned_closer<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| match inp.peek() {
         Some(tok) if tok.kind.is_closer() && inp.state().open[slot(tok.kind)] > 0 => Ok(()),
         _ => Err(EmptyErr::default()),
     })
 }
 
 /// A closer no open group can own: junk to be consumed where it stands.
-fn stray_closer<'a>() -> impl Parser<'a, In<'a>, (), Ex> + Clone {
-    let unowned = custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex>| match inp.peek() {
+fn stray_closer<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    let unowned = custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| match inp.peek() {
         Some(tok) if tok.kind.is_closer() && inp.state().open[slot(tok.kind)] == 0 => Ok(()),
         _ => Err(EmptyErr::default()),
     });
@@ -213,15 +283,15 @@ fn ends_group(tok: Tok) -> bool {
 fn group<'a>(
     opener: SyntaxKind,
     closer: SyntaxKind,
-    item: impl Parser<'a, In<'a>, (), Ex> + Clone,
-) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    item: impl Parser<'a, In<'a>, (), Ex<'a>> + Clone,
+) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     delimited(opener, closer, ends_group, item)
 }
 
 /// A region's braces: statements inside are its business, so only hard stops end it early.
 fn region_braces<'a>(
-    item: impl Parser<'a, In<'a>, (), Ex> + Clone,
-) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    item: impl Parser<'a, In<'a>, (), Ex<'a>> + Clone,
+) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     delimited(L_BRACE, R_BRACE, is_hard_stop, item)
 }
 
@@ -229,13 +299,13 @@ fn delimited<'a>(
     opener: SyntaxKind,
     closer: SyntaxKind,
     gives_up_at: fn(Tok) -> bool,
-    item: impl Parser<'a, In<'a>, (), Ex> + Clone,
-) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    item: impl Parser<'a, In<'a>, (), Ex<'a>> + Clone,
+) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     let stop = peek_is(move |t| t.kind == closer || gives_up_at(t)).or(owned_closer());
     let contents = stop.not().ignore_then(choice((stray_closer(), item))).repeated();
     // Written with `custom` rather than `map_with`: chumsky skips mapping closures when a
     // parser's output is unused, and these side effects must always happen.
-    let open = custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex>| match inp.peek() {
+    let open = custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| match inp.peek() {
         Some(tok) if tok.kind == opener => {
             let at = position(inp);
             inp.skip();
@@ -246,7 +316,7 @@ fn delimited<'a>(
         }
         _ => Err(EmptyErr::default()),
     });
-    let close = custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex>| {
+    let close = custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
         let closed = inp.peek().is_some_and(|t| t.kind == closer);
         if closed {
             inp.skip();
@@ -255,7 +325,7 @@ fn delimited<'a>(
         state.open[slot(closer)] -= 1;
         let at = state.openers.pop().expect("every group pushes its opener");
         if !closed {
-            state.events.push(Event::Error {
+            state.error(PendingError {
                 start: at,
                 end: at + 1,
                 kind: SyntaxErrorKind::Unclosed,
@@ -281,8 +351,8 @@ fn unclosed_message(closer: SyntaxKind) -> &'static str {
 /// line or statement boundary, with bracket groups consumed whole.
 fn junk<'a>(
     message: &'static str,
-    balanced: impl Parser<'a, In<'a>, (), Ex> + Clone,
-) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    balanced: impl Parser<'a, In<'a>, (), Ex<'a>> + Clone,
+) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     let first = choice((balanced.clone(), tok_if(|t| !t.kind.is_closer() && !is_hard_stop(t))));
     let rest = peek_not(|t| t.has(flags::NEWLINE) || t.kind.is_closer() || is_hard_stop(t))
         .ignore_then(choice((balanced, any().ignored())))
@@ -293,7 +363,7 @@ fn junk<'a>(
 // ---- the grammar -----------------------------------------------------------------------------
 
 /// The whole-file parser.
-pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
+pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> {
     let mut op = Recursive::declare();
     let mut op_item = Recursive::declare();
     let mut attr_atom = Recursive::declare();
@@ -308,8 +378,9 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
         let entry = node(ATTR_ENTRY, key.then(tok(EQ).then(value).or_not()));
         let junk_in_dict = node(
             ERROR_NODE,
-            error_here(SyntaxErrorKind::Expected, "expected an attribute name")
-                .ignore_then(tok_if(|t| !t.kind.is_closer() && t.kind != COMMA && !is_hard_stop(t))),
+            error_here(SyntaxErrorKind::Expected, "expected an attribute name").ignore_then(
+                tok_if(|t| !t.kind.is_closer() && t.kind != COMMA && !is_hard_stop(t)),
+            ),
         );
         node(ATTR_DICT, group(L_BRACE, R_BRACE, choice((entry, tok(COMMA), junk_in_dict))))
     };
@@ -325,40 +396,63 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
     );
     let symbol_ref = node(
         SYMBOL_REF,
-        tok(AT_ID).ignore_then(tok(COLON).ignore_then(tok(COLON)).ignore_then(tok(AT_ID)).repeated()),
+        tok(AT_ID)
+            .ignore_then(tok(COLON).ignore_then(tok(COLON)).ignore_then(tok(AT_ID)).repeated()),
     );
     // Types are tried only where a name starts them: a strict type parse that can fail deep
     // inside nested `(`/`<` and then be retried as a generic group would make backtracking
     // exponential in the nesting depth.
-    attr_item.define(choice((
-        loc.clone(),
-        peek_is(|t| matches!(t.kind, IDENT | BANG_ID)).ignore_then(ty.clone()),
-        node(PAREN_GROUP, group(L_PAREN, R_PAREN, attr_item.clone())),
-        node(BRACKET_GROUP, group(L_BRACK, R_BRACK, attr_item.clone())),
-        angle_group.clone(),
-        brace_in_attr.clone(),
-        symbol_ref.clone(),
-        tok_if(|t| !t.kind.is_closer() && !matches!(t.kind, L_PAREN | L_BRACK | L_BRACE | L_ANGLE) && !is_hard_stop(t)),
-    )));
+    attr_item.define(dispatch(
+        vec![
+            (&[IDENT], choice((loc.clone(), ty.clone(), tok(IDENT))).boxed()),
+            (&[BANG_ID], ty.clone().boxed()),
+            (&[L_PAREN], node(PAREN_GROUP, group(L_PAREN, R_PAREN, attr_item.clone())).boxed()),
+            (&[L_BRACK], node(BRACKET_GROUP, group(L_BRACK, R_BRACK, attr_item.clone())).boxed()),
+            (&[L_ANGLE], angle_group.clone().boxed()),
+            (&[L_BRACE], brace_in_attr.clone().boxed()),
+            (&[AT_ID], symbol_ref.clone().boxed()),
+        ],
+        Some(plain()),
+        never,
+    ));
 
-    attr_atom.define(choice((
-        node(
-            ARRAY_ATTR,
-            group(
-                L_BRACK,
-                R_BRACK,
-                choice((attr_value(attr_atom.clone(), ty.clone(), true), tok(COMMA))),
+    attr_atom.define(dispatch(
+        vec![
+            (
+                &[L_BRACK],
+                node(
+                    ARRAY_ATTR,
+                    group(
+                        L_BRACK,
+                        R_BRACK,
+                        choice((attr_value(attr_atom.clone(), ty.clone(), true), tok(COMMA))),
+                    ),
+                )
+                .boxed(),
             ),
-        ),
-        brace_in_attr.clone(),
-        loc.clone(),
-        tok_if(|t| matches!(t.kind, HASH_ID | IDENT)).then(angle_group.clone().or_not()).ignored(),
-        ty.clone(),
-        symbol_ref.clone(),
-        node(PAREN_GROUP, group(L_PAREN, R_PAREN, attr_item.clone())),
-        angle_group.clone(),
-        tok_if(|t| matches!(t.kind, STRING | INT | FLOAT | MINUS | ARROW | QUESTION | STAR | PLUS | ERROR)),
-    )));
+            (&[L_BRACE], brace_in_attr.clone().boxed()),
+            (
+                &[IDENT],
+                choice((loc.clone(), tok(IDENT).then(angle_group.clone().or_not()).ignored()))
+                    .boxed(),
+            ),
+            (&[HASH_ID], tok(HASH_ID).then(angle_group.clone().or_not()).ignored().boxed()),
+            (&[L_ANGLE], choice((ty.clone(), angle_group.clone())).boxed()),
+            (
+                &[L_PAREN],
+                choice((ty.clone(), node(PAREN_GROUP, group(L_PAREN, R_PAREN, attr_item.clone()))))
+                    .boxed(),
+            ),
+            (&[BANG_ID], ty.clone().boxed()),
+            (&[AT_ID], symbol_ref.clone().boxed()),
+            (
+                &[STRING, INT, FLOAT, MINUS, ARROW, QUESTION, STAR, PLUS, ERROR],
+                any().ignored().boxed(),
+            ),
+        ],
+        None,
+        never,
+    ));
 
     // -- types ---------------------------------------------------------------------------------
     let type_list = ty.clone().then(tok(COMMA).ignore_then(ty.clone()).repeated());
@@ -367,7 +461,12 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
         let name = tok(IDENT).then(tok(COLON));
         node(
             EXTRA_SIGNAL,
-            direction.clone().or_not().then(name.or_not()).then(ty.clone()).then(direction.or_not()),
+            direction
+                .clone()
+                .or_not()
+                .then(name.or_not())
+                .then(ty.clone())
+                .then(direction.or_not()),
         )
     };
     let extra_signal_list = node(
@@ -391,14 +490,12 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
     let type_params = node(TYPE_PARAMS, group(L_ANGLE, R_ANGLE, attr_item.clone()));
     let function_type = node(
         FUNCTION_TYPE,
-        tok(L_PAREN)
-            .then(type_list.clone().or_not())
-            .then(tok(R_PAREN))
-            .then(tok(ARROW))
-            .then(choice((
+        tok(L_PAREN).then(type_list.clone().or_not()).then(tok(R_PAREN)).then(tok(ARROW)).then(
+            choice((
                 tok(L_PAREN).then(type_list.clone().or_not()).then(tok(R_PAREN)).ignored(),
                 ty.clone(),
-            ))),
+            )),
+        ),
     );
     ty.define(node(
         TYPE,
@@ -417,10 +514,7 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
     ));
     let type_elem = choice((
         ty.clone(),
-        node(
-            BRACKET_TYPE_LIST,
-            tok(L_BRACK).then(type_list.clone().or_not()).then(tok(R_BRACK)),
-        ),
+        node(BRACKET_TYPE_LIST, tok(L_BRACK).then(type_list.clone().or_not()).then(tok(R_BRACK))),
     ));
     let type_elems = type_elem.clone().then(tok(COMMA).ignore_then(type_elem).repeated());
     // `: T, U [to|-> V, W]...`; with nothing type-like after the `:`, an error only if the
@@ -450,9 +544,7 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
         );
         let label = node(
             BLOCK_LABEL,
-            flagged(CARET_ID, flags::LABEL_START)
-                .then(block_arg_list.or_not())
-                .then(tok(COLON)),
+            flagged(CARET_ID, flags::LABEL_START).then(block_arg_list.or_not()).then(tok(COLON)),
         );
         let statement = statement(op.clone(), op_item.clone(), true);
         let block = node(
@@ -471,29 +563,56 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
     ));
     let inline_attr = node(
         ATTR_ENTRY,
-        tok(IDENT)
-            .then(tok(EQ))
-            .then(attr_value(attr_atom.clone(), ty.clone(), false)),
+        tok(IDENT).then(tok(EQ)).then(attr_value(attr_atom.clone(), ty.clone(), false)),
     );
-    op_item.define(choice((
-        node(OPERAND, tok(VALUE_ID)),
-        type_annotation,
-        arrow_types,
-        node(PAREN_GROUP, group(L_PAREN, R_PAREN, op_item.clone())),
-        node(BRACKET_GROUP, group(L_BRACK, R_BRACK, op_item.clone())),
-        brace_in_op.clone(),
-        loc.clone(),
-        node(KEYWORD_GROUP, tok(IDENT).then(group(L_PAREN, R_PAREN, op_item.clone()))),
-        inline_attr,
-        node(SUCCESSOR, tok(CARET_ID).then(node(PAREN_GROUP, group(L_PAREN, R_PAREN, op_item.clone())).or_not())),
-        symbol_ref.clone(),
-        node(TYPE, tok(BANG_ID).then(type_params_or_channel(channel_params.clone(), attr_item.clone()).or_not())),
-        node(ATTR, tok(HASH_ID).then(angle_group.clone().or_not())),
-        angle_group.clone(),
-        tok_if(|t| !t.kind.is_closer() && !matches!(t.kind, L_PAREN | L_BRACK | L_BRACE | L_ANGLE) && !is_hard_stop(t)),
-    )).boxed());
+    op_item.define(dispatch(
+        vec![
+            (&[VALUE_ID], node(OPERAND, tok(VALUE_ID)).boxed()),
+            (&[COLON], choice((type_annotation, tok(COLON))).boxed()),
+            (&[ARROW], choice((arrow_types, tok(ARROW))).boxed()),
+            (&[L_PAREN], node(PAREN_GROUP, group(L_PAREN, R_PAREN, op_item.clone())).boxed()),
+            (&[L_BRACK], node(BRACKET_GROUP, group(L_BRACK, R_BRACK, op_item.clone())).boxed()),
+            (&[L_BRACE], brace_in_op.clone().boxed()),
+            (
+                &[IDENT],
+                choice((
+                    loc.clone(),
+                    node(KEYWORD_GROUP, tok(IDENT).then(group(L_PAREN, R_PAREN, op_item.clone()))),
+                    inline_attr,
+                    tok(IDENT),
+                ))
+                .boxed(),
+            ),
+            (
+                &[CARET_ID],
+                node(
+                    SUCCESSOR,
+                    tok(CARET_ID)
+                        .then(node(PAREN_GROUP, group(L_PAREN, R_PAREN, op_item.clone())).or_not()),
+                )
+                .boxed(),
+            ),
+            (&[AT_ID], symbol_ref.clone().boxed()),
+            (
+                &[BANG_ID],
+                node(
+                    TYPE,
+                    tok(BANG_ID).then(
+                        type_params_or_channel(channel_params.clone(), attr_item.clone()).or_not(),
+                    ),
+                )
+                .boxed(),
+            ),
+            (&[HASH_ID], node(ATTR, tok(HASH_ID).then(angle_group.clone().or_not())).boxed()),
+            (&[L_ANGLE], angle_group.clone().boxed()),
+        ],
+        Some(plain()),
+        never,
+    ));
+    // An op's own items: everything up to where the op ends.
+    let op_body_item = dispatch(vec![], Some(op_item.clone().boxed()), ends_op);
 
-    let body = peek_not(ends_op).ignore_then(op_item.clone()).repeated();
+    let body = op_body_item.clone().repeated();
 
     // Function-like ops: `@name(args) -> results attributes {...} { body }`.
     let func_body = {
@@ -506,13 +625,24 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
             .ignored();
         let arg = node(
             FUNC_ARG,
-            choice((tok(ELLIPSIS), choice((named, ty.clone())).then(attr_dict.clone().or_not()).then(loc.clone().or_not()).ignored())),
+            choice((
+                tok(ELLIPSIS),
+                choice((named, ty.clone()))
+                    .then(attr_dict.clone().or_not())
+                    .then(loc.clone().or_not())
+                    .ignored(),
+            )),
         );
         let arg_list = node(
             FUNC_ARG_LIST,
-            tok(L_PAREN).then(arg.clone().then(tok(COMMA).then(arg).repeated()).or_not()).then(tok(R_PAREN)),
+            tok(L_PAREN)
+                .then(arg.clone().then(tok(COMMA).then(arg).repeated()).or_not())
+                .then(tok(R_PAREN)),
         );
-        let result = node(FUNC_RESULT, ty.clone().then(attr_dict.clone().or_not()).then(loc.clone().or_not()));
+        let result = node(
+            FUNC_RESULT,
+            ty.clone().then(attr_dict.clone().or_not()).then(loc.clone().or_not()),
+        );
         let results = node(
             FUNC_RESULT_LIST,
             tok(ARROW).then(choice((
@@ -523,7 +653,8 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
                 node(FUNC_RESULT, ty.clone()),
             ))),
         );
-        let attributes = node(FUNC_ATTRIBUTES, flagged(IDENT, flags::KW_ATTRIBUTES).then(attr_dict.clone()));
+        let attributes =
+            node(FUNC_ATTRIBUTES, flagged(IDENT, flags::KW_ATTRIBUTES).then(attr_dict.clone()));
         let visibility = tok(IDENT).then(peek_is(|t| t.kind == AT_ID));
         let signature = node(
             FUNC_SIGNATURE,
@@ -535,16 +666,16 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
                 .then(results.or_not())
                 .then(attributes.or_not()),
         );
-        let enter = custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex>| {
+        let enter = custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
             inp.state().func_depth += 1;
             Ok(())
         });
-        let leave = custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex>| {
+        let leave = custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
             inp.state().func_depth -= 1;
             Ok(())
         });
         let with_signature = signature
-            .then(enter.clone().then(region.clone()).then(leave.clone()).or_not())
+            .then(enter.then(region.clone()).then(leave).or_not())
             .then(body.clone())
             .ignored();
         let without_signature = error_here(
@@ -562,11 +693,17 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
     let pipeline_body = {
         let input = node(
             PIPELINE_INPUT,
-            tok(VALUE_ID).then(tok(COLON)).then(ty.clone()).then(tok(EQ)).then(node(OPERAND, tok(VALUE_ID))),
+            tok(VALUE_ID)
+                .then(tok(COLON))
+                .then(ty.clone())
+                .then(tok(EQ))
+                .then(node(OPERAND, tok(VALUE_ID))),
         );
         let inputs = node(
             PIPELINE_INPUT_LIST,
-            tok(L_PAREN).then(input.clone().then(tok(COMMA).then(input).repeated()).or_not()).then(tok(R_PAREN)),
+            tok(L_PAREN)
+                .then(input.clone().then(tok(COMMA).then(input).repeated()).or_not())
+                .then(tok(R_PAREN)),
         );
         let output = node(PIPELINE_OUTPUT, tok(IDENT).then(tok(COLON)).then(ty.clone()));
         let outputs = node(
@@ -576,19 +713,24 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
                 .then(output.clone().then(tok(COMMA).then(output).repeated()).or_not())
                 .then(tok(R_PAREN)),
         );
-        let item = peek_not(ends_op).ignore_then(choice((outputs, op_item.clone()))).repeated();
+        let item = dispatch(
+            vec![(&[ARROW], choice((outputs, op_item.clone())).boxed())],
+            Some(op_item.clone().boxed()),
+            ends_op,
+        )
+        .repeated();
         tok(STRING).or_not().then(inputs).then(item).ignored()
     };
 
     let result = node(RESULT, tok(VALUE_ID).then(tok(COLON).then(tok(INT)).or_not()));
-    let results = node(
-        RESULT_LIST,
-        result.clone().then(tok(COMMA).then(result).repeated()).then(tok(EQ)),
-    );
+    let results =
+        node(RESULT_LIST, result.clone().then(tok(COMMA).then(result).repeated()).then(tok(EQ)));
     let op_name = node(OP_NAME, tok_if(|t| matches!(t.kind, IDENT | STRING)));
     let named_op = choice((
         peek_is(|t| t.has(flags::FUNC_NAME)).ignore_then(op_name.clone()).ignore_then(func_body),
-        peek_is(|t| t.has(flags::PIPELINE_NAME)).ignore_then(op_name.clone()).ignore_then(pipeline_body),
+        peek_is(|t| t.has(flags::PIPELINE_NAME))
+            .ignore_then(op_name.clone())
+            .ignore_then(pipeline_body),
         op_name.ignore_then(body.clone()),
     ));
     op.define(
@@ -626,7 +768,12 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
     );
     let resource_block = node(
         RESOURCE_BLOCK,
-        delimited(FILE_METADATA_BEGIN, FILE_METADATA_END, |t| t.kind == SPLIT_MARKER, attr_item.clone()),
+        delimited(
+            FILE_METADATA_BEGIN,
+            FILE_METADATA_END,
+            |t| t.kind == SPLIT_MARKER,
+            attr_item.clone(),
+        ),
     );
     let top_statement = choice((
         tok(SPLIT_MARKER),
@@ -641,15 +788,14 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex> {
 
 /// One statement of a region or of the top level: an operation, or junk with an error.
 fn statement<'a>(
-    op: impl Parser<'a, In<'a>, (), Ex> + Clone + 'a,
-    op_item: impl Parser<'a, In<'a>, (), Ex> + Clone + 'a,
+    op: impl Parser<'a, In<'a>, (), Ex<'a>> + Clone + 'a,
+    op_item: impl Parser<'a, In<'a>, (), Ex<'a>> + Clone + 'a,
     in_region: bool,
-) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
-    let region_stop = custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex>| {
+) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    let region_stop = custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
         let Some(tok) = inp.peek() else { return Ok(()) };
-        let unclosed_function = tok.has(flags::OP_START)
-            && tok.has(flags::FUNC_NAME)
-            && inp.state().func_depth > 0;
+        let unclosed_function =
+            tok.has(flags::OP_START) && tok.has(flags::FUNC_NAME) && inp.state().func_depth > 0;
         if (in_region && (tok.kind == R_BRACE || tok.has(flags::LABEL_START)))
             || unclosed_function
             || is_hard_stop(tok)
@@ -662,10 +808,8 @@ fn statement<'a>(
     let starts_op = peek_is(|t| {
         matches!(t.kind, IDENT | STRING) || (t.kind == VALUE_ID && t.has(flags::DEF_START))
     });
-    let op_junk = peek_is(|t| t.kind == VALUE_ID).ignore_then(junk(
-        "expected `=` after the result names",
-        op_item.clone(),
-    ));
+    let op_junk = peek_is(|t| t.kind == VALUE_ID)
+        .ignore_then(junk("expected `=` after the result names", op_item.clone()));
     let owned = owned_closer();
     region_stop.not().ignore_then(choice((
         starts_op.ignore_then(op),
@@ -676,15 +820,15 @@ fn statement<'a>(
 }
 
 /// The next token is not a closer some open group owns.
-fn owned_closer_guard<'a>() -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+fn owned_closer_guard<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     owned_closer().not()
 }
 
 fn attr_value<'a>(
-    atom: impl Parser<'a, In<'a>, (), Ex> + Clone,
-    ty: impl Parser<'a, In<'a>, (), Ex> + Clone,
+    atom: impl Parser<'a, In<'a>, (), Ex<'a>> + Clone,
+    ty: impl Parser<'a, In<'a>, (), Ex<'a>> + Clone,
     typed: bool,
-) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     let stop = peek_is(|t| {
         t.kind.is_closer()
             || matches!(t.kind, COMMA | EQ | COLON)
@@ -692,21 +836,23 @@ fn attr_value<'a>(
             || t.has(flags::DEF_START | flags::OP_START | flags::LABEL_START)
     });
     let atoms = atom.clone().then(stop.not().ignore_then(atom).repeated());
-    let suffix = custom(move |_inp: &mut InputRef<'a, '_, In<'a>, Ex>| {
-        if typed {
-            Ok(())
-        } else {
-            Err(EmptyErr::default())
-        }
-    })
+    let suffix = custom(
+        move |_inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
+            if typed {
+                Ok(())
+            } else {
+                Err(EmptyErr::default())
+            }
+        },
+    )
     .ignore_then(tok(COLON))
     .ignore_then(ty);
     node(ATTR, atoms.then(suffix.or_not()))
 }
 
 fn type_params_or_channel<'a>(
-    channel_params: impl Parser<'a, In<'a>, (), Ex> + Clone,
-    attr_item: impl Parser<'a, In<'a>, (), Ex> + Clone,
-) -> impl Parser<'a, In<'a>, (), Ex> + Clone {
+    channel_params: impl Parser<'a, In<'a>, (), Ex<'a>> + Clone,
+    attr_item: impl Parser<'a, In<'a>, (), Ex<'a>> + Clone,
+) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     choice((channel_params, node(TYPE_PARAMS, group(L_ANGLE, R_ANGLE, attr_item))))
 }

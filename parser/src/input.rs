@@ -5,7 +5,8 @@
 //! rediscover with backtracking: whether a token starts a line, whether `%a, %b:2 =` starts a
 //! definition here, whether `^bb1(...):` is a block label, whether `{` opens a dictionary.
 
-use crate::lexer::LexedToken;
+use logos::Logos;
+
 use crate::SyntaxKind::{self, *};
 
 /// Deepest bracket nesting the grammar will descend into. Deeper brackets become `ERROR` tokens
@@ -37,13 +38,22 @@ pub(crate) mod flags {
     pub const KW_ATTRIBUTES: u16 = 1 << 9;
     /// The identifier `to`.
     pub const KW_TO: u16 = 1 << 10;
+    /// An identifier that continues an op when it begins a line (`attributes`, `to`, `in`).
+    pub const CONTINUATION_WORD: u16 = 1 << 11;
+    /// A builtin or Handshake type name (`i32`, `none`, `index`, `control`).
+    pub const TYPE_WORD: u16 = 1 << 12;
+    /// A bracket beyond `MAX_DEPTH`: `ERROR` to the grammar, its own kind in the tree.
+    pub const TOO_DEEP: u16 = 1 << 13;
 }
 
-/// A non-trivia token as the grammar sees it.
+/// A non-trivia token as the grammar sees it, with its place in the text. Trivia is not kept:
+/// the gap between two tokens is all trivia, and the tree builder splits it when it attaches it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tok {
     pub kind: SyntaxKind,
     pub flags: u16,
+    pub start: u32,
+    pub end: u32,
 }
 
 impl Tok {
@@ -52,73 +62,112 @@ impl Tok {
     }
 }
 
-/// The grammar's input, plus what the tree builder needs to map it back.
+impl Tok {
+    /// The kind the tree records: the bracket's own kind for one beyond the depth limit.
+    pub(crate) fn tree_kind(self, text: &[u8]) -> SyntaxKind {
+        if !self.has(flags::TOO_DEEP) {
+            return self.kind;
+        }
+        match text[self.start as usize] {
+            b'(' => L_PAREN,
+            b')' => R_PAREN,
+            b'[' => L_BRACK,
+            b']' => R_BRACK,
+            b'{' => L_BRACE,
+            b'}' => R_BRACE,
+            b'<' => L_ANGLE,
+            _ => R_ANGLE,
+        }
+    }
+}
+
+/// The grammar's input.
 pub(crate) struct Prepared {
     pub(crate) toks: Vec<Tok>,
-    /// `lexed_index[i]` is the index in the lexed token list of grammar token `i`.
-    pub(crate) lexed_index: Vec<u32>,
-    /// Grammar positions of the first bracket beyond `MAX_DEPTH`, if any.
+    /// Ranges of runs of bytes the lexer did not recognise.
+    pub(crate) invalid: Vec<(u32, u32)>,
+    /// Position of the first bracket beyond `MAX_DEPTH`, if any.
     pub(crate) too_deep: Option<u32>,
 }
 
-fn token_text<'t>(text: &'t str, lexed: &[LexedToken], i: usize) -> &'t str {
-    let end = lexed.get(i + 1).map_or(text.len(), |t| t.start as usize);
-    &text[lexed[i].start as usize..end]
+/// Lexes `text` and computes the grammar's input in one pass, then marks statement starts and
+/// applies the depth limit.
+pub(crate) fn prepare(text: &str) -> Prepared {
+    assert!(text.len() < u32::MAX as usize, "texts of 4 GiB or more are refused at the edge");
+    let bytes = text.as_bytes();
+    // Real MLIR averages a little over four bytes a non-trivia token.
+    let mut toks: Vec<Tok> = Vec::with_capacity(text.len() / 4 + 1);
+    let mut invalid: Vec<(u32, u32)> = Vec::new();
+    let mut newline = true;
+    let mut lexer = SyntaxKind::lexer(text);
+    while let Some(result) = lexer.next() {
+        let span = lexer.span();
+        let (start, end) = (span.start as u32, span.end as u32);
+        match result.unwrap_or(ERROR) {
+            WHITESPACE => newline |= bytes[span].contains(&b'\n'),
+            // A `//` comment always runs to the end of its line.
+            COMMENT => newline = true,
+            ERROR => {
+                // One run of unrecognised bytes is one token and one error.
+                match toks.last_mut() {
+                    Some(last) if last.kind == ERROR && last.end == start => {
+                        last.end = end;
+                        if let Some(run) = invalid.last_mut() {
+                            run.1 = end;
+                        }
+                    }
+                    _ => {
+                        let flags = if newline { flags::NEWLINE } else { 0 };
+                        toks.push(Tok { kind: ERROR, flags, start, end });
+                        invalid.push((start, end));
+                    }
+                }
+                newline = false;
+            }
+            kind => {
+                let mut flags = if newline { flags::NEWLINE } else { 0 };
+                if kind == IDENT {
+                    flags |= classify_word(&bytes[span]);
+                } else if kind == BANG_ID
+                    && matches!(&bytes[span], b"!handshake.channel" | b"!handshake.control")
+                {
+                    flags |= flags::CHANNEL_NAME;
+                }
+                toks.push(Tok { kind, flags, start, end });
+                newline = false;
+            }
+        }
+    }
+    mark_statement_starts(&mut toks);
+    let too_deep = limit_depth(&mut toks);
+    Prepared { toks, invalid, too_deep }
 }
 
-/// Identifiers that continue the previous line's operation when they begin a line.
-fn is_continuation_keyword(word: &str) -> bool {
-    matches!(
-        word,
-        "attributes"
-            | "to"
-            | "else"
-            | "ins"
-            | "outs"
-            | "in"
-            | "out"
-            | "inout"
-            | "enable"
-            | "valid"
-            | "by"
-            | "gated"
-            | "from"
-            | "into"
-    )
-}
-
-/// Builtin type names, and the channel and placeholder types of Handshake.
-fn looks_like_type(word: &str) -> bool {
-    let sized = |prefix: &str| {
-        word.strip_prefix(prefix).is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
+/// The flags an identifier carries by its spelling alone, found with one `match`.
+fn classify_word(word: &[u8]) -> u16 {
+    use flags::*;
+    let sized = |prefix: &[u8]| {
+        word.strip_prefix(prefix)
+            .is_some_and(|digits| !digits.is_empty() && digits.iter().all(u8::is_ascii_digit))
     };
-    sized("i")
-        || sized("si")
-        || sized("ui")
-        || sized("f")
-        || matches!(
-            word,
-            "bf16"
-                | "tf32"
-                | "index"
-                | "none"
-                | "memref"
-                | "tensor"
-                | "vector"
-                | "tuple"
-                | "complex"
-                | "opaque"
-                | "channel"
-                | "control"
-                | "_"
-        )
-}
-
-fn is_func_like(word: &str) -> bool {
-    matches!(
-        word,
-        "handshake.func" | "func.func" | "hw.module" | "hw.module.extern" | "hw.module.generated"
-    )
+    match word {
+        b"loc" => KW_LOC,
+        b"attributes" => KW_ATTRIBUTES | CONTINUATION_WORD,
+        b"to" => KW_TO | CONTINUATION_WORD,
+        b"channel" | b"control" => CHANNEL_NAME | TYPE_WORD,
+        b"pipeline.scheduled" | b"pipeline.unscheduled" => PIPELINE_NAME,
+        b"handshake.func"
+        | b"func.func"
+        | b"hw.module"
+        | b"hw.module.extern"
+        | b"hw.module.generated" => FUNC_NAME,
+        b"else" | b"ins" | b"outs" | b"in" | b"out" | b"inout" | b"enable" | b"valid" | b"by"
+        | b"gated" | b"from" | b"into" => CONTINUATION_WORD,
+        b"bf16" | b"tf32" | b"index" | b"none" | b"memref" | b"tensor" | b"vector" | b"tuple"
+        | b"complex" | b"opaque" | b"_" => TYPE_WORD,
+        _ if sized(b"i") || sized(b"si") || sized(b"ui") || sized(b"f") => TYPE_WORD,
+        _ => 0,
+    }
 }
 
 /// Tokens after which a newline does not end the current operation.
@@ -126,96 +175,30 @@ fn continues_operation(kind: SyntaxKind) -> bool {
     matches!(kind, COMMA | COLON | EQ | ARROW | L_PAREN | L_BRACK | L_ANGLE)
 }
 
-pub(crate) fn prepare(text: &str, lexed: &[LexedToken]) -> Prepared {
-    let mut toks = Vec::with_capacity(lexed.len() / 2 + 1);
-    let mut lexed_index = Vec::with_capacity(lexed.len() / 2 + 1);
-    let mut newline = true;
-    for (i, token) in lexed.iter().enumerate() {
-        match token.kind {
-            WHITESPACE => {
-                if !newline && token_text(text, lexed, i).contains('\n') {
-                    newline = true;
-                }
-            }
-            // A `//` comment always runs to the end of its line.
-            COMMENT => newline = true,
-            kind => {
-                let mut flags = if newline { flags::NEWLINE } else { 0 };
-                if kind == IDENT {
-                    let word = token_text(text, lexed, i);
-                    flags |= match word {
-                        "loc" => flags::KW_LOC,
-                        "attributes" => flags::KW_ATTRIBUTES,
-                        "to" => flags::KW_TO,
-                        "channel" | "control" => flags::CHANNEL_NAME,
-                        "pipeline.scheduled" | "pipeline.unscheduled" => flags::PIPELINE_NAME,
-                        w if is_func_like(w) => flags::FUNC_NAME,
-                        _ => 0,
-                    };
-                } else if kind == BANG_ID {
-                    let word = token_text(text, lexed, i);
-                    if word == "!handshake.channel" || word == "!handshake.control" {
-                        flags |= flags::CHANNEL_NAME;
-                    }
-                }
-                toks.push(Tok { kind, flags });
-                lexed_index.push(i as u32);
-                newline = false;
-            }
-        }
-    }
-    mark_statement_starts(text, lexed, &mut toks, &lexed_index);
-    let too_deep = limit_depth(&mut toks);
-    Prepared { toks, lexed_index, too_deep }
-}
-
-fn mark_statement_starts(text: &str, lexed: &[LexedToken], toks: &mut [Tok], lexed_index: &[u32]) {
-    let n = toks.len();
-    for i in 0..n {
+fn mark_statement_starts(toks: &mut [Tok]) {
+    let mut prev: Option<SyntaxKind> = None;
+    for i in 0..toks.len() {
         let tok = toks[i];
-        let prev = if i > 0 { Some(toks[i - 1].kind) } else { None };
         let mut fresh_line = tok.has(flags::NEWLINE) && !prev.is_some_and(continues_operation);
         if tok.has(flags::NEWLINE) && prev == Some(COLON) && tok.kind == IDENT {
             // `%0 = op %a :` then a new line: a type name continues the op, anything else is
             // the next op and the type is missing.
-            let word = token_text(text, lexed, lexed_index[i] as usize);
-            fresh_line = !looks_like_type(word);
+            fresh_line = !tok.has(flags::TYPE_WORD);
         }
-        match tok.kind {
-            HASH_ID | BANG_ID if fresh_line => {
-                if toks.get(i + 1).is_some_and(|t| t.kind == EQ) {
-                    toks[i].flags |= flags::DEF_START;
-                }
+        let next = toks.get(i + 1).map(|t| t.kind);
+        let mark = match tok.kind {
+            HASH_ID | BANG_ID if fresh_line && next == Some(EQ) => flags::DEF_START,
+            STRING if fresh_line => flags::OP_START,
+            IDENT if fresh_line && !tok.has(flags::CONTINUATION_WORD) && next != Some(L_PAREN) => {
+                flags::OP_START
             }
-            IDENT | STRING if fresh_line => {
-                let followed_by_paren = toks.get(i + 1).is_some_and(|t| t.kind == L_PAREN);
-                let is_op = if tok.kind == STRING {
-                    true
-                } else {
-                    let word = token_text(text, lexed, lexed_index[i] as usize);
-                    !is_continuation_keyword(word) && !followed_by_paren
-                };
-                if is_op {
-                    toks[i].flags |= flags::OP_START;
-                }
-            }
-            VALUE_ID if prev != Some(COMMA) => {
-                if is_result_list(toks, i) {
-                    toks[i].flags |= flags::DEF_START;
-                }
-            }
-            CARET_ID => {
-                if is_label(toks, i) {
-                    toks[i].flags |= flags::LABEL_START;
-                }
-            }
-            L_BRACE => {
-                if opens_dictionary(toks, i) {
-                    toks[i].flags |= flags::DICT_START;
-                }
-            }
-            _ => {}
-        }
+            VALUE_ID if prev != Some(COMMA) && is_result_list(toks, i) => flags::DEF_START,
+            CARET_ID if is_label(toks, i) => flags::LABEL_START,
+            L_BRACE if opens_dictionary(toks, i) => flags::DICT_START,
+            _ => 0,
+        };
+        toks[i].flags |= mark;
+        prev = Some(tok.kind);
     }
 }
 
@@ -302,6 +285,7 @@ fn limit_depth(toks: &mut [Tok]) -> Option<u32> {
             if too_deep {
                 first.get_or_insert(i as u32);
                 tok.kind = ERROR;
+                tok.flags |= flags::TOO_DEEP;
             }
         } else if tok.kind.is_closer() {
             if let Some(&(expected, too_deep)) = stack.last() {
@@ -309,6 +293,7 @@ fn limit_depth(toks: &mut [Tok]) -> Option<u32> {
                     stack.pop();
                     if too_deep {
                         tok.kind = ERROR;
+                        tok.flags |= flags::TOO_DEEP;
                     }
                 }
             }

@@ -123,8 +123,10 @@ mod tests {
 
     #[test]
     fn punctuation() {
-        let all: Vec<_> =
-            kinds("( ) [ ] { } < > , : = -> ... ? * + - | / {-# #-}").into_iter().map(|(k, _)| k).collect();
+        let all: Vec<_> = kinds("( ) [ ] { } < > , : = -> ... ? * + - | / {-# #-}")
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
         assert_eq!(
             all,
             vec![

@@ -78,19 +78,20 @@ const PARSER_STACK_BYTES: usize = 256 << 20;
 /// Parses `text`. Never fails, never panics; the tree's text is `text`.
 pub fn parse(text: impl Into<String>) -> Parse {
     let text = text.into();
-    let lexed = lexer::lex(&text);
-    let prepared = input::prepare(&text, &lexed);
-    let mut state = grammar::State::default();
+    let prepared = input::prepare(&text);
+    let text_len = text.len() as u32;
+    let mut state = grammar::State::new(build::TreeBuilder::new(&text, &prepared.toks));
     // The grammar recurses once per nesting level (bounded by `MAX_DEPTH`), and a level of
     // chumsky combinators can take tens of kilobytes of stack in debug builds. Run it on a
     // stack of its own, sized for the worst case, whatever thread the caller is on. The memory
     // is reserved, not committed, so small files pay only for what they touch.
-    let result = stacker::grow(PARSER_STACK_BYTES, || {
+    let complete = stacker::grow(PARSER_STACK_BYTES, || {
         grammar::file().parse_with_state(prepared.toks.as_slice(), &mut state).has_output()
     });
-    let mut errors = build::token_errors(&text, &lexed, &prepared);
-    let events = if result {
-        state.events
+    let mut errors = build::token_errors(&text, &prepared);
+    let builder = if complete {
+        errors.extend(build::grammar_errors(text_len, &prepared.toks, &state.errors));
+        state.tree
     } else {
         // The grammar is total, so this is a bug; keep the text and say so rather than panic.
         errors.push(SyntaxError {
@@ -98,9 +99,11 @@ pub fn parse(text: impl Into<String>) -> Parse {
             kind: SyntaxErrorKind::Unexpected,
             message: "internal parser error: the file could not be structured".to_string(),
         });
-        Vec::new()
+        build::TreeBuilder::new(&text, &prepared.toks)
     };
-    let tree = build::build(text, &lexed, &prepared, &events, &mut errors);
+    // The builder borrows `text`; the tree takes ownership of a handle to the same bytes.
+    let entries = builder.into_entries();
+    let tree = SyntaxTree::from_parts(text, entries);
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));
     Parse { tree, errors }
 }

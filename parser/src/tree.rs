@@ -13,16 +13,20 @@ use text_size::{TextRange, TextSize};
 
 use crate::SyntaxKind;
 
+/// Sixteen bytes an element. An element's end is not stored: it is the start of the entry after
+/// its subtree (or the end of the text), because trivia after a node's last token belongs to
+/// what follows the node, and an empty node starts where the next token does.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Entry {
-    pub(crate) kind: SyntaxKind,
     pub(crate) start: u32,
-    pub(crate) end: u32,
     /// Index of the parent node; `u32::MAX` for the root.
     pub(crate) parent: u32,
     /// One past the last descendant; `index + 1` for a token.
     pub(crate) subtree_end: u32,
+    pub(crate) kind: SyntaxKind,
 }
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 16);
 
 const NO_PARENT: u32 = u32::MAX;
 
@@ -61,12 +65,24 @@ impl SyntaxTree {
     /// that tests and `hsir syntax --text` check the construction rather than trust it.
     pub fn rebuild_text(&self) -> String {
         let mut out = String::with_capacity(self.text.len());
-        for entry in &self.entries {
+        for (index, entry) in self.entries.iter().enumerate() {
             if entry.kind.is_token() {
-                out.push_str(&self.text[entry.start as usize..entry.end as usize]);
+                let end = self.end_of(index as u32);
+                out.push_str(&self.text[entry.start as usize..end as usize]);
             }
         }
         out
+    }
+
+    /// End offset of entry `index`: where the entry after its subtree starts.
+    fn end_of(&self, index: u32) -> u32 {
+        let after = self.entries[index as usize].subtree_end;
+        self.entries.get(after as usize).map_or(self.text.len() as u32, |e| e.start)
+    }
+
+    fn range_of(&self, index: u32) -> TextRange {
+        let start = self.entries[index as usize].start;
+        TextRange::new(TextSize::from(start), TextSize::from(self.end_of(index)))
     }
 
     fn element(&self, index: u32) -> SyntaxElement<'_> {
@@ -118,10 +134,6 @@ impl PartialEq for SyntaxToken<'_> {
 }
 impl Eq for SyntaxToken<'_> {}
 
-fn range_of(entry: &Entry) -> TextRange {
-    TextRange::new(TextSize::from(entry.start), TextSize::from(entry.end))
-}
-
 impl<'t> SyntaxNode<'t> {
     fn entry(&self) -> &'t Entry {
         &self.tree.entries[self.index as usize]
@@ -136,12 +148,11 @@ impl<'t> SyntaxNode<'t> {
     }
 
     pub fn text_range(&self) -> TextRange {
-        range_of(self.entry())
+        self.tree.range_of(self.index)
     }
 
     pub fn text(&self) -> &'t str {
-        let entry = self.entry();
-        &self.tree.text[entry.start as usize..entry.end as usize]
+        &self.tree.text[self.text_range()]
     }
 
     pub fn parent(&self) -> Option<SyntaxNode<'t>> {
@@ -204,10 +215,8 @@ impl<'t> SyntaxNode<'t> {
         'descend: loop {
             let mut last_token = None;
             for child in node.children_with_tokens() {
-                let (start, end) = match child {
-                    SyntaxElement::Node(n) => (n.entry().start, n.entry().end),
-                    SyntaxElement::Token(t) => (t.entry().start, t.entry().end),
-                };
+                let range = child.text_range();
+                let (start, end) = (u32::from(range.start()), u32::from(range.end()));
                 if offset < start {
                     break;
                 }
@@ -226,7 +235,7 @@ impl<'t> SyntaxNode<'t> {
                     last_token = n.tokens().last().or(last_token);
                 }
             }
-            return last_token.filter(|t| t.entry().end == offset);
+            return last_token.filter(|t| u32::from(t.text_range().end()) == offset);
         }
     }
 
@@ -253,12 +262,11 @@ impl<'t> SyntaxToken<'t> {
     }
 
     pub fn text_range(&self) -> TextRange {
-        range_of(self.entry())
+        self.tree.range_of(self.index)
     }
 
     pub fn text(&self) -> &'t str {
-        let entry = self.entry();
-        &self.tree.text[entry.start as usize..entry.end as usize]
+        &self.tree.text[self.text_range()]
     }
 
     pub fn parent(&self) -> SyntaxNode<'t> {
@@ -357,7 +365,7 @@ impl fmt::Debug for SyntaxNode<'_> {
                 depth -= 1;
             }
             let entry = &self.tree.entries[index as usize];
-            let range = range_of(entry);
+            let range = self.tree.range_of(index);
             write!(f, "{:indent$}{}@{:?}", "", entry.kind.name(), range, indent = depth * 2)?;
             if entry.kind.is_token() {
                 writeln!(f, " {:?}", &self.tree.text[range])?;

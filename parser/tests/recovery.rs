@@ -24,7 +24,10 @@ fn shape(node: SyntaxNode<'_>) -> String {
 
 fn functions(node: SyntaxNode<'_>) -> Vec<SyntaxNode<'_>> {
     node.descendants()
-        .filter(|n| n.kind() == SyntaxKind::OP && n.children().any(|c| c.kind() == SyntaxKind::FUNC_SIGNATURE))
+        .filter(|n| {
+            n.kind() == SyntaxKind::OP
+                && n.children().any(|c| c.kind() == SyntaxKind::FUNC_SIGNATURE)
+        })
         .collect()
 }
 
@@ -115,15 +118,14 @@ fn deep_nesting_neither_overflows_nor_hangs() {
             let text = nested(open, close, depth);
             let parsed = parse(text.clone());
             assert_eq!(parsed.tree().rebuild_text(), text);
-            let too_deep = parsed
-                .errors()
-                .iter()
-                .any(|e| e.kind == hsir_parser::SyntaxErrorKind::TooDeep);
+            let too_deep =
+                parsed.errors().iter().any(|e| e.kind == hsir_parser::SyntaxErrorKind::TooDeep);
             assert_eq!(too_deep, depth > hsir_parser::MAX_DEPTH, "{open} x {depth}");
         }
     }
     // Regions: 100,000 nested `{` of ops, and unbalanced openers alone.
-    let regions = format!("{}{}", "\"t.op\"() ({\n".repeat(100_000), "}) : () -> ()\n".repeat(100_000));
+    let regions =
+        format!("{}{}", "\"t.op\"() ({\n".repeat(100_000), "}) : () -> ()\n".repeat(100_000));
     assert_eq!(parse(regions.clone()).tree().rebuild_text(), regions);
     let openers = "(".repeat(100_000) + &"{".repeat(100_000) + &"[<".repeat(50_000);
     assert_eq!(parse(openers.clone()).tree().rebuild_text(), openers);

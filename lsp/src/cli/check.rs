@@ -134,7 +134,8 @@ fn write_human(checked: &[(LoadedFile, Vec<Diagnostic>)]) -> std::io::Result<()>
                 .with_label(Label::new((name, span)).with_message(d.code.title()));
             for related in &d.related {
                 report = report.with_label(
-                    Label::new((name, label_span(text, related.range))).with_message(&related.message),
+                    Label::new((name, label_span(text, related.range)))
+                        .with_message(&related.message),
                 );
             }
             report.finish().write(&mut cache, &mut stdout)?;
