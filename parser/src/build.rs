@@ -112,20 +112,31 @@ impl<'a> TreeBuilder<'a> {
     }
 
     fn attach_trivia(&mut self, upto: u32, parent: u32) {
-        let mut at = self.attached;
-        while at < upto {
-            let rest = &self.text[at as usize..upto as usize];
-            let (kind, len) = if rest.starts_with(b"//") {
-                (COMMENT, rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len()))
+        let text = self.text;
+        let end = upto as usize;
+        let mut at = self.attached as usize;
+        while at < end {
+            let start = at;
+            let kind = if text[at] == b'/' && text.get(at + 1) == Some(&b'/') {
+                while at < end && text[at] != b'\n' {
+                    at += 1;
+                }
+                COMMENT
             } else {
-                let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0C);
-                (WHITESPACE, rest.iter().position(|b| !blank(b)).unwrap_or(rest.len()))
+                while at < end && matches!(text[at], b' ' | b'\t' | b'\r' | b'\n' | 0x0C) {
+                    at += 1;
+                }
+                WHITESPACE
             };
             // The lexer put only trivia between grammar tokens; should that ever be false, keep
             // the bytes as one error token rather than loop.
-            let (kind, len) = if len == 0 { (ERROR, rest.len()) } else { (kind, len) };
-            self.push(kind, at, parent);
-            at += len as u32;
+            let kind = if at == start {
+                at = end;
+                ERROR
+            } else {
+                kind
+            };
+            self.push(kind, start as u32, parent);
         }
         self.attached = upto.max(self.attached);
     }

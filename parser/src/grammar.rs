@@ -101,26 +101,21 @@ fn position<'a>(inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>) -> u32 {
     inp.span_since(&here).start as u32
 }
 
-fn start<'a>(kind: SyntaxKind) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
-    custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
-        inp.state().tree.start_node(kind);
-        Ok(())
-    })
-}
-
-fn finish<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
-    custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
-        inp.state().tree.finish_node();
-        Ok(())
-    })
-}
-
 /// Wraps what `inner` consumes in a node of `kind`.
+///
+/// One `custom` rather than `start().then(inner).then(finish())`: nodes are the grammar's most
+/// frequent construct. If `inner` fails, the open node is dropped by the rewind that any
+/// enclosing alternative performs.
 fn node<'a, O>(
     kind: SyntaxKind,
     inner: impl Parser<'a, In<'a>, O, Ex<'a>> + Clone,
 ) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
-    start(kind).ignore_then(inner).ignore_then(finish())
+    custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
+        inp.state().tree.start_node(kind);
+        inp.check(&inner)?;
+        inp.state().tree.finish_node();
+        Ok(())
+    })
 }
 
 /// Records an error at the current position (on the next token), consuming nothing.
@@ -195,12 +190,29 @@ fn dispatch<'a>(
     fallback: Option<BoxedItem<'a>>,
     refuse: fn(Tok) -> bool,
 ) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    dispatch_with(dispatch_table(entries, fallback), refuse)
+}
+
+type DispatchTable<'a> = std::rc::Rc<Vec<Option<BoxedItem<'a>>>>;
+
+fn dispatch_table<'a>(
+    entries: Vec<(&[SyntaxKind], BoxedItem<'a>)>,
+    fallback: Option<BoxedItem<'a>>,
+) -> DispatchTable<'a> {
     let mut table: Vec<Option<BoxedItem<'a>>> = vec![fallback; SyntaxKind::ALL_TOKENS_END as usize];
     for (kinds, parser) in entries {
         for kind in kinds {
             table[*kind as usize] = Some(parser.clone());
         }
     }
+    std::rc::Rc::new(table)
+}
+
+/// `dispatch` over a table that several parsers share.
+fn dispatch_with<'a>(
+    table: DispatchTable<'a>,
+    refuse: fn(Tok) -> bool,
+) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
         let Some(tok) = inp.peek() else { return Err(EmptyErr::default()) };
         if refuse(tok) {
@@ -565,7 +577,7 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> {
         ATTR_ENTRY,
         tok(IDENT).then(tok(EQ)).then(attr_value(attr_atom.clone(), ty.clone(), false)),
     );
-    op_item.define(dispatch(
+    let op_table = dispatch_table(
         vec![
             (&[VALUE_ID], node(OPERAND, tok(VALUE_ID)).boxed()),
             (&[COLON], choice((type_annotation, tok(COLON))).boxed()),
@@ -607,10 +619,10 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> {
             (&[L_ANGLE], angle_group.clone().boxed()),
         ],
         Some(plain()),
-        never,
-    ));
+    );
+    op_item.define(dispatch_with(op_table.clone(), never));
     // An op's own items: everything up to where the op ends.
-    let op_body_item = dispatch(vec![], Some(op_item.clone().boxed()), ends_op);
+    let op_body_item = dispatch_with(op_table, ends_op);
 
     let body = op_body_item.clone().repeated();
 

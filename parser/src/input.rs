@@ -104,7 +104,7 @@ pub(crate) fn prepare(text: &str) -> Prepared {
         let span = lexer.span();
         let (start, end) = (span.start as u32, span.end as u32);
         match result.unwrap_or(ERROR) {
-            WHITESPACE => newline |= bytes[span].contains(&b'\n'),
+            WHITESPACE => newline = newline || bytes[span].iter().any(|&b| b == b'\n'),
             // A `//` comment always runs to the end of its line.
             COMMENT => newline = true,
             ERROR => {
