@@ -28,6 +28,8 @@ fn every_corpus_file_roundtrips() {
         let text = std::fs::read_to_string(&path).unwrap();
         let parse = hsir_parser::parse(text.clone());
         assert_eq!(parse.tree().rebuild_text(), text, "{} does not roundtrip", path.display());
+        let tree_tokens = parse.root().tokens().count();
+        assert_eq!(tree_tokens, hsir_parser::lex(&text).len(), "{}: token count", path.display());
     }
 }
 
