@@ -9,7 +9,8 @@ use text_size::{TextRange, TextSize};
 use crate::grammar::PendingError;
 use crate::input::{Prepared, Tok};
 use crate::tree::Entry;
-use crate::SyntaxKind::{self, COMMENT, ERROR, SOURCE_FILE, WHITESPACE};
+use crate::lexer::split_trivia;
+use crate::SyntaxKind::{self, SOURCE_FILE};
 use crate::{SyntaxError, SyntaxErrorKind};
 
 /// Builds the tree while the grammar runs. It lives in the grammar's state, so that what an
@@ -112,32 +113,11 @@ impl<'a> TreeBuilder<'a> {
     }
 
     fn attach_trivia(&mut self, upto: u32, parent: u32) {
-        let text = self.text;
-        let end = upto as usize;
-        let mut at = self.attached as usize;
-        while at < end {
-            let start = at;
-            let kind = if text[at] == b'/' && text.get(at + 1) == Some(&b'/') {
-                while at < end && text[at] != b'\n' {
-                    at += 1;
-                }
-                COMMENT
-            } else {
-                while at < end && matches!(text[at], b' ' | b'\t' | b'\r' | b'\n' | 0x0C) {
-                    at += 1;
-                }
-                WHITESPACE
-            };
-            // The lexer put only trivia between grammar tokens; should that ever be false, keep
-            // the bytes as one error token rather than loop.
-            let kind = if at == start {
-                at = end;
-                ERROR
-            } else {
-                kind
-            };
-            self.push(kind, start as u32, parent);
-        }
+        let entries = &mut self.entries;
+        split_trivia(self.text, self.attached, upto, |kind, start| {
+            let subtree_end = entries.len() as u32 + 1;
+            entries.push(Entry { kind, start, parent, subtree_end });
+        });
         self.attached = upto.max(self.attached);
     }
 

@@ -98,15 +98,17 @@ pub(crate) fn prepare(text: &str) -> Prepared {
     // Real MLIR averages a little over four bytes a non-trivia token.
     let mut toks: Vec<Tok> = Vec::with_capacity(text.len() / 4 + 1);
     let mut invalid: Vec<(u32, u32)> = Vec::new();
-    let mut newline = true;
     let mut lexer = SyntaxKind::lexer(text);
+    let mut previous_end = 0usize;
     while let Some(result) = lexer.next() {
         let span = lexer.span();
         let (start, end) = (span.start as u32, span.end as u32);
+        // The lexer skips trivia: the gap since the previous token is all whitespace and
+        // comments, and a comment always ends at a newline.
+        let newline = previous_end == 0 || bytes[previous_end..span.start].contains(&b'\n');
+        previous_end = span.end;
+        let mut flags = if newline { flags::NEWLINE } else { 0 };
         match result.unwrap_or(ERROR) {
-            WHITESPACE => newline = newline || bytes[span].iter().any(|&b| b == b'\n'),
-            // A `//` comment always runs to the end of its line.
-            COMMENT => newline = true,
             ERROR => {
                 // One run of unrecognised bytes is one token and one error.
                 match toks.last_mut() {
@@ -117,15 +119,12 @@ pub(crate) fn prepare(text: &str) -> Prepared {
                         }
                     }
                     _ => {
-                        let flags = if newline { flags::NEWLINE } else { 0 };
                         toks.push(Tok { kind: ERROR, flags, start, end });
                         invalid.push((start, end));
                     }
                 }
-                newline = false;
             }
             kind => {
-                let mut flags = if newline { flags::NEWLINE } else { 0 };
                 if kind == IDENT {
                     flags |= classify_word(&bytes[span]);
                 } else if kind == BANG_ID
@@ -134,7 +133,6 @@ pub(crate) fn prepare(text: &str) -> Prepared {
                     flags |= flags::CHANNEL_NAME;
                 }
                 toks.push(Tok { kind, flags, start, end });
-                newline = false;
             }
         }
     }

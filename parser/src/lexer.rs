@@ -21,22 +21,57 @@ pub struct LexedToken {
 /// them before they get here.
 pub fn lex(text: &str) -> Vec<LexedToken> {
     assert!(text.len() < u32::MAX as usize, "texts of 4 GiB or more are refused at the edge");
-    // Real MLIR averages a little over two bytes a token; reserving avoids regrowth.
+    let bytes = text.as_bytes();
     let mut tokens: Vec<LexedToken> = Vec::with_capacity(text.len() / 2 + 1);
     let mut lexer = SyntaxKind::lexer(text);
+    let mut end = 0u32;
     while let Some(result) = lexer.next() {
         let kind = result.unwrap_or(ERROR);
-        let start = lexer.span().start as u32;
-        if kind == ERROR {
-            if let Some(last) = tokens.last() {
-                if last.kind == ERROR {
-                    continue;
-                }
-            }
+        let span = lexer.span();
+        let start = span.start as u32;
+        split_trivia(bytes, end, start, |kind, start| tokens.push(LexedToken { kind, start }));
+        end = span.end as u32;
+        // One run of unrecognised bytes is one token.
+        if kind == ERROR && tokens.last().is_some_and(|t| t.kind == ERROR) {
+            continue;
         }
         tokens.push(LexedToken { kind, start });
     }
+    split_trivia(bytes, end, text.len() as u32, |kind, start| {
+        tokens.push(LexedToken { kind, start })
+    });
     tokens
+}
+
+/// Splits the trivia between `from` and `to` the way the lexer would have: maximal runs of
+/// whitespace, and `//` comments up to (not including) the end of their line. The lexer skips
+/// trivia; this is the one place that turns it into tokens.
+pub(crate) fn split_trivia(text: &[u8], from: u32, to: u32, mut emit: impl FnMut(SyntaxKind, u32)) {
+    let end = to as usize;
+    let mut at = from as usize;
+    while at < end {
+        let start = at;
+        let kind = if text[at] == b'/' && text.get(at + 1) == Some(&b'/') {
+            while at < end && text[at] != b'\n' {
+                at += 1;
+            }
+            SyntaxKind::COMMENT
+        } else {
+            while at < end && matches!(text[at], b' ' | b'\t' | b'\r' | b'\n' | 0x0C) {
+                at += 1;
+            }
+            SyntaxKind::WHITESPACE
+        };
+        // Only trivia lies between tokens; should that ever be false, keep the bytes as one
+        // error token rather than loop.
+        let kind = if at == start {
+            at = end;
+            ERROR
+        } else {
+            kind
+        };
+        emit(kind, start as u32);
+    }
 }
 
 #[cfg(test)]

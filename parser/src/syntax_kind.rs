@@ -6,14 +6,20 @@
 
 use logos::Logos;
 
+/// The lexer skips trivia: the gaps between tokens are whitespace and `//` comments by
+/// construction, and `lexer::split_trivia` splits them into `WHITESPACE` and `COMMENT` tokens
+/// where they are needed (in the tree and in `lex`). Skipping them in the automaton is faster
+/// than returning them.
 #[allow(non_camel_case_types)]
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[logos(skip r"[ \t\r\n\x0C]+")]
+#[logos(skip(r"//[^\n]*", allow_greedy = true))]
 #[repr(u16)]
 pub enum SyntaxKind {
     // ---- trivia -------------------------------------------------------------------------
-    #[regex(r"[ \t\r\n\x0C]+")]
+    /// A run of spaces, tabs, carriage returns, newlines and form feeds.
     WHITESPACE = 0,
-    #[regex(r"//[^\n]*", allow_greedy = true)]
+    /// `//` to the end of the line (not `// -----`).
     COMMENT,
 
     // ---- tokens the parser sees ------------------------------------------------------------
