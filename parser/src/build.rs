@@ -8,8 +8,8 @@ use text_size::{TextRange, TextSize};
 
 use crate::grammar::PendingError;
 use crate::input::{Prepared, Tok};
-use crate::tree::Entry;
 use crate::lexer::split_trivia;
+use crate::tree::Entry;
 use crate::SyntaxKind::{self, SOURCE_FILE};
 use crate::{SyntaxError, SyntaxErrorKind};
 

@@ -841,9 +841,12 @@ fn attr_value<'a>(
     ty: impl Parser<'a, In<'a>, (), Ex<'a>> + Clone,
     typed: bool,
 ) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
-    let stop = peek_is(|t| {
+    // Inline entries (`numSlots = 1 {attrs} : <i32>`) end before a `{`: it is the op's
+    // dictionary, not part of the value.
+    let stop = peek_is(move |t| {
         t.kind.is_closer()
             || matches!(t.kind, COMMA | EQ | COLON)
+            || (!typed && t.kind == L_BRACE)
             || is_hard_stop(t)
             || t.has(flags::DEF_START | flags::OP_START | flags::LABEL_START)
     });

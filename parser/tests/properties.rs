@@ -7,11 +7,8 @@ fn check(text: &str) {
     assert_eq!(parsed.tree().rebuild_text(), text);
     // The parse path lexes on its own (and re-splits trivia from the gaps between grammar
     // tokens); its tokens must be the public lexer's, kind for kind.
-    let from_tree: Vec<(hsir_parser::SyntaxKind, u32)> = parsed
-        .root()
-        .tokens()
-        .map(|t| (t.kind(), u32::from(t.text_range().start())))
-        .collect();
+    let from_tree: Vec<(hsir_parser::SyntaxKind, u32)> =
+        parsed.root().tokens().map(|t| (t.kind(), u32::from(t.text_range().start()))).collect();
     let from_lexer: Vec<(hsir_parser::SyntaxKind, u32)> =
         hsir_parser::lex(text).iter().map(|t| (t.kind, t.start)).collect();
     assert_eq!(from_tree, from_lexer);
