@@ -47,12 +47,12 @@ pub(crate) struct State<'a> {
 }
 
 #[derive(Debug, Clone, Copy)]
+/// Only what an abandoned alternative can change. The group counters and the function depth
+/// are left out: a group, once opened, always closes (its contents and closer are total), and
+/// so does a function body, so no rewind lands inside one that has since closed.
 pub(crate) struct Mark {
     tree: TreeMark,
-    errors: usize,
-    openers: usize,
-    func_depth: u32,
-    open: [u32; 5],
+    errors: u32,
 }
 
 impl<'a> State<'a> {
@@ -62,6 +62,12 @@ impl<'a> State<'a> {
 
     fn error(&mut self, error: PendingError) {
         self.errors.push(error);
+    }
+
+    /// Whether every group and function body the grammar entered was left again; the counters
+    /// are not restored by rewinds (see `Mark`), so this checks that no rewind crossed one.
+    pub(crate) fn balanced(&self) -> bool {
+        self.func_depth == 0 && self.open == [0; 5] && self.openers.is_empty()
     }
 }
 
@@ -73,24 +79,13 @@ impl<'a> Inspector<'a, In<'a>> for State<'a> {
     }
 
     fn on_save<'p>(&self, _: &Cursor<'a, 'p, In<'a>>) -> Mark {
-        Mark {
-            tree: self.tree.mark(),
-            errors: self.errors.len(),
-            openers: self.openers.len(),
-            func_depth: self.func_depth,
-            open: self.open,
-        }
+        Mark { tree: self.tree.mark(), errors: self.errors.len() as u32 }
     }
 
     fn on_rewind<'p>(&mut self, mark: &Checkpoint<'a, 'p, In<'a>, Mark>) {
         let mark = mark.inspector();
         self.tree.rewind(mark.tree);
-        self.errors.truncate(mark.errors);
-        // Groups push and pop their openers in stack order, and no rewind crosses the end of
-        // the group that saved it, so truncating restores the stack.
-        self.openers.truncate(mark.openers);
-        self.func_depth = mark.func_depth;
-        self.open = mark.open;
+        self.errors.truncate(mark.errors as usize);
     }
 }
 
@@ -509,20 +504,30 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> {
             )),
         ),
     );
-    ty.define(node(
-        TYPE,
-        choice((
+    ty.define(dispatch(
+        vec![
             // Dynamatic's short form: `<i32>`, `<>`, `<i32, [e: i1]>`.
-            channel_params.clone(),
-            peek_is(|t| t.has(flags::CHANNEL_NAME))
-                .ignore_then(any())
-                .then(channel_params.clone().or_not())
-                .ignored(),
-            tok_if(|t| matches!(t.kind, IDENT | BANG_ID) && !t.has(flags::OP_START))
-                .then(type_params.or_not())
-                .ignored(),
-            function_type,
-        )),
+            (&[L_ANGLE], node(TYPE, channel_params.clone()).boxed()),
+            (
+                &[IDENT, BANG_ID],
+                node(
+                    TYPE,
+                    choice((
+                        peek_is(|t| t.has(flags::CHANNEL_NAME))
+                            .ignore_then(any())
+                            .then(channel_params.clone().or_not())
+                            .ignored(),
+                        tok_if(|t| !t.has(flags::OP_START))
+                            .then(peek_is(|t| t.kind == L_ANGLE).ignore_then(type_params).or_not())
+                            .ignored(),
+                    )),
+                )
+                .boxed(),
+            ),
+            (&[L_PAREN], node(TYPE, function_type).boxed()),
+        ],
+        None,
+        never,
     ));
     let type_elem = choice((
         ty.clone(),
@@ -588,9 +593,14 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> {
             (
                 &[IDENT],
                 choice((
-                    loc.clone(),
-                    node(KEYWORD_GROUP, tok(IDENT).then(group(L_PAREN, R_PAREN, op_item.clone()))),
-                    inline_attr,
+                    peek_is(|t| t.has(flags::BEFORE_PAREN)).ignore_then(choice((
+                        loc.clone(),
+                        node(
+                            KEYWORD_GROUP,
+                            tok(IDENT).then(group(L_PAREN, R_PAREN, op_item.clone())),
+                        ),
+                    ))),
+                    peek_is(|t| t.has(flags::BEFORE_EQ)).ignore_then(inline_attr),
                     tok(IDENT),
                 ))
                 .boxed(),
@@ -687,7 +697,11 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> {
             Ok(())
         });
         let with_signature = signature
-            .then(enter.then(region.clone()).then(leave).or_not())
+            .then(
+                peek_is(|t| t.kind == L_BRACE)
+                    .ignore_then(enter.then(region.clone()).then(leave))
+                    .or_not(),
+            )
             .then(body.clone())
             .ignored();
         let without_signature = error_here(
@@ -749,7 +763,7 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> {
         node(
             OP,
             choice((
-                results.clone().ignore_then(choice((
+                peek_is(|t| t.kind == VALUE_ID).ignore_then(results.clone()).ignore_then(choice((
                     named_op.clone(),
                     error_before(SyntaxErrorKind::Expected, "expected an operation name after `=`")
                         .ignore_then(body.clone()),

@@ -44,6 +44,10 @@ pub(crate) mod flags {
     pub const TYPE_WORD: u16 = 1 << 12;
     /// A bracket beyond `MAX_DEPTH`: `ERROR` to the grammar, its own kind in the tree.
     pub const TOO_DEEP: u16 = 1 << 13;
+    /// An identifier directly followed by `(`: `regs(`, `loc(`.
+    pub const BEFORE_PAREN: u16 = 1 << 14;
+    /// An identifier directly followed by `=`: `numSlots = 1`.
+    pub const BEFORE_EQ: u16 = 1 << 15;
 }
 
 /// A non-trivia token as the grammar sees it, with its place in the text. Trivia is not kept:
@@ -184,17 +188,27 @@ fn mark_statement_starts(toks: &mut [Tok]) {
             fresh_line = !tok.has(flags::TYPE_WORD);
         }
         let next = toks.get(i + 1).map(|t| t.kind);
-        let mark = match tok.kind {
-            HASH_ID | BANG_ID if fresh_line && next == Some(EQ) => flags::DEF_START,
-            STRING if fresh_line => flags::OP_START,
-            IDENT if fresh_line && !tok.has(flags::CONTINUATION_WORD) && next != Some(L_PAREN) => {
-                flags::OP_START
-            }
-            VALUE_ID if prev != Some(COMMA) && is_result_list(toks, i) => flags::DEF_START,
-            CARET_ID if is_label(toks, i) => flags::LABEL_START,
-            L_BRACE if opens_dictionary(toks, i) => flags::DICT_START,
+        let before = match (tok.kind, next) {
+            (IDENT, Some(L_PAREN)) => flags::BEFORE_PAREN,
+            (IDENT, Some(EQ)) => flags::BEFORE_EQ,
             _ => 0,
         };
+        let mark = before
+            | match tok.kind {
+                HASH_ID | BANG_ID if fresh_line && next == Some(EQ) => flags::DEF_START,
+                STRING if fresh_line => flags::OP_START,
+                IDENT
+                    if fresh_line
+                        && !tok.has(flags::CONTINUATION_WORD)
+                        && next != Some(L_PAREN) =>
+                {
+                    flags::OP_START
+                }
+                VALUE_ID if prev != Some(COMMA) && is_result_list(toks, i) => flags::DEF_START,
+                CARET_ID if is_label(toks, i) => flags::LABEL_START,
+                L_BRACE if opens_dictionary(toks, i) => flags::DICT_START,
+                _ => 0,
+            };
         toks[i].flags |= mark;
         prev = Some(tok.kind);
     }

@@ -89,6 +89,7 @@ pub fn parse(text: impl Into<String>) -> Parse {
         grammar::file().parse_with_state(prepared.toks.as_slice(), &mut state).has_output()
     });
     let mut errors = build::token_errors(&text, &prepared);
+    debug_assert!(!complete || state.balanced(), "the grammar left a group or function open");
     let builder = if complete {
         errors.extend(build::grammar_errors(text_len, &prepared.toks, &state.errors));
         state.tree
