@@ -52,18 +52,22 @@ fn ops_of_dynamatic_handshake() {
     check_ops(
         "dynamatic_handshake.mlir",
         expect![[r#"
-        handshake.func results=[] operands=[] regions=1 attrs=[argNames, resNames] types=[]
-          buffer results=[%0x1] operands=[%b] regions=0 attrs=[bufferType, numSlots, dvLatency, handshake.bb] types=[<i32>]
-          mux results=[%1x1] operands=[%sel, %0, %a] regions=0 attrs=[] types=[<i1>, [<i32>, <i32>], <i32>]
-          control_merge results=[%resultx1, %indexx1] operands=[%start, %start] regions=0 attrs=[] types=[[<>, <>], <>, <i1>]
-          fork results=[%2x2] operands=[%1] regions=0 attrs=[] types=[<i32>]
-          buffer results=[%3x1] operands=[%2#0] regions=0 attrs=[hw.parameters] types=[<i32>]
-          unbundle results=[%ctrlx1, %datax1] operands=[%3] regions=0 attrs=[] types=[<i32>, _]
-          source results=[%4x1] operands=[] regions=0 attrs=[] types=[<[spec: i1]>]
-          constant results=[%5x1] operands=[%4] regions=0 attrs=[value] types=[<[spec: i1]>, <i32, [spec: i1]>]
-          sink results=[] operands=[%5] regions=0 attrs=[] types=[<i32, [spec: i1]>]
-          end results=[] operands=[%2#1, %result] regions=0 attrs=[] types=[<i32>, <>]
-    "#]],
+            handshake.func results=[] operands=[] regions=1 attrs=[argNames, resNames] types=[]
+              buffer results=[%0x1] operands=[%b] regions=0 attrs=[bufferType, numSlots, dvLatency, handshake.bb] types=[<i32>]
+              mux results=[%1x1] operands=[%sel, %0, %a] regions=0 attrs=[] types=[<i1>, [<i32>, <i32>], <i32>]
+              control_merge results=[%resultx1, %indexx1] operands=[%start, %start] regions=0 attrs=[] types=[[<>, <>], <>, <i1>]
+              fork results=[%2x2] operands=[%1] regions=0 attrs=[] types=[<i32>]
+              buffer results=[%3x1] operands=[%2#0] regions=0 attrs=[hw.parameters] types=[<i32>]
+              unbundle results=[%ctrlx1, %datax1] operands=[%3] regions=0 attrs=[] types=[<i32>, _]
+              source results=[%4x1] operands=[] regions=0 attrs=[] types=[<[spec: i1]>]
+              constant results=[%5x1] operands=[%4] regions=0 attrs=[value] types=[<[spec: i1]>, <i32, [spec: i1]>]
+              sink results=[] operands=[%5] regions=0 attrs=[] types=[<i32, [spec: i1]>]
+              end results=[] operands=[%2#1, %result] regions=0 attrs=[] types=[<i32>, <>]
+            handshake.func results=[] operands=[] regions=1 attrs=[] types=[]
+              unbundle results=[%validx1, %readyx1] operands=[%c] regions=0 attrs=[] types=[control, _]
+              compose results=[%wx1] operands=[%a] regions=0 attrs=[] types=[channel<i32, [tag1: i2, (U) i1]>, channel<i38>]
+              end results=[] operands=[%w] regions=0 attrs=[] types=[channel<i38>]
+        "#]],
     );
 }
 
