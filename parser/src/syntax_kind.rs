@@ -6,19 +6,30 @@
 
 use logos::Logos;
 
-/// The lexer skips trivia: the gaps between tokens are whitespace and `//` comments by
-/// construction, and `lexer::split_trivia` splits them into `WHITESPACE` and `COMMENT` tokens
-/// where they are needed (in the tree and in `lex`). Skipping them in the automaton is faster
-/// than returning them.
-#[allow(non_camel_case_types)]
-#[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[logos(skip r"[ \t\r\n\x0C]+")]
-#[logos(skip(r"//[^\n]*", allow_greedy = true))]
-#[repr(u16)]
-pub enum SyntaxKind {
+/// Declares `SyntaxKind` and the table of kind names from one list of variants.
+macro_rules! syntax_kinds {
+    ($($(#[$meta:meta])* $kind:ident,)*) => {
+        /// The lexer skips trivia: the gaps between tokens are whitespace and `//` comments by
+        /// construction, and `lexer::split_trivia` splits them into `WHITESPACE` and `COMMENT` tokens
+        /// where they are needed (in the tree and in `lex`). Skipping them in the automaton is faster
+        /// than returning them.
+        #[allow(non_camel_case_types)]
+        #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[logos(skip r"[ \t\r\n\x0C]+")]
+        #[logos(skip(r"//[^\n]*", allow_greedy = true))]
+        #[repr(u16)]
+        pub enum SyntaxKind {
+            $($(#[$meta])* $kind,)*
+        }
+
+        const KIND_NAMES: &[&str] = &[$(stringify!($kind)),*];
+    };
+}
+
+syntax_kinds! {
     // ---- trivia -------------------------------------------------------------------------
     /// A run of spaces, tabs, carriage returns, newlines and form feeds.
-    WHITESPACE = 0,
+    WHITESPACE,
     /// `//` to the end of the line (not `// -----`).
     COMMENT,
 
@@ -218,115 +229,7 @@ impl SyntaxKind {
         matches!(self, R_PAREN | R_BRACK | R_BRACE | R_ANGLE)
     }
 
-    /// Converts back from the `u16` stored in trees; `None` for values that name no kind.
-    pub fn from_u16(raw: u16) -> Option<SyntaxKind> {
-        ALL_KINDS.get(raw as usize).copied()
-    }
-
     pub fn name(self) -> &'static str {
         KIND_NAMES[self as usize]
-    }
-}
-
-macro_rules! kinds {
-    ($($kind:ident),* $(,)?) => {
-        const ALL_KINDS: &[SyntaxKind] = &[$($kind),*];
-        const KIND_NAMES: &[&str] = &[$(stringify!($kind)),*];
-    };
-}
-
-kinds![
-    WHITESPACE,
-    COMMENT,
-    SPLIT_MARKER,
-    VALUE_ID,
-    CARET_ID,
-    AT_ID,
-    HASH_ID,
-    BANG_ID,
-    IDENT,
-    INT,
-    FLOAT,
-    STRING,
-    L_PAREN,
-    R_PAREN,
-    L_BRACK,
-    R_BRACK,
-    L_BRACE,
-    R_BRACE,
-    L_ANGLE,
-    R_ANGLE,
-    COMMA,
-    COLON,
-    EQ,
-    ARROW,
-    ELLIPSIS,
-    QUESTION,
-    STAR,
-    PLUS,
-    MINUS,
-    PIPE,
-    SLASH,
-    FILE_METADATA_BEGIN,
-    FILE_METADATA_END,
-    ERROR,
-    NODE_START,
-    SOURCE_FILE,
-    ERROR_NODE,
-    ALIAS_DEF,
-    RESOURCE_BLOCK,
-    OP,
-    RESULT_LIST,
-    RESULT,
-    OP_NAME,
-    OPERAND,
-    SUCCESSOR,
-    SYMBOL_REF,
-    PAREN_GROUP,
-    BRACKET_GROUP,
-    ANGLE_GROUP,
-    BRACE_GROUP,
-    KEYWORD_GROUP,
-    LOC,
-    ATTR_DICT,
-    ATTR_ENTRY,
-    ATTR,
-    ARRAY_ATTR,
-    TYPE_LIST,
-    TYPE,
-    TYPE_PARAMS,
-    CHANNEL_PARAMS,
-    EXTRA_SIGNAL_LIST,
-    EXTRA_SIGNAL,
-    FUNCTION_TYPE,
-    BRACKET_TYPE_LIST,
-    REGION,
-    BLOCK,
-    BLOCK_LABEL,
-    BLOCK_ARG_LIST,
-    BLOCK_ARG,
-    FUNC_SIGNATURE,
-    FUNC_ARG_LIST,
-    FUNC_ARG,
-    FUNC_RESULT_LIST,
-    FUNC_RESULT,
-    FUNC_ATTRIBUTES,
-    PIPELINE_INPUT_LIST,
-    PIPELINE_INPUT,
-    PIPELINE_OUTPUT_LIST,
-    PIPELINE_OUTPUT,
-    NODE_END,
-];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn kind_table_matches_discriminants() {
-        for (index, kind) in ALL_KINDS.iter().enumerate() {
-            assert_eq!(*kind as usize, index, "{kind:?} is out of place in ALL_KINDS");
-        }
-        assert_eq!(ALL_KINDS.len(), NODE_END as usize + 1);
     }
 }
