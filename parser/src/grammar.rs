@@ -266,9 +266,19 @@ fn stray_closer<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     )
 }
 
-/// Tokens that end any construct: the split marker and file-metadata delimiters.
+/// Tokens that end any construct: the split marker, and the start of a resource block (a
+/// top-level construct). A stray `#-}` is not one: it is an error where it stands.
 fn is_hard_stop(tok: Tok) -> bool {
-    matches!(tok.kind, SPLIT_MARKER | FILE_METADATA_BEGIN | FILE_METADATA_END)
+    matches!(tok.kind, SPLIT_MARKER | FILE_METADATA_BEGIN)
+}
+
+/// `#-}` with no resource block open.
+fn stray_metadata_end<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    node(
+        ERROR_NODE,
+        error_here(SyntaxErrorKind::Unexpected, "`#-}` without a `{-#` before it")
+            .then(tok(FILE_METADATA_END)),
+    )
 }
 
 /// Where an operation ends: a closer, a hard stop, or the start of another statement.
@@ -418,6 +428,7 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> {
             (&[L_ANGLE], angle_group.clone().boxed()),
             (&[L_BRACE], brace_in_attr.clone().boxed()),
             (&[AT_ID], symbol_ref.clone().boxed()),
+            (&[FILE_METADATA_END], stray_metadata_end().boxed()),
         ],
         Some(plain()),
         never,
@@ -627,6 +638,7 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> {
             ),
             (&[HASH_ID], node(ATTR, tok(HASH_ID).then(angle_group.clone().or_not())).boxed()),
             (&[L_ANGLE], angle_group.clone().boxed()),
+            (&[FILE_METADATA_END], stray_metadata_end().boxed()),
         ],
         Some(plain()),
     );
@@ -808,6 +820,9 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> {
         statement(op, op_item, false),
         stray_closer(),
         junk("expected an operation", balanced),
+        // Nothing above fails on a token that reaches here; this keeps the grammar total if a
+        // later change breaks that.
+        node(ERROR_NODE, error_here(SyntaxErrorKind::Unexpected, "unexpected token").then(any())),
     ));
     top_statement.repeated().then(end()).ignored()
 }
@@ -836,18 +851,13 @@ fn statement<'a>(
     });
     let op_junk = peek_is(|t| t.kind == VALUE_ID)
         .ignore_then(junk("expected `=` after the result names", op_item.clone()));
-    let owned = owned_closer();
     region_stop.not().ignore_then(choice((
         starts_op.ignore_then(op),
         op_junk,
-        owned.not().ignore_then(stray_closer()),
-        owned_closer_guard().ignore_then(junk("expected an operation", op_item)),
+        stray_closer(),
+        stray_metadata_end(),
+        owned_closer().not().ignore_then(junk("expected an operation", op_item)),
     )))
-}
-
-/// The next token is not a closer some open group owns.
-fn owned_closer_guard<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
-    owned_closer().not()
 }
 
 fn attr_value<'a>(
@@ -865,17 +875,7 @@ fn attr_value<'a>(
             || t.has(flags::DEF_START | flags::OP_START | flags::LABEL_START)
     });
     let atoms = atom.clone().then(stop.not().ignore_then(atom).repeated());
-    let suffix = custom(
-        move |_inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
-            if typed {
-                Ok(())
-            } else {
-                Err(EmptyErr::default())
-            }
-        },
-    )
-    .ignore_then(tok(COLON))
-    .ignore_then(ty);
+    let suffix = peek_is(move |t| typed && t.kind == COLON).ignore_then(tok(COLON)).ignore_then(ty);
     node(ATTR, atoms.then(suffix.or_not()))
 }
 

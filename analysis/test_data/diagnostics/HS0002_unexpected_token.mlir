@@ -10,3 +10,5 @@ handshake.func @f(%a: i32) -> i32 {
 }
 // expected-error @+1 {{HS0002: unexpected closing delimiter}}
 }
+// expected-error @+1 {{HS0002: `#-}` without a `{-#` before it}}
+#-}
