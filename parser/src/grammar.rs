@@ -292,7 +292,7 @@ fn ends_op(tok: Tok) -> bool {
 fn ends_group(tok: Tok) -> bool {
     is_hard_stop(tok)
         || (tok.has(flags::NEWLINE) && tok.has(flags::DEF_START))
-        || (tok.has(flags::OP_START) && tok.has(flags::FUNC_NAME))
+        || (tok.has(flags::OP_START) && tok.has(flags::FUNC_NAME | flags::MODULE_NAME))
 }
 
 /// `open contents close`, counting the group as open while `item` runs. A missing closer is an
@@ -835,8 +835,9 @@ fn statement<'a>(
 ) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     let region_stop = custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
         let Some(tok) = inp.peek() else { return Ok(()) };
-        let unclosed_function =
-            tok.has(flags::OP_START) && tok.has(flags::FUNC_NAME) && inp.state().func_depth > 0;
+        let unclosed_function = tok.has(flags::OP_START)
+            && tok.has(flags::FUNC_NAME | flags::MODULE_NAME)
+            && inp.state().func_depth > 0;
         if (in_region && (tok.kind == R_BRACE || tok.has(flags::LABEL_START)))
             || unclosed_function
             || is_hard_stop(tok)

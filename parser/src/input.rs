@@ -42,8 +42,8 @@ pub(crate) mod flags {
     pub const CONTINUATION_WORD: u16 = 1 << 11;
     /// A builtin or Handshake type name (`i32`, `none`, `index`, `control`).
     pub const TYPE_WORD: u16 = 1 << 12;
-    /// A bracket beyond `MAX_DEPTH`: `ERROR` to the grammar, its own kind in the tree.
-    pub const TOO_DEEP: u16 = 1 << 13;
+    /// `module` / `builtin.module`: a place where an unclosed function body gives up.
+    pub const MODULE_NAME: u16 = 1 << 13;
     /// An identifier directly followed by `(`: `regs(`, `loc(`.
     pub const BEFORE_PAREN: u16 = 1 << 14;
     /// An identifier directly followed by `=`: `numSlots = 1`.
@@ -67,9 +67,11 @@ impl Tok {
 }
 
 impl Tok {
-    /// The kind the tree records: the bracket's own kind for one beyond the depth limit.
+    /// The kind the tree records. A bracket beyond the depth limit is `ERROR` to the grammar
+    /// but keeps its own kind in the tree; the lexer never makes an `ERROR` of a bracket, so the
+    /// text says which tokens those are.
     pub(crate) fn tree_kind(self, text: &[u8]) -> SyntaxKind {
-        if !self.has(flags::TOO_DEEP) {
+        if self.kind != ERROR {
             return self.kind;
         }
         match text[self.start as usize] {
@@ -80,7 +82,8 @@ impl Tok {
             b'{' => L_BRACE,
             b'}' => R_BRACE,
             b'<' => L_ANGLE,
-            _ => R_ANGLE,
+            b'>' => R_ANGLE,
+            _ => ERROR,
         }
     }
 }
@@ -163,6 +166,7 @@ fn classify_word(word: &[u8]) -> u16 {
         | b"hw.module"
         | b"hw.module.extern"
         | b"hw.module.generated" => FUNC_NAME,
+        b"module" | b"builtin.module" => MODULE_NAME,
         b"else" | b"ins" | b"outs" | b"in" | b"out" | b"inout" | b"enable" | b"valid" | b"by"
         | b"gated" | b"from" | b"into" => CONTINUATION_WORD,
         b"bf16" | b"tf32" | b"index" | b"none" | b"memref" | b"tensor" | b"vector" | b"tuple"
@@ -297,7 +301,6 @@ fn limit_depth(toks: &mut [Tok]) -> Option<u32> {
             if too_deep {
                 first.get_or_insert(i as u32);
                 tok.kind = ERROR;
-                tok.flags |= flags::TOO_DEEP;
             }
         } else if tok.kind.is_closer() {
             if let Some(&(expected, too_deep)) = stack.last() {
@@ -305,7 +308,6 @@ fn limit_depth(toks: &mut [Tok]) -> Option<u32> {
                     stack.pop();
                     if too_deep {
                         tok.kind = ERROR;
-                        tok.flags |= flags::TOO_DEEP;
                     }
                 }
             }

@@ -149,3 +149,16 @@ fn failed_strict_parses_deep_inside_brackets_do_not_backtrack_exponentially() {
         assert_eq!(parsed.tree().rebuild_text(), text);
     }
 }
+
+#[test]
+fn an_unclosed_function_gives_up_at_the_next_module() {
+    let text = "handshake.func @one(%a: i32) -> i32 {\n  return %a : i32\n\nmodule {\n  handshake.func @two(%a: i32) -> i32 {\n    return %a : i32\n  }\n}\n";
+    let parsed = parse(text);
+    assert_eq!(parsed.tree().rebuild_text(), text);
+    let top: Vec<_> = parsed.root().children().filter(|n| n.kind() == SyntaxKind::OP).collect();
+    assert_eq!(top.len(), 2, "{:#?}", parsed.root());
+    assert!(top[1].text().starts_with("module"));
+    assert!(functions(top[1]).iter().any(|f| f.text().contains("@two")));
+    assert_eq!(parsed.errors().len(), 1, "{:#?}", parsed.errors());
+    assert!(parsed.errors()[0].message.contains("unclosed `{`"));
+}
