@@ -17,6 +17,10 @@ pub struct LexedToken {
 
 /// Splits `text` into tokens, trivia included. Never fails and never panics.
 ///
+/// The parser does not call this: it lexes in `input::prepare`, fused with its layout pass.
+/// This plain loop is kept on purpose as the reference the parse path is tested against
+/// (`tests/properties.rs`, `tests/corpus.rs`), and for tools that want the token stream alone.
+///
 /// Texts of 4 GiB or more do not fit the tree's `u32` offsets; the edges (CLI, server) refuse
 /// them before they get here.
 pub fn lex(text: &str) -> Vec<LexedToken> {
