@@ -1,37 +1,31 @@
-//! Builds the tree from the lexed tokens as the grammar opens and closes nodes.
+//! Builds the tree's nodes as the grammar opens and closes them.
 //!
-//! Tokens the grammar never saw (trivia) are attached where they fall: a node starts at its
-//! first grammar token, so trivia before it belongs to the parent, and a node ends at its last
-//! grammar token, so trivia after it belongs to whatever comes next.
+//! Only nodes are built: tokens are the lexer's, and trivia stays in the gaps between them (see
+//! `tree`). A node covers the grammar tokens consumed while it was open.
 
 use text_size::{TextRange, TextSize};
 
 use crate::grammar::PendingError;
 use crate::input::{Prepared, Tok};
-use crate::lexer::split_trivia;
-use crate::tree::Entry;
+use crate::tree::{Node, NO_PARENT};
 use crate::SyntaxKind::{self, SOURCE_FILE};
 use crate::{SyntaxError, SyntaxErrorKind};
 
-/// Builds the tree while the grammar runs. It lives in the grammar's state, so that what an
+/// Builds the nodes while the grammar runs. It lives in the grammar's state, so that what an
 /// abandoned alternative built is truncated away on rewind (see `TreeMark`).
 ///
-/// Tokens are attached as the grammar consumes them, each with the trivia before it (split from
-/// the gap between grammar tokens), so the work of an abandoned alternative is proportional to
-/// what it consumed. Nodes open lazily: `start_node` only records the kind, and the node gets its
-/// entry when its first token is consumed (or when it closes empty), so the many alternatives
-/// that fail on their first token cost a push and a truncate.
-pub(crate) struct TreeBuilder<'a> {
-    text: &'a [u8],
-    toks: &'a [Tok],
-    entries: Vec<Entry>,
+/// Nodes open lazily: `start_node` only records the kind, and the node gets its entry when its
+/// first token is consumed (or when it closes empty), so the many alternatives that fail on
+/// their first token cost a push and a truncate. Consuming a token is a counter increment.
+pub(crate) struct TreeBuilder {
+    /// Number of grammar tokens.
+    len: u32,
+    nodes: Vec<Node>,
     /// Open nodes, innermost last; the root is at the bottom.
     stack: Vec<Open>,
     /// Index in `stack` of the first node that has no entry yet; `stack.len()` if none. Such
     /// nodes always form the top of the stack.
     pending_from: u32,
-    /// Text before this offset is in the tree.
-    attached: u32,
     /// Next grammar token to be consumed.
     pos: u32,
 }
@@ -50,80 +44,68 @@ const PENDING: u32 = u32::MAX;
 /// enough to restore it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct TreeMark {
-    entries: u32,
+    nodes: u32,
     stack: u32,
     pending_from: u32,
-    attached: u32,
     pos: u32,
 }
 
-impl<'a> TreeBuilder<'a> {
-    pub(crate) fn new(text: &'a str, toks: &'a [Tok]) -> Self {
-        // Trivia makes about as many tokens again, and nodes about two thirds as many.
-        let mut entries = Vec::with_capacity(toks.len() * 8 / 3 + 1);
-        entries.push(Entry { kind: SOURCE_FILE, start: 0, parent: u32::MAX, subtree_end: 0 });
+impl TreeBuilder {
+    /// A builder for a text of `len` grammar tokens, whose grammar starts at token `pos`, with
+    /// room for `capacity` nodes (real MLIR has a little fewer nodes than grammar tokens).
+    pub(crate) fn new(len: u32, pos: u32, capacity: usize) -> Self {
+        let mut nodes = Vec::with_capacity(capacity);
+        let root =
+            Node { kind: SOURCE_FILE, first: pos, end: 0, subtree_end: 0, parent: NO_PARENT };
+        nodes.push(root);
         let mut stack = Vec::with_capacity(64);
         stack.push(Open { kind: SOURCE_FILE, entry: 0 });
-        TreeBuilder {
-            text: text.as_bytes(),
-            toks,
-            entries,
-            stack,
-            pending_from: 1,
-            attached: 0,
-            pos: 0,
-        }
+        TreeBuilder { len, nodes, stack, pending_from: 1, pos }
+    }
+
+    /// Next grammar token to be consumed.
+    pub(crate) fn pos(&self) -> u32 {
+        self.pos
+    }
+
+    /// Appends the nodes another builder made for tokens `pos..end` (below its root) as
+    /// children of the innermost open node, as if this builder had consumed them.
+    pub(crate) fn splice(&mut self, nodes: &[Node], end: u32) {
+        self.materialize();
+        let parent = self.stack.last().expect("the root is open").entry;
+        let base = self.nodes.len() as u32 - 1;
+        self.nodes.extend(nodes[1..].iter().map(|node| Node {
+            parent: if node.parent == 0 { parent } else { node.parent + base },
+            subtree_end: node.subtree_end + base,
+            ..*node
+        }));
+        self.pos = end;
+    }
+
+    /// The nodes built, below the root, once the grammar is done with its part of the text.
+    pub(crate) fn into_part(self) -> Vec<Node> {
+        debug_assert_eq!(self.stack.len(), 1, "every node the grammar opened is closed");
+        self.nodes
     }
 
     pub(crate) fn mark(&self) -> TreeMark {
         TreeMark {
-            entries: self.entries.len() as u32,
+            nodes: self.nodes.len() as u32,
             stack: self.stack.len() as u32,
             pending_from: self.pending_from,
-            attached: self.attached,
             pos: self.pos,
         }
     }
 
     pub(crate) fn rewind(&mut self, mark: TreeMark) {
-        self.entries.truncate(mark.entries as usize);
+        self.nodes.truncate(mark.nodes as usize);
         self.stack.truncate(mark.stack as usize);
         // Nodes pending at the mark may have got entries since; those entries are gone.
         for open in &mut self.stack[mark.pending_from as usize..] {
             open.entry = PENDING;
         }
         self.pending_from = mark.pending_from;
-        self.attached = mark.attached;
         self.pos = mark.pos;
-    }
-
-    fn push(&mut self, kind: SyntaxKind, start: u32, parent: u32) {
-        let subtree_end = self.entries.len() as u32 + 1;
-        self.entries.push(Entry { kind, start, parent, subtree_end });
-    }
-
-    /// Attaches the trivia between `attached` and `upto` to the node whose entry is `parent`,
-    /// split as the lexer splits it: whitespace runs, and comments up to the end of the line.
-    #[inline]
-    fn attach_gap(&mut self, upto: u32, parent: u32) {
-        if upto <= self.attached {
-            return;
-        }
-        self.attach_trivia(upto, parent);
-    }
-
-    fn attach_trivia(&mut self, upto: u32, parent: u32) {
-        let entries = &mut self.entries;
-        split_trivia(self.text, self.attached, upto, |kind, start| {
-            let subtree_end = entries.len() as u32 + 1;
-            entries.push(Entry { kind, start, parent, subtree_end });
-        });
-        self.attached = upto.max(self.attached);
-    }
-
-    /// Where the next grammar token starts, or the end of the text.
-    fn next_start(&self) -> u32 {
-        self.toks.get(self.pos as usize).map_or(self.text.len() as u32, |t| t.start)
     }
 
     #[inline]
@@ -133,31 +115,23 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    /// Gives pending nodes their entries, at the next grammar token; the trivia before it goes
-    /// to the parent of the outermost one.
+    /// Gives pending nodes their entries, starting at the next grammar token.
     #[inline(never)]
     fn materialize_pending(&mut self) {
         let from = self.pending_from as usize;
-        let start = self.next_start();
-        self.attach_gap(start, self.stack[from - 1].entry);
         for i in from..self.stack.len() {
             let parent = self.stack[i - 1].entry;
-            self.stack[i].entry = self.entries.len() as u32;
-            self.entries.push(Entry { kind: self.stack[i].kind, start, parent, subtree_end: 0 });
+            self.stack[i].entry = self.nodes.len() as u32;
+            let kind = self.stack[i].kind;
+            self.nodes.push(Node { kind, first: self.pos, end: 0, subtree_end: 0, parent });
         }
         self.pending_from = self.stack.len() as u32;
     }
 
-    /// The grammar consumed its next token: attach it, with the trivia before it, to the
-    /// innermost open node.
+    /// The grammar consumed its next token; it belongs to the innermost open node.
     #[inline]
     pub(crate) fn consume(&mut self) {
         self.materialize();
-        let tok = self.toks[self.pos as usize];
-        let parent = self.stack.last().expect("the root is open").entry;
-        self.attach_gap(tok.start, parent);
-        self.push(tok.tree_kind(self.text), tok.start, parent);
-        self.attached = tok.end;
         self.pos += 1;
     }
 
@@ -166,28 +140,26 @@ impl<'a> TreeBuilder<'a> {
         self.stack.push(Open { kind, entry: PENDING });
     }
 
-    /// Closes the innermost node after the last consumed token; trivia after it is left for
-    /// whatever comes next.
+    /// Closes the innermost node after the last consumed token.
     pub(crate) fn finish_node(&mut self) {
         self.materialize();
         let open = self.stack.pop().expect("a node is open");
-        self.entries[open.entry as usize].subtree_end = self.entries.len() as u32;
+        let end = self.nodes.len() as u32;
+        let node = &mut self.nodes[open.entry as usize];
+        node.end = self.pos;
+        node.subtree_end = end;
         self.pending_from = self.stack.len() as u32;
     }
 
-    /// The tree's entries, once the grammar is done.
-    pub(crate) fn into_entries(mut self) -> Vec<Entry> {
+    /// The tree's nodes, once the grammar is done. Tokens the grammar did not consume (only
+    /// after an internal failure) go to the root.
+    pub(crate) fn into_nodes(mut self) -> Vec<Node> {
         debug_assert_eq!(self.stack.len(), 1, "every node the grammar opened is closed");
-        self.stack.truncate(1);
-        // Tokens the grammar did not consume (only after an internal failure) and the final
-        // trivia go to the root.
-        while (self.pos as usize) < self.toks.len() {
-            self.consume();
-        }
-        self.attach_gap(self.text.len() as u32, 0);
-        let total = self.entries.len() as u32;
-        self.entries[0].subtree_end = total;
-        self.entries
+        let total = self.nodes.len() as u32;
+        let root = &mut self.nodes[0];
+        root.end = self.len;
+        root.subtree_end = total;
+        self.nodes
     }
 }
 

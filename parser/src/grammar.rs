@@ -1,8 +1,8 @@
 //! The grammar, written with chumsky over the non-trivia tokens of `input::prepare`.
 //!
 //! chumsky builds values, not lossless trees, so the grammar builds none: each node parser
-//! opens and closes a node of the `TreeBuilder` in the parser state, which attaches the full
-//! token stream, trivia included, as it goes. The state implements chumsky's `Inspector`, so
+//! opens and closes a node of the `TreeBuilder` in the parser state, and a node covers the
+//! tokens consumed while it is open. The state implements chumsky's `Inspector`, so
 //! what an alternative built is truncated away when the alternative is abandoned.
 //!
 //! The grammar is total: every token sequence parses. Where the text is broken, an `ERROR_NODE`
@@ -15,13 +15,16 @@ use chumsky::input::{Checkpoint, Cursor, InputRef};
 use chumsky::inspector::Inspector;
 use chumsky::prelude::*;
 
+use std::sync::mpsc;
+
 use crate::build::{TreeBuilder, TreeMark};
 use crate::input::{flags, Tok};
+use crate::tree::Node;
 use crate::SyntaxErrorKind;
 use crate::SyntaxKind::{self, *};
 
 pub(crate) type In<'a> = &'a [Tok];
-type Ex<'a> = extra::Full<EmptyErr, State<'a>, ()>;
+type Ex<'a> = extra::Full<EmptyErr, State, ()>;
 
 /// What the grammar records; see the module documentation. Eight bytes: a 10 MB file records
 /// millions of these.
@@ -35,8 +38,8 @@ pub(crate) struct PendingError {
 }
 
 /// Mutable parser state: the tree being built, the errors, and what the recovery rules consult.
-pub(crate) struct State<'a> {
-    pub(crate) tree: TreeBuilder<'a>,
+pub(crate) struct State {
+    pub(crate) tree: TreeBuilder,
     pub(crate) errors: Vec<PendingError>,
     /// How many function-like ops enclose the current position.
     func_depth: u32,
@@ -44,6 +47,33 @@ pub(crate) struct State<'a> {
     open: [u32; 5],
     /// Positions of the openers of the open groups, innermost last.
     openers: Vec<u32>,
+    /// Functions parsed ahead on another thread, to be spliced in (see `run`).
+    prefetch: Option<Prefetch>,
+    /// Set while spliced tokens are skipped: they are in the tree already.
+    skipping: bool,
+    /// On the thread that parses ahead: the builder and errors of the op just parsed.
+    finished: Option<(TreeBuilder, Vec<PendingError>)>,
+}
+
+/// A top-level function op parsed ahead of the main parse.
+pub(crate) struct Prefetched {
+    /// Grammar tokens `start..end` are the op.
+    start: u32,
+    end: u32,
+    /// The group counts the op was parsed under.
+    open: [u32; 5],
+    /// The builder's nodes; the first is its root, which stands for the op's parent.
+    nodes: Vec<Node>,
+    /// Errors, positioned as in the whole text.
+    errors: Vec<PendingError>,
+}
+
+/// The receiving end of the thread that parses functions ahead.
+struct Prefetch {
+    /// Where the functions parsed ahead start, in the order they are sent.
+    starts: Vec<u32>,
+    next: usize,
+    results: mpsc::Receiver<Prefetched>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -55,9 +85,36 @@ pub(crate) struct Mark {
     errors: u32,
 }
 
-impl<'a> State<'a> {
-    pub(crate) fn new(tree: TreeBuilder<'a>) -> Self {
-        State { tree, errors: Vec::new(), func_depth: 0, open: [0; 5], openers: Vec::new() }
+impl State {
+    pub(crate) fn new(tree: TreeBuilder) -> Self {
+        State {
+            tree,
+            errors: Vec::new(),
+            func_depth: 0,
+            open: [0; 5],
+            openers: Vec::new(),
+            prefetch: None,
+            skipping: false,
+            finished: None,
+        }
+    }
+
+    /// The function parsed ahead that starts at grammar token `at`, if there is one and it was
+    /// parsed under the state the main parse is in now: then it is exactly what the main parse
+    /// would build, because the grammar's decisions depend only on the tokens, the group counts
+    /// and the function depth. Results for functions the main parse went past are dropped.
+    fn prefetched_at(&mut self, at: u32) -> Option<Prefetched> {
+        let prefetch = self.prefetch.as_mut()?;
+        while prefetch.starts.get(prefetch.next).is_some_and(|&start| start < at) {
+            prefetch.next += 1;
+            prefetch.results.recv().ok()?;
+        }
+        if prefetch.starts.get(prefetch.next) != Some(&at) {
+            return None;
+        }
+        prefetch.next += 1;
+        let prefetched = prefetch.results.recv().ok()?;
+        (self.func_depth == 0 && self.open == prefetched.open).then_some(prefetched)
     }
 
     fn error(&mut self, error: PendingError) {
@@ -71,11 +128,13 @@ impl<'a> State<'a> {
     }
 }
 
-impl<'a> Inspector<'a, In<'a>> for State<'a> {
+impl<'a> Inspector<'a, In<'a>> for State {
     type Checkpoint = Mark;
 
     fn on_token(&mut self, _: &Tok) {
-        self.tree.consume();
+        if !self.skipping {
+            self.tree.consume();
+        }
     }
 
     fn on_save<'p>(&self, _: &Cursor<'a, 'p, In<'a>>) -> Mark {
@@ -86,6 +145,123 @@ impl<'a> Inspector<'a, In<'a>> for State<'a> {
         let mark = mark.inspector();
         self.tree.rewind(mark.tree);
         self.errors.truncate(mark.errors as usize);
+    }
+}
+
+// ---- running the grammar -------------------------------------------------------------------
+
+/// Runs the grammar over `toks`; returns the tree's nodes and the grammar's errors, or `None`
+/// if the grammar failed (a bug: it is total).
+///
+/// With two threads, a second thread parses the top-level function ops of the second half of
+/// the tokens ahead, each as the main parse would if it reached it with the expected group
+/// counts (inside a `module` body or at the top level), while the main thread parses from the
+/// start. When the main parse reaches such an op in that state, it splices the result in
+/// instead of parsing it (`splice`); otherwise it parses the op itself. Either way the tree and
+/// the errors are the ones a single thread builds.
+pub(crate) fn run(
+    toks: &[Tok],
+    threads: usize,
+    stack_bytes: usize,
+) -> Option<(Vec<Node>, Vec<PendingError>)> {
+    let starts = if threads > 1 { functions_in_second_half(toks) } else { Vec::new() };
+    if starts.is_empty() {
+        return run_main(toks, None);
+    }
+    let open = expected_open(toks);
+    std::thread::scope(|scope| {
+        let (sender, results) = mpsc::channel();
+        let ahead = starts.clone();
+        let worker = std::thread::Builder::new()
+            .name("hsir-parse-ahead".into())
+            .spawn_scoped(scope, move || {
+                stacker::grow(stack_bytes, || parse_ahead(toks, &ahead, open, &sender))
+            });
+        let prefetch = worker.is_ok().then_some(Prefetch { starts, next: 0, results });
+        let outcome = run_main(toks, prefetch);
+        // A worker that failed only cost time: its results were not used past the failure.
+        if let Ok(worker) = worker {
+            let _ = worker.join();
+        }
+        outcome
+    })
+}
+
+fn run_main(toks: &[Tok], prefetch: Option<Prefetch>) -> Option<(Vec<Node>, Vec<PendingError>)> {
+    let mut state = State::new(TreeBuilder::new(toks.len() as u32, 0, toks.len() + 1));
+    state.prefetch = prefetch;
+    let (file, _) = parsers();
+    if !file.parse_with_state(toks, &mut state).has_output() {
+        return None;
+    }
+    debug_assert!(state.balanced(), "the grammar left a group or function open");
+    Some((state.tree.into_nodes(), state.errors))
+}
+
+/// Function-like ops that start a statement in the second half of the tokens.
+fn functions_in_second_half(toks: &[Tok]) -> Vec<u32> {
+    let from = toks.len() / 2;
+    (from..toks.len())
+        .filter(|&i| {
+            let tok = toks[i];
+            tok.kind == IDENT && tok.has(flags::OP_START) && tok.has(flags::FUNC_NAME)
+        })
+        .map(|i| i as u32)
+        .collect()
+}
+
+/// The group counts at the top-level functions: one brace open if the file's first op is a
+/// `module` (its body), none otherwise. A guess: `State::prefetched_at` checks it.
+fn expected_open(toks: &[Tok]) -> [u32; 5] {
+    match toks.iter().find(|t| t.has(flags::OP_START)) {
+        Some(first) if first.has(flags::MODULE_NAME) => [0, 0, 1, 0, 0],
+        _ => [0; 5],
+    }
+}
+
+/// Parses the op at each of `starts` under group counts `open`, and sends the results in order
+/// until the receiver hangs up.
+fn parse_ahead(toks: &[Tok], starts: &[u32], open: [u32; 5], sender: &mpsc::Sender<Prefetched>) {
+    let len = toks.len() as u32;
+    let (_, op) = parsers();
+    // After the op, take what was built and stop: the parse "fails" there, so that it neither
+    // needs the end of the input nor walks to it.
+    let take = custom(|inp: &mut InputRef<'_, '_, In<'_>, Ex<'_>>| {
+        let state = inp.state();
+        let unchanged = state.func_depth == 0 && state.openers.is_empty();
+        let tree = std::mem::replace(&mut state.tree, TreeBuilder::new(0, 0, 1));
+        let errors = std::mem::take(&mut state.errors);
+        if unchanged {
+            state.finished = Some((tree, errors));
+        }
+        Err::<(), _>(EmptyErr::default())
+    });
+    let ahead = op.then(take);
+    for (k, &start) in starts.iter().enumerate() {
+        let expected = starts.get(k + 1).map_or(len, |&next| next) - start;
+        let mut state = State::new(TreeBuilder::new(len, start, expected as usize + 1));
+        state.open = open;
+        let _ = ahead.parse_with_state(&toks[start as usize..], &mut state);
+        let prefetched = match state.finished.take() {
+            Some((tree, mut errors)) if state.open == open => {
+                for error in &mut errors {
+                    error.start += start;
+                    error.end += start;
+                }
+                Prefetched { start, end: tree.pos(), open, nodes: tree.into_part(), errors }
+            }
+            // An op the grammar could not finish is never spliced.
+            _ => Prefetched {
+                start,
+                end: start,
+                open: [u32::MAX; 5],
+                nodes: Vec::new(),
+                errors: Vec::new(),
+            },
+        };
+        if sender.send(prefetched).is_err() {
+            return;
+        }
     }
 }
 
@@ -379,8 +555,8 @@ fn junk<'a>(
 
 // ---- the grammar -----------------------------------------------------------------------------
 
-/// The whole-file parser.
-pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> {
+/// The whole-file parser, and the operation parser within it.
+fn parsers<'a>() -> (impl Parser<'a, In<'a>, (), Ex<'a>>, impl Parser<'a, In<'a>, (), Ex<'a>>) {
     let mut op = Recursive::declare();
     let mut op_item = Recursive::declare();
     let mut attr_atom = Recursive::declare();
@@ -817,14 +993,14 @@ pub(crate) fn file<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> {
         tok(SPLIT_MARKER),
         alias_def,
         resource_block,
-        statement(op, op_item, false),
+        statement(op.clone(), op_item, false),
         stray_closer(),
         junk("expected an operation", balanced),
         // Nothing above fails on a token that reaches here; this keeps the grammar total if a
         // later change breaks that.
         node(ERROR_NODE, error_here(SyntaxErrorKind::Unexpected, "unexpected token").then(any())),
     ));
-    top_statement.repeated().then(end()).ignored()
+    (top_statement.repeated().then(end()).ignored(), op)
 }
 
 /// One statement of a region or of the top level: an operation, or junk with an error.
@@ -853,12 +1029,32 @@ fn statement<'a>(
     let op_junk = peek_is(|t| t.kind == VALUE_ID)
         .ignore_then(junk("expected `=` after the result names", op_item.clone()));
     region_stop.not().ignore_then(choice((
+        splice(),
         starts_op.ignore_then(op),
         op_junk,
         stray_closer(),
         stray_metadata_end(),
         owned_closer().not().ignore_then(junk("expected an operation", op_item)),
     )))
+}
+
+/// An op parsed ahead on another thread, put in place of parsing it here.
+fn splice<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
+        let at = position(inp);
+        let Some(prefetched) = inp.state().prefetched_at(at) else {
+            return Err(EmptyErr::default());
+        };
+        let state = inp.state();
+        state.tree.splice(&prefetched.nodes, prefetched.end);
+        state.errors.extend_from_slice(&prefetched.errors);
+        state.skipping = true;
+        for _ in prefetched.start..prefetched.end {
+            inp.skip();
+        }
+        inp.state().skipping = false;
+        Ok(())
+    })
 }
 
 fn attr_value<'a>(

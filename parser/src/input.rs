@@ -97,29 +97,124 @@ pub(crate) struct Prepared {
     pub(crate) too_deep: Option<u32>,
 }
 
-/// Lexes `text` and computes the grammar's input in one pass, then marks statement starts and
-/// applies the depth limit.
-pub(crate) fn prepare(text: &str) -> Prepared {
+/// The grammar tokens as the tree keeps them: with their own kinds again where the depth limit
+/// made `ERROR`s of brackets.
+pub(crate) fn into_tree_tokens(text: &str, prepared: Prepared) -> Vec<Tok> {
+    let mut toks = prepared.toks;
+    if prepared.too_deep.is_some() {
+        for tok in &mut toks {
+            tok.kind = tok.tree_kind(text.as_bytes());
+        }
+    }
+    toks
+}
+
+/// Lexes `text` and computes the grammar's input: tokens with their layout flags, the depth
+/// limit applied. On `threads` > 1 and a large text, the two halves (split at a line break: no
+/// token spans one) are lexed side by side, and so are the two halves of the layout pass.
+pub(crate) fn prepare(text: &str, threads: usize) -> Prepared {
     assert!(text.len() < u32::MAX as usize, "texts of 4 GiB or more are refused at the edge");
+    let split = if threads > 1 && text.len() >= crate::PARALLEL_MIN_BYTES {
+        text.as_bytes()[text.len() / 2..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|at| text.len() / 2 + at + 1)
+    } else {
+        None
+    };
+    let Some(split) = split else {
+        let chunk = lex_chunk(text, 0, text.len(), text.len(), Vec::new());
+        let mut toks = chunk.toks;
+        let marks = statement_marks(&toks, 0, toks.len());
+        apply_marks(&mut toks, 0, &marks);
+        return Prepared { toks, invalid: chunk.invalid, too_deep: chunk.too_deep };
+    };
+    let lex_second = || lex_chunk(text, split, text.len(), text.len() - split, Vec::new());
+    let (first, second) = std::thread::scope(|scope| {
+        let second = std::thread::Builder::new().spawn_scoped(scope, lex_second);
+        // Room for the second half's tokens too: they are appended.
+        let first = lex_chunk(text, 0, split, text.len(), Vec::new());
+        // A thread that could not start (or failed) costs only time: lex the half here.
+        let second = second.ok().and_then(|handle| handle.join().ok());
+        (first, second.unwrap_or_else(lex_second))
+    });
+    // The second half was lexed as if no bracket were open at its start. That is exact as long
+    // as nothing in it can reach the depth limit; otherwise lex it again knowing what is open.
+    let second = if first.stack.len() + second.max_depth >= MAX_DEPTH {
+        lex_chunk(text, split, text.len(), text.len() - split, first.stack.clone())
+    } else {
+        second
+    };
+    let offset = first.toks.len() as u32;
+    let mut toks = first.toks;
+    toks.extend_from_slice(&second.toks);
+    drop(second.toks);
+    let mut invalid = first.invalid;
+    invalid.extend_from_slice(&second.invalid);
+    let too_deep = first.too_deep.or(second.too_deep.map(|at| at + offset));
+    let middle = offset as usize;
+    let mark_late = || statement_marks(&toks, middle, toks.len());
+    let (early, late) = std::thread::scope(|scope| {
+        let late = std::thread::Builder::new().spawn_scoped(scope, mark_late);
+        let early = statement_marks(&toks, 0, middle);
+        let late = late.ok().and_then(|handle| handle.join().ok());
+        (early, late.unwrap_or_else(mark_late))
+    });
+    apply_marks(&mut toks, 0, &early);
+    apply_marks(&mut toks, middle, &late);
+    Prepared { toks, invalid, too_deep }
+}
+
+/// The tokens of `text[from..to]`, where `from` is 0 or follows a line break.
+struct Chunk {
+    toks: Vec<Tok>,
+    invalid: Vec<(u32, u32)>,
+    /// Brackets still open at the end, with whether each is beyond the depth limit.
+    stack: Vec<(SyntaxKind, bool)>,
+    /// The deepest the bracket stack got.
+    max_depth: usize,
+    /// Index (in this chunk) of the first bracket beyond the depth limit.
+    too_deep: Option<u32>,
+}
+
+/// Lexes `text[from..to]`, with room for the tokens of `room` bytes, and with brackets `stack`
+/// open at its start: sets the `NEWLINE` flag and
+/// the flags an identifier's spelling gives, merges runs of unrecognised bytes into one `ERROR`
+/// token, and turns brackets nested deeper than `MAX_DEPTH`, and their matching closers, into
+/// `ERROR` tokens for the grammar.
+fn lex_chunk(
+    text: &str,
+    from: usize,
+    to: usize,
+    room: usize,
+    mut stack: Vec<(SyntaxKind, bool)>,
+) -> Chunk {
     let bytes = text.as_bytes();
     // Real MLIR averages a little over four bytes a non-trivia token.
-    let mut toks: Vec<Tok> = Vec::with_capacity(text.len() / 4 + 1);
+    let mut toks: Vec<Tok> = Vec::with_capacity(room / 4 + 1);
     let mut invalid: Vec<(u32, u32)> = Vec::new();
-    let mut lexer = SyntaxKind::lexer(text);
+    let mut max_depth = stack.len();
+    let mut too_deep = None;
+    let mut lexer = SyntaxKind::lexer(&text[from..to]);
+    let base = from as u32;
     let mut previous_end = 0usize;
+    // Whether the last token is an unrecognised run that the next one may extend.
+    let mut in_invalid = false;
     while let Some(result) = lexer.next() {
         let span = lexer.span();
-        let (start, end) = (span.start as u32, span.end as u32);
+        let (start, end) = (span.start as u32 + base, span.end as u32 + base);
         // The lexer skips trivia: the gap since the previous token is all whitespace and
         // comments, and a comment always ends at a newline.
-        let newline = previous_end == 0 || bytes[previous_end..span.start].contains(&b'\n');
+        let gap = &bytes[from + previous_end..from + span.start];
+        let newline = toks.is_empty() || (gap != b" " && gap.contains(&b'\n'));
         previous_end = span.end;
         let mut flags = if newline { flags::NEWLINE } else { 0 };
-        match result.unwrap_or(ERROR) {
+        let mut kind = result.unwrap_or(ERROR);
+        match kind {
             ERROR => {
                 // One run of unrecognised bytes is one token and one error.
                 match toks.last_mut() {
-                    Some(last) if last.kind == ERROR && last.end == start => {
+                    Some(last) if in_invalid && last.end == start => {
                         last.end = end;
                         if let Some(run) = invalid.last_mut() {
                             run.1 = end;
@@ -130,22 +225,54 @@ pub(crate) fn prepare(text: &str) -> Prepared {
                         invalid.push((start, end));
                     }
                 }
+                in_invalid = true;
+                continue;
             }
-            kind => {
-                if kind == IDENT {
-                    flags |= classify_word(&bytes[span]);
-                } else if kind == BANG_ID
-                    && matches!(&bytes[span], b"!handshake.channel" | b"!handshake.control")
-                {
-                    flags |= flags::CHANNEL_NAME;
+            IDENT => flags |= classify_word(&bytes[start as usize..end as usize]),
+            BANG_ID
+                if matches!(
+                    &bytes[start as usize..end as usize],
+                    b"!handshake.channel" | b"!handshake.control"
+                ) =>
+            {
+                flags |= flags::CHANNEL_NAME
+            }
+            L_PAREN | L_BRACK | L_BRACE | L_ANGLE => {
+                let beyond = stack.len() >= MAX_DEPTH;
+                stack.push((closer_of(kind), beyond));
+                max_depth = max_depth.max(stack.len());
+                if beyond {
+                    too_deep.get_or_insert(toks.len() as u32);
+                    kind = ERROR;
                 }
-                toks.push(Tok { kind, flags, start, end });
             }
+            R_PAREN | R_BRACK | R_BRACE | R_ANGLE => {
+                if let Some(&(expected, beyond)) = stack.last() {
+                    if expected == kind {
+                        stack.pop();
+                        if beyond {
+                            kind = ERROR;
+                        }
+                    }
+                }
+            }
+            // Each case of a split file stands alone, as in MLIR.
+            SPLIT_MARKER => stack.clear(),
+            _ => {}
         }
+        in_invalid = false;
+        toks.push(Tok { kind, flags, start, end });
     }
-    mark_statement_starts(&mut toks);
-    let too_deep = limit_depth(&mut toks);
-    Prepared { toks, invalid, too_deep }
+    Chunk { toks, invalid, stack, max_depth, too_deep }
+}
+
+fn closer_of(opener: SyntaxKind) -> SyntaxKind {
+    match opener {
+        L_PAREN => R_PAREN,
+        L_BRACK => R_BRACK,
+        L_BRACE => R_BRACE,
+        _ => R_ANGLE,
+    }
 }
 
 /// The flags an identifier carries by its spelling alone, found with one `match`.
@@ -181,9 +308,13 @@ fn continues_operation(kind: SyntaxKind) -> bool {
     matches!(kind, COMMA | COLON | EQ | ARROW | L_PAREN | L_BRACK | L_ANGLE)
 }
 
-fn mark_statement_starts(toks: &mut [Tok]) {
-    let mut prev: Option<SyntaxKind> = None;
-    for i in 0..toks.len() {
+/// The layout flags of tokens `from..to` (`OP_START`, `DEF_START`, `LABEL_START`,
+/// `DICT_START`, `BEFORE_PAREN`, `BEFORE_EQ`). They depend only on the lexer's flags of the
+/// tokens around, so disjoint ranges can be marked side by side.
+fn statement_marks(toks: &[Tok], from: usize, to: usize) -> Vec<u16> {
+    let mut marks = Vec::with_capacity(to - from);
+    let mut prev: Option<SyntaxKind> = from.checked_sub(1).map(|p| toks[p].kind);
+    for i in from..to {
         let tok = toks[i];
         let mut fresh_line = tok.has(flags::NEWLINE) && !prev.is_some_and(continues_operation);
         if tok.has(flags::NEWLINE) && prev == Some(COLON) && tok.kind == IDENT {
@@ -213,8 +344,15 @@ fn mark_statement_starts(toks: &mut [Tok]) {
                 L_BRACE if opens_dictionary(toks, i) => flags::DICT_START,
                 _ => 0,
             };
-        toks[i].flags |= mark;
+        marks.push(mark);
         prev = Some(tok.kind);
+    }
+    marks
+}
+
+fn apply_marks(toks: &mut [Tok], from: usize, marks: &[u16]) {
+    for (tok, mark) in toks[from..].iter_mut().zip(marks) {
+        tok.flags |= mark;
     }
 }
 
@@ -280,41 +418,4 @@ fn opens_dictionary(toks: &[Tok], i: usize) -> bool {
         },
         _ => false,
     }
-}
-
-/// Turns brackets nested deeper than `MAX_DEPTH`, and their matching closers, into `ERROR`
-/// tokens for the grammar. Returns the position of the first one.
-fn limit_depth(toks: &mut [Tok]) -> Option<u32> {
-    let mut stack: Vec<(SyntaxKind, bool)> = Vec::new();
-    let mut first = None;
-    for (i, tok) in toks.iter_mut().enumerate() {
-        let closer_of = match tok.kind {
-            L_PAREN => Some(R_PAREN),
-            L_BRACK => Some(R_BRACK),
-            L_BRACE => Some(R_BRACE),
-            L_ANGLE => Some(R_ANGLE),
-            _ => None,
-        };
-        if let Some(closer) = closer_of {
-            let too_deep = stack.len() >= MAX_DEPTH;
-            stack.push((closer, too_deep));
-            if too_deep {
-                first.get_or_insert(i as u32);
-                tok.kind = ERROR;
-            }
-        } else if tok.kind.is_closer() {
-            if let Some(&(expected, too_deep)) = stack.last() {
-                if expected == tok.kind {
-                    stack.pop();
-                    if too_deep {
-                        tok.kind = ERROR;
-                    }
-                }
-            }
-        } else if tok.kind == SPLIT_MARKER {
-            // Each case of a split file stands alone, as in MLIR.
-            stack.clear();
-        }
-    }
-    first
 }

@@ -47,34 +47,38 @@ pub fn lex(text: &str) -> Vec<LexedToken> {
     tokens
 }
 
-/// Splits the trivia between `from` and `to` the way the lexer would have: maximal runs of
-/// whitespace, and `//` comments up to (not including) the end of their line. The lexer skips
-/// trivia; this is the one place that turns it into tokens.
+/// Splits the trivia between `from` and `to` the way the lexer would have (see `trivia_piece`).
+/// The lexer skips trivia; this and `trivia_piece` are the one place that turns it into tokens.
 pub(crate) fn split_trivia(text: &[u8], from: u32, to: u32, mut emit: impl FnMut(SyntaxKind, u32)) {
-    let end = to as usize;
-    let mut at = from as usize;
-    while at < end {
-        let start = at;
-        let kind = if text[at] == b'/' && text.get(at + 1) == Some(&b'/') {
-            while at < end && text[at] != b'\n' {
-                at += 1;
-            }
-            SyntaxKind::COMMENT
-        } else {
-            while at < end && matches!(text[at], b' ' | b'\t' | b'\r' | b'\n' | 0x0C) {
-                at += 1;
-            }
-            SyntaxKind::WHITESPACE
-        };
-        // Only trivia lies between tokens; should that ever be false, keep the bytes as one
-        // error token rather than loop.
-        let kind = if at == start {
-            at = end;
-            ERROR
-        } else {
-            kind
-        };
-        emit(kind, start as u32);
+    let mut at = from;
+    while at < to {
+        let (kind, end) = trivia_piece(text, at, to);
+        emit(kind, at);
+        at = end;
+    }
+}
+
+/// The piece of trivia that starts at `at` in a gap ending at `end`: a maximal run of
+/// whitespace, or a `//` comment up to (not including) the end of its line. Returns its kind
+/// and where it ends.
+pub(crate) fn trivia_piece(text: &[u8], at: u32, end: u32) -> (SyntaxKind, u32) {
+    let (start, end) = (at as usize, end as usize);
+    let mut at = start;
+    let kind = if text[at] == b'/' && text.get(at + 1) == Some(&b'/') {
+        at += text[at..end].iter().position(|&b| b == b'\n').unwrap_or(end - at);
+        SyntaxKind::COMMENT
+    } else {
+        while at < end && matches!(text[at], b' ' | b'\t' | b'\r' | b'\n' | 0x0C) {
+            at += 1;
+        }
+        SyntaxKind::WHITESPACE
+    };
+    // Only trivia lies between tokens; should that ever be false, keep the bytes as one error
+    // token rather than loop.
+    if at == start {
+        (ERROR, end as u32)
+    } else {
+        (kind, at as u32)
     }
 }
 

@@ -15,7 +15,6 @@ pub mod ast;
 
 use std::borrow::Cow;
 
-use chumsky::Parser as _;
 pub use input::MAX_DEPTH;
 pub use lexer::{lex, LexedToken};
 pub use syntax_kind::SyntaxKind;
@@ -72,39 +71,66 @@ impl Parse {
     }
 }
 
-/// Stack reserved for the grammar; see `parse`.
+/// Stack reserved for the grammar; see `parse_with`.
 const PARSER_STACK_BYTES: usize = 256 << 20;
+
+/// Texts at least this long are lexed and parsed on two threads (when `ParseOptions` allows).
+pub const PARALLEL_MIN_BYTES: usize = 256 << 10;
+
+/// How to parse. The result does not depend on the options, only the time it takes.
+#[derive(Debug, Clone, Copy)]
+pub struct ParseOptions {
+    /// Threads to use: 1, or 2 to lex the two halves of a large text side by side and parse
+    /// the top-level functions of its second half ahead, on a second thread.
+    pub threads: usize,
+    /// Texts shorter than this are parsed on one thread whatever `threads` says.
+    pub parallel_min_bytes: usize,
+}
+
+impl Default for ParseOptions {
+    /// Two threads if the machine has two cores, for texts of `PARALLEL_MIN_BYTES` or more.
+    fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        ParseOptions { threads: cores.min(2), parallel_min_bytes: PARALLEL_MIN_BYTES }
+    }
+}
 
 /// Parses `text`. Never fails, never panics; the tree's text is `text`.
 pub fn parse(text: impl Into<String>) -> Parse {
+    parse_with(text, ParseOptions::default())
+}
+
+/// `parse`, with explicit options.
+pub fn parse_with(text: impl Into<String>, options: ParseOptions) -> Parse {
     let text = text.into();
-    let prepared = input::prepare(&text);
+    let threads = if text.len() >= options.parallel_min_bytes { options.threads } else { 1 };
+    let prepared = input::prepare(&text, threads);
     let text_len = text.len() as u32;
-    let mut state = grammar::State::new(build::TreeBuilder::new(&text, &prepared.toks));
     // The grammar recurses once per nesting level (bounded by `MAX_DEPTH`), and a level of
     // chumsky combinators can take tens of kilobytes of stack in debug builds. Run it on a
     // stack of its own, sized for the worst case, whatever thread the caller is on. The memory
     // is reserved, not committed, so small files pay only for what they touch.
-    let complete = stacker::grow(PARSER_STACK_BYTES, || {
-        grammar::file().parse_with_state(prepared.toks.as_slice(), &mut state).has_output()
+    let outcome = stacker::grow(PARSER_STACK_BYTES, || {
+        grammar::run(&prepared.toks, threads, PARSER_STACK_BYTES)
     });
     let mut errors = build::token_errors(&text, &prepared);
-    debug_assert!(!complete || state.balanced(), "the grammar left a group or function open");
-    let builder = if complete {
-        errors.extend(build::grammar_errors(text_len, &prepared.toks, &state.errors));
-        state.tree
-    } else {
-        // The grammar is total, so this is a bug; keep the text and say so rather than panic.
-        errors.push(SyntaxError {
-            range: TextRange::up_to(TextSize::of(text.as_str())),
-            kind: SyntaxErrorKind::Unexpected,
-            message: "internal parser error: the file could not be structured".to_string(),
-        });
-        build::TreeBuilder::new(&text, &prepared.toks)
+    let nodes = match outcome {
+        Some((nodes, grammar_errors)) => {
+            errors.extend(build::grammar_errors(text_len, &prepared.toks, &grammar_errors));
+            nodes
+        }
+        None => {
+            // The grammar is total, so this is a bug; keep the text and say so rather than panic.
+            errors.push(SyntaxError {
+                range: TextRange::up_to(TextSize::of(text.as_str())),
+                kind: SyntaxErrorKind::Unexpected,
+                message: "internal parser error: the file could not be structured".to_string(),
+            });
+            build::TreeBuilder::new(prepared.toks.len() as u32, 0, 1).into_nodes()
+        }
     };
-    // The builder borrows `text`; the tree takes ownership of a handle to the same bytes.
-    let entries = builder.into_entries();
-    let tree = SyntaxTree::from_parts(text, entries);
+    let toks = input::into_tree_tokens(&text, prepared);
+    let tree = SyntaxTree::from_parts(text, toks, nodes);
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));
     Parse { tree, errors }
 }

@@ -1,46 +1,63 @@
-//! The lossless syntax tree: one flat, preorder array of nodes and tokens over the source text.
+//! The lossless syntax tree: the grammar's tokens, the nodes over them, and the text.
 //!
 //! Every byte of the input belongs to exactly one token, and the tokens, read in order, are the
 //! input. Nodes and tokens are `Copy` views (`SyntaxNode<'t>`, `SyntaxToken<'t>`) that borrow the
 //! tree, so walking it allocates nothing and touches no reference counts.
 //!
-//! Layout: `entries[i]` is a node or a token in preorder. A node's descendants are the entries
-//! `i + 1 .. subtree_end`, so the next sibling of `i` is `entries[i].subtree_end`.
+//! Layout. The tree keeps the lexer's array of grammar (non-trivia) tokens and one preorder array
+//! of nodes; a node covers the grammar tokens `first..end`, and its descendant nodes are the
+//! nodes `index + 1 .. subtree_end`. Trivia is not stored: the gap between two grammar tokens is
+//! trivia by construction, and it is split into `WHITESPACE` and `COMMENT` tokens when a walk
+//! reaches it. That keeps the tree at about a third of the memory an entry per token would take,
+//! and the parser never touches trivia at all.
+//!
+//! Which node a gap belongs to: the innermost node that contains the grammar tokens on both
+//! sides of it (the root for the gaps at the start and the end of the text). So trivia before a
+//! node's first token, or after its last, belongs to an enclosing node. A node that covers no
+//! token sits right after the grammar token before it (at its parent's start, if its parent
+//! starts with the next token).
 
 use std::fmt;
 
 use text_size::{TextRange, TextSize};
 
+use crate::input::Tok;
+use crate::lexer::trivia_piece;
 use crate::SyntaxKind;
 
-/// Sixteen bytes an element. An element's end is not stored: it is the start of the entry after
-/// its subtree (or the end of the text), because trivia after a node's last token belongs to
-/// what follows the node, and an empty node starts where the next token does.
+/// A node: its kind and the grammar tokens and nodes below it. Twenty bytes.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Entry {
-    pub(crate) start: u32,
-    /// Index of the parent node; `u32::MAX` for the root.
-    pub(crate) parent: u32,
-    /// One past the last descendant; `index + 1` for a token.
+pub(crate) struct Node {
+    /// First grammar token covered.
+    pub(crate) first: u32,
+    /// One past the last grammar token covered; `first` for a node that covers none.
+    pub(crate) end: u32,
+    /// One past the last descendant node.
     pub(crate) subtree_end: u32,
+    /// Index of the parent node; `NO_PARENT` for the root.
+    pub(crate) parent: u32,
     pub(crate) kind: SyntaxKind,
 }
 
-const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+const _: () = assert!(std::mem::size_of::<Node>() == 20);
 
-const NO_PARENT: u32 = u32::MAX;
+pub(crate) const NO_PARENT: u32 = u32::MAX;
+
+/// Marks a `SyntaxToken` that is a grammar token rather than a piece of trivia.
+const GRAMMAR: u32 = u32::MAX;
 
 /// A whole file's tree. Immutable once built.
 #[derive(Clone)]
 pub struct SyntaxTree {
     text: String,
-    entries: Vec<Entry>,
+    toks: Vec<Tok>,
+    nodes: Vec<Node>,
 }
 
 impl SyntaxTree {
-    pub(crate) fn from_parts(text: String, entries: Vec<Entry>) -> SyntaxTree {
-        debug_assert!(!entries.is_empty());
-        SyntaxTree { text, entries }
+    pub(crate) fn from_parts(text: String, toks: Vec<Tok>, nodes: Vec<Node>) -> SyntaxTree {
+        debug_assert!(!nodes.is_empty() && nodes[0].end as usize == toks.len());
+        SyntaxTree { text, toks, nodes }
     }
 
     /// The source text, which the tree's tokens cover exactly.
@@ -52,45 +69,122 @@ impl SyntaxTree {
         SyntaxNode { tree: self, index: 0 }
     }
 
-    /// Number of nodes and tokens in the tree.
-    pub fn len(&self) -> usize {
-        self.entries.len()
+    /// Number of nodes in the tree.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        false
+    /// Number of grammar (non-trivia) tokens in the tree.
+    pub fn grammar_token_count(&self) -> usize {
+        self.toks.len()
     }
 
     /// The text rebuilt from the tree's tokens. Equal to `text()` by construction; it exists so
     /// that tests and `hsir syntax --text` check the construction rather than trust it.
     pub fn rebuild_text(&self) -> String {
         let mut out = String::with_capacity(self.text.len());
-        for (index, entry) in self.entries.iter().enumerate() {
-            if entry.kind.is_token() {
-                let end = self.end_of(index as u32);
-                out.push_str(&self.text[entry.start as usize..end as usize]);
-            }
+        for token in self.root().tokens() {
+            out.push_str(token.text());
         }
         out
     }
 
-    /// End offset of entry `index`: where the entry after its subtree starts.
-    fn end_of(&self, index: u32) -> u32 {
-        let after = self.entries[index as usize].subtree_end;
-        self.entries.get(after as usize).map_or(self.text.len() as u32, |e| e.start)
-    }
-
-    fn range_of(&self, index: u32) -> TextRange {
-        let start = self.entries[index as usize].start;
-        TextRange::new(TextSize::from(start), TextSize::from(self.end_of(index)))
-    }
-
-    fn element(&self, index: u32) -> SyntaxElement<'_> {
-        if self.entries[index as usize].kind.is_token() {
-            SyntaxElement::Token(SyntaxToken { tree: self, index })
+    /// Start of the gap before grammar token `t` (`t == toks.len()`: the gap at the end).
+    fn gap_start(&self, t: u32) -> u32 {
+        if t == 0 {
+            0
         } else {
-            SyntaxElement::Node(SyntaxNode { tree: self, index })
+            self.toks[t as usize - 1].end
         }
+    }
+
+    /// End of the gap before grammar token `t`.
+    fn gap_end(&self, t: u32) -> u32 {
+        self.toks.get(t as usize).map_or(self.text.len() as u32, |tok| tok.start)
+    }
+
+    fn node(&self, index: u32) -> &Node {
+        &self.nodes[index as usize]
+    }
+
+    fn node_range(&self, index: u32) -> TextRange {
+        let node = self.node(index);
+        let (start, end) = if index == 0 {
+            (0, self.text.len() as u32)
+        } else if node.first < node.end {
+            (self.toks[node.first as usize].start, self.toks[node.end as usize - 1].end)
+        } else {
+            let at = self.empty_node_offset(index);
+            (at, at)
+        };
+        TextRange::new(TextSize::from(start), TextSize::from(end))
+    }
+
+    /// Where a node that covers no token sits: right after the grammar token before it, unless
+    /// an ancestor starts with the next token, in which case at that ancestor's start.
+    fn empty_node_offset(&self, index: u32) -> u32 {
+        let t = self.node(index).first;
+        let mut at = index;
+        loop {
+            let parent = self.node(at).parent;
+            if parent == 0 || parent == NO_PARENT || self.node(parent).first < t {
+                return self.gap_start(t);
+            }
+            if self.node(parent).end > t {
+                return self.toks[t as usize].start;
+            }
+            at = parent;
+        }
+    }
+
+    /// Whether node `index` owns the gap before grammar token `t`, given that no child of it
+    /// contains both sides of the gap.
+    fn owns_gap(&self, index: u32, t: u32) -> bool {
+        let node = self.node(index);
+        index == 0 || (node.first < t && t < node.end)
+    }
+
+    /// The innermost node that contains grammar token `t` (`gap == false`), or that owns the gap
+    /// before it (`gap == true`).
+    fn owner(&self, t: u32, gap: bool) -> u32 {
+        let mut node = 0u32;
+        'descend: loop {
+            let mut child = node + 1;
+            let end = self.node(node).subtree_end;
+            while child < end {
+                let c = self.node(child);
+                let inside = if gap { c.first < t && t < c.end } else { c.first <= t && t < c.end };
+                if inside {
+                    node = child;
+                    continue 'descend;
+                }
+                if c.first > t {
+                    break;
+                }
+                child = c.subtree_end;
+            }
+            return node;
+        }
+    }
+
+    /// The piece of trivia in the gap before grammar token `t` that contains `offset`.
+    fn piece_at(&self, t: u32, offset: u32) -> SyntaxToken<'_> {
+        let (mut at, end) = (self.gap_start(t), self.gap_end(t));
+        loop {
+            let piece_end = trivia_piece(self.text.as_bytes(), at, end).1;
+            if offset < piece_end || piece_end >= end {
+                return self.trivia_token(self.owner(t, true), t, at);
+            }
+            at = piece_end;
+        }
+    }
+
+    fn grammar_token(&self, parent: u32, t: u32) -> SyntaxToken<'_> {
+        SyntaxToken { tree: self, parent, tok: t, trivia: GRAMMAR }
+    }
+
+    fn trivia_token(&self, parent: u32, t: u32, at: u32) -> SyntaxToken<'_> {
+        SyntaxToken { tree: self, parent, tok: t, trivia: at }
     }
 }
 
@@ -107,11 +201,16 @@ pub struct SyntaxNode<'t> {
     index: u32,
 }
 
-/// A token (leaf) of the tree.
+/// A token (leaf) of the tree: a grammar token, or a piece of trivia.
 #[derive(Clone, Copy)]
 pub struct SyntaxToken<'t> {
     tree: &'t SyntaxTree,
-    index: u32,
+    /// The node the token belongs to.
+    parent: u32,
+    /// The grammar token's index; for trivia, the index of the grammar token after its gap.
+    tok: u32,
+    /// For trivia, where the piece starts; `GRAMMAR` for a grammar token.
+    trivia: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,14 +228,14 @@ impl Eq for SyntaxNode<'_> {}
 
 impl PartialEq for SyntaxToken<'_> {
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.tree, other.tree) && self.index == other.index
+        std::ptr::eq(self.tree, other.tree) && self.tok == other.tok && self.trivia == other.trivia
     }
 }
 impl Eq for SyntaxToken<'_> {}
 
 impl<'t> SyntaxNode<'t> {
-    fn entry(&self) -> &'t Entry {
-        &self.tree.entries[self.index as usize]
+    fn node(&self) -> &'t Node {
+        self.tree.node(self.index)
     }
 
     pub fn tree(&self) -> &'t SyntaxTree {
@@ -144,11 +243,11 @@ impl<'t> SyntaxNode<'t> {
     }
 
     pub fn kind(&self) -> SyntaxKind {
-        self.entry().kind
+        self.node().kind
     }
 
     pub fn text_range(&self) -> TextRange {
-        self.tree.range_of(self.index)
+        self.tree.node_range(self.index)
     }
 
     pub fn text(&self) -> &'t str {
@@ -156,7 +255,7 @@ impl<'t> SyntaxNode<'t> {
     }
 
     pub fn parent(&self) -> Option<SyntaxNode<'t>> {
-        let parent = self.entry().parent;
+        let parent = self.node().parent;
         (parent != NO_PARENT).then_some(SyntaxNode { tree: self.tree, index: parent })
     }
 
@@ -165,12 +264,30 @@ impl<'t> SyntaxNode<'t> {
         std::iter::successors(Some(*self), |node| node.parent())
     }
 
+    /// Direct children, nodes and tokens (trivia included), in text order.
     pub fn children_with_tokens(&self) -> Children<'t> {
-        Children { tree: self.tree, next: self.index + 1, end: self.entry().subtree_end }
+        let node = self.node();
+        Children {
+            tree: self.tree,
+            node: self.index,
+            at: node.first,
+            child: self.index + 1,
+            child_end: node.subtree_end,
+            phase: Phase::Empty,
+            trivia: 0,
+        }
     }
 
+    /// Direct child nodes, in text order.
     pub fn children(&self) -> impl Iterator<Item = SyntaxNode<'t>> {
-        self.children_with_tokens().filter_map(SyntaxElement::into_node)
+        let tree = self.tree;
+        let end = self.node().subtree_end;
+        let first = (self.index + 1 < end).then_some(self.index + 1);
+        std::iter::successors(first, move |&i| {
+            let next = tree.node(i).subtree_end;
+            (next < end).then_some(next)
+        })
+        .map(move |index| SyntaxNode { tree, index })
     }
 
     /// Tokens that are direct children of this node.
@@ -181,15 +298,12 @@ impl<'t> SyntaxNode<'t> {
     /// This node and all nodes below it, in preorder.
     pub fn descendants(&self) -> impl Iterator<Item = SyntaxNode<'t>> {
         let tree = self.tree;
-        (self.index..self.entry().subtree_end)
-            .filter(move |&i| tree.entries[i as usize].kind.is_node())
-            .map(move |index| SyntaxNode { tree, index })
+        (self.index..self.node().subtree_end).map(move |index| SyntaxNode { tree, index })
     }
 
     /// This node and everything below it, in preorder.
     pub fn descendants_with_tokens(&self) -> impl Iterator<Item = SyntaxElement<'t>> {
-        let tree = self.tree;
-        (self.index..self.entry().subtree_end).map(move |i| tree.element(i))
+        Preorder::new(*self).map(|(element, _)| element)
     }
 
     /// All tokens below this node, trivia included, in text order.
@@ -201,42 +315,43 @@ impl<'t> SyntaxNode<'t> {
         self.tokens().next()
     }
 
+    /// The last token below this node, trivia included.
+    pub fn last_token(&self) -> Option<SyntaxToken<'t>> {
+        self.tokens().last()
+    }
+
     pub fn next_sibling(&self) -> Option<SyntaxElement<'t>> {
         let parent = self.parent()?;
-        let next = self.entry().subtree_end;
-        (next < parent.entry().subtree_end).then(|| self.tree.element(next))
+        let mut children = parent.children_with_tokens();
+        children.find(|c| *c == SyntaxElement::Node(*self))?;
+        children.next()
     }
 
     /// The token that contains `offset`; at a boundary between two tokens, the one to the right
-    /// (or the last token at the end of the text).
+    /// (or the last token at the end of the text). `None` if `offset` is outside this node.
     pub fn token_at_offset(&self, offset: TextSize) -> Option<SyntaxToken<'t>> {
-        let offset = u32::from(offset);
-        let mut node = *self;
-        'descend: loop {
-            let mut last_token = None;
-            for child in node.children_with_tokens() {
-                let range = child.text_range();
-                let (start, end) = (u32::from(range.start()), u32::from(range.end()));
-                if offset < start {
-                    break;
-                }
-                if offset < end || (offset == end && start == end) {
-                    match child {
-                        SyntaxElement::Node(n) => {
-                            node = n;
-                            continue 'descend;
-                        }
-                        SyntaxElement::Token(t) => return Some(t),
-                    }
-                }
-                if let SyntaxElement::Token(t) = child {
-                    last_token = Some(t);
-                } else if let SyntaxElement::Node(n) = child {
-                    last_token = n.tokens().last().or(last_token);
-                }
-            }
-            return last_token.filter(|t| u32::from(t.text_range().end()) == offset);
+        let range = self.text_range();
+        if !range.contains_inclusive(offset) {
+            return None;
         }
+        let tree = self.tree;
+        let offset = u32::from(offset);
+        let n = tree.toks.len() as u32;
+        // The first grammar token that ends after `offset`.
+        let t = tree.toks.partition_point(|tok| tok.end <= offset) as u32;
+        let token = if t < n && tree.toks[t as usize].start <= offset {
+            tree.grammar_token(tree.owner(t, false), t)
+        } else if offset < tree.gap_end(t) {
+            tree.piece_at(t, offset)
+        } else if tree.gap_start(n) < tree.gap_end(n) {
+            // The end of the text, after trivia: its last piece.
+            tree.piece_at(n, offset - 1)
+        } else if n > 0 {
+            tree.grammar_token(tree.owner(n - 1, false), n - 1)
+        } else {
+            return None;
+        };
+        range.contains_range(token.text_range()).then_some(token)
     }
 
     /// The smallest node whose range contains `range`.
@@ -253,16 +368,24 @@ impl<'t> SyntaxNode<'t> {
 }
 
 impl<'t> SyntaxToken<'t> {
-    fn entry(&self) -> &'t Entry {
-        &self.tree.entries[self.index as usize]
-    }
-
     pub fn kind(&self) -> SyntaxKind {
-        self.entry().kind
+        if self.trivia == GRAMMAR {
+            self.tree.toks[self.tok as usize].kind
+        } else {
+            let end = self.tree.gap_end(self.tok);
+            trivia_piece(self.tree.text.as_bytes(), self.trivia, end).0
+        }
     }
 
     pub fn text_range(&self) -> TextRange {
-        self.tree.range_of(self.index)
+        let (start, end) = if self.trivia == GRAMMAR {
+            let tok = self.tree.toks[self.tok as usize];
+            (tok.start, tok.end)
+        } else {
+            let gap_end = self.tree.gap_end(self.tok);
+            (self.trivia, trivia_piece(self.tree.text.as_bytes(), self.trivia, gap_end).1)
+        };
+        TextRange::new(TextSize::from(start), TextSize::from(end))
     }
 
     pub fn text(&self) -> &'t str {
@@ -270,33 +393,50 @@ impl<'t> SyntaxToken<'t> {
     }
 
     pub fn parent(&self) -> SyntaxNode<'t> {
-        SyntaxNode { tree: self.tree, index: self.entry().parent }
+        SyntaxNode { tree: self.tree, index: self.parent }
     }
 
     /// The next token in text order, trivia included.
     pub fn next_token(&self) -> Option<SyntaxToken<'t>> {
-        let entries = &self.tree.entries;
-        let mut i = self.index as usize + 1;
-        while i < entries.len() {
-            if entries[i].kind.is_token() {
-                return Some(SyntaxToken { tree: self.tree, index: i as u32 });
+        let tree = self.tree;
+        let n = tree.toks.len() as u32;
+        if self.trivia != GRAMMAR {
+            let end = tree.gap_end(self.tok);
+            let piece_end = trivia_piece(tree.text.as_bytes(), self.trivia, end).1;
+            if piece_end < end {
+                return Some(tree.trivia_token(self.parent, self.tok, piece_end));
             }
-            i += 1;
+            return (self.tok < n)
+                .then(|| tree.grammar_token(tree.owner(self.tok, false), self.tok));
         }
-        None
+        let t = self.tok + 1;
+        if tree.gap_start(t) < tree.gap_end(t) {
+            Some(tree.trivia_token(tree.owner(t, true), t, tree.gap_start(t)))
+        } else {
+            (t < n).then(|| tree.grammar_token(tree.owner(t, false), t))
+        }
     }
 
     /// The previous token in text order, trivia included.
     pub fn prev_token(&self) -> Option<SyntaxToken<'t>> {
-        let entries = &self.tree.entries;
-        let mut i = self.index as usize;
-        while i > 0 {
-            i -= 1;
-            if entries[i].kind.is_token() {
-                return Some(SyntaxToken { tree: self.tree, index: i as u32 });
+        let tree = self.tree;
+        let start = u32::from(self.text_range().start());
+        // The gap before this token, if this is a grammar token; else its own gap.
+        let t = self.tok;
+        let gap_start = tree.gap_start(t);
+        if gap_start < start {
+            let mut at = gap_start;
+            loop {
+                let piece_end = trivia_piece(tree.text.as_bytes(), at, start).1;
+                if piece_end >= start {
+                    let parent =
+                        if self.trivia == GRAMMAR { tree.owner(t, true) } else { self.parent };
+                    return Some(tree.trivia_token(parent, t, at));
+                }
+                at = piece_end;
             }
         }
-        None
+        (t > 0).then(|| tree.grammar_token(tree.owner(t - 1, false), t - 1))
     }
 }
 
@@ -330,23 +470,119 @@ impl<'t> SyntaxElement<'t> {
     }
 }
 
-/// Iterator over the direct children of a node.
+/// Where `Children` is at a token boundary: first the empty child nodes that sit there, then
+/// the gap (if the node owns it), then the token or child node that starts there.
+#[derive(Clone, Copy, Debug)]
+enum Phase {
+    Empty,
+    Gap,
+    Item,
+}
+
+/// Iterator over the direct children of a node, trivia included.
 pub struct Children<'t> {
     tree: &'t SyntaxTree,
-    next: u32,
-    end: u32,
+    node: u32,
+    /// The token boundary being walked: the gap before grammar token `at`, then token `at`.
+    at: u32,
+    /// The next child node, and one past the last descendant of this node.
+    child: u32,
+    child_end: u32,
+    phase: Phase,
+    /// In the `Gap` phase, where the next piece of trivia starts.
+    trivia: u32,
 }
 
 impl<'t> Iterator for Children<'t> {
     type Item = SyntaxElement<'t>;
 
     fn next(&mut self) -> Option<SyntaxElement<'t>> {
-        if self.next >= self.end {
-            return None;
+        let tree = self.tree;
+        loop {
+            match self.phase {
+                Phase::Empty => {
+                    if self.child < self.child_end {
+                        let child = tree.node(self.child);
+                        if child.first == self.at && child.end == self.at {
+                            let index = self.child;
+                            self.child = child.subtree_end;
+                            return Some(SyntaxElement::Node(SyntaxNode { tree, index }));
+                        }
+                    }
+                    self.phase = Phase::Gap;
+                    self.trivia = if tree.owns_gap(self.node, self.at) {
+                        tree.gap_start(self.at)
+                    } else {
+                        tree.gap_end(self.at)
+                    };
+                }
+                Phase::Gap => {
+                    let end = tree.gap_end(self.at);
+                    if self.trivia < end {
+                        let at = self.trivia;
+                        self.trivia = trivia_piece(tree.text.as_bytes(), at, end).1;
+                        let token = tree.trivia_token(self.node, self.at, at);
+                        return Some(SyntaxElement::Token(token));
+                    }
+                    self.phase = Phase::Item;
+                }
+                Phase::Item => {
+                    if self.at >= tree.node(self.node).end {
+                        return None;
+                    }
+                    self.phase = Phase::Empty;
+                    if self.child < self.child_end {
+                        let child = tree.node(self.child);
+                        if child.first == self.at {
+                            let index = self.child;
+                            self.at = child.end;
+                            self.child = child.subtree_end;
+                            return Some(SyntaxElement::Node(SyntaxNode { tree, index }));
+                        }
+                    }
+                    let t = self.at;
+                    self.at += 1;
+                    return Some(SyntaxElement::Token(tree.grammar_token(self.node, t)));
+                }
+            }
         }
-        let index = self.next;
-        self.next = self.tree.entries[index as usize].subtree_end;
-        Some(self.tree.element(index))
+    }
+}
+
+/// Preorder walk of a subtree, with each element's depth below the start.
+struct Preorder<'t> {
+    stack: Vec<Children<'t>>,
+    start: Option<SyntaxNode<'t>>,
+}
+
+impl<'t> Preorder<'t> {
+    fn new(node: SyntaxNode<'t>) -> Self {
+        Preorder { stack: Vec::new(), start: Some(node) }
+    }
+}
+
+impl<'t> Iterator for Preorder<'t> {
+    type Item = (SyntaxElement<'t>, usize);
+
+    fn next(&mut self) -> Option<(SyntaxElement<'t>, usize)> {
+        if let Some(start) = self.start.take() {
+            self.stack.push(start.children_with_tokens());
+            return Some((SyntaxElement::Node(start), 0));
+        }
+        loop {
+            let depth = self.stack.len();
+            let next = self.stack.last_mut()?.next();
+            match next {
+                Some(SyntaxElement::Node(node)) => {
+                    self.stack.push(node.children_with_tokens());
+                    return Some((SyntaxElement::Node(node), depth));
+                }
+                Some(token) => return Some((token, depth)),
+                None => {
+                    self.stack.pop();
+                }
+            }
+        }
     }
 }
 
@@ -357,22 +593,12 @@ impl fmt::Debug for SyntaxNode<'_> {
         if !f.alternate() {
             return write!(f, "{}@{:?}", self.kind().name(), self.text_range());
         }
-        let mut depth = 0usize;
-        let mut stack: Vec<u32> = Vec::new();
-        for index in self.index..self.entry().subtree_end {
-            while stack.last().is_some_and(|&end| index >= end) {
-                stack.pop();
-                depth -= 1;
-            }
-            let entry = &self.tree.entries[index as usize];
-            let range = self.tree.range_of(index);
-            write!(f, "{:indent$}{}@{:?}", "", entry.kind.name(), range, indent = depth * 2)?;
-            if entry.kind.is_token() {
-                writeln!(f, " {:?}", &self.tree.text[range])?;
-            } else {
-                writeln!(f)?;
-                stack.push(entry.subtree_end);
-                depth += 1;
+        for (element, depth) in Preorder::new(*self) {
+            let range = element.text_range();
+            write!(f, "{:indent$}{}@{:?}", "", element.kind().name(), range, indent = depth * 2)?;
+            match element {
+                SyntaxElement::Token(token) => writeln!(f, " {:?}", token.text())?,
+                SyntaxElement::Node(_) => writeln!(f)?,
             }
         }
         Ok(())

@@ -68,3 +68,25 @@ fn corpus_files_parse_without_syntax_errors() {
         );
     }
 }
+
+/// Parsing on two threads (forced, whatever the file's size) builds the same tree and errors as
+/// parsing on one: the second thread's functions are spliced in only where the main parse would
+/// have built exactly them.
+#[test]
+fn two_threads_build_the_same_tree_as_one() {
+    use hsir_parser::{parse_with, ParseOptions};
+    let one = ParseOptions { threads: 1, parallel_min_bytes: 0 };
+    let two = ParseOptions { threads: 2, parallel_min_bytes: 0 };
+    for path in corpus_files() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let single = parse_with(text.clone(), one);
+        let parallel = parse_with(text, two);
+        assert_eq!(
+            format!("{:#?}", single.root()),
+            format!("{:#?}", parallel.root()),
+            "{}",
+            path.display()
+        );
+        assert_eq!(single.errors(), parallel.errors(), "{}", path.display());
+    }
+}

@@ -12,6 +12,14 @@ fn check(text: &str) {
     let from_lexer: Vec<(hsir_parser::SyntaxKind, u32)> =
         hsir_parser::lex(text).iter().map(|t| (t.kind, t.start)).collect();
     assert_eq!(from_tree, from_lexer);
+    check_structure(&parsed);
+    // Two threads build the same tree and errors as one.
+    let one = hsir_parser::ParseOptions { threads: 1, parallel_min_bytes: 0 };
+    let two = hsir_parser::ParseOptions { threads: 2, parallel_min_bytes: 0 };
+    let single = hsir_parser::parse_with(text, one);
+    let parallel = hsir_parser::parse_with(text, two);
+    assert_eq!(format!("{:#?}", single.root()), format!("{:#?}", parallel.root()));
+    assert_eq!(single.errors(), parallel.errors());
     for error in parsed.errors() {
         // The grammar is total: its fallback for a failed parse must never be needed.
         assert!(!error.message.contains("internal parser error"), "{text:?}");
@@ -19,6 +27,38 @@ fn check(text: &str) {
         assert!(text.is_char_boundary(error.range.start().into()));
         assert!(text.is_char_boundary(error.range.end().into()));
     }
+}
+
+/// The tree's shape: each node's children tile its range and name it as their parent, and the
+/// token queries (`token_at_offset`, `next_token`, `prev_token`) agree with the walk.
+fn check_structure(parsed: &hsir_parser::Parse) {
+    use hsir_parser::{SyntaxElement, TextSize};
+    let root = parsed.root();
+    for node in root.descendants() {
+        let range = node.text_range();
+        let mut at = range.start();
+        for child in node.children_with_tokens() {
+            let child_range = child.text_range();
+            assert_eq!(child_range.start(), at, "{node:?}: gap or overlap before {child:?}");
+            at = child_range.end();
+            let parent = match child {
+                SyntaxElement::Node(n) => n.parent().unwrap(),
+                SyntaxElement::Token(t) => t.parent(),
+            };
+            assert_eq!(parent, node);
+        }
+        assert_eq!(at, range.end(), "{node:?}: children end early");
+    }
+    let tokens: Vec<_> = root.tokens().collect();
+    for (i, token) in tokens.iter().enumerate() {
+        let found = root.token_at_offset(token.text_range().start()).unwrap();
+        assert_eq!(found, *token);
+        assert_eq!(found.parent(), token.parent(), "{token:?}");
+        assert_eq!(token.next_token(), tokens.get(i + 1).copied());
+        assert_eq!(token.prev_token(), i.checked_sub(1).map(|p| tokens[p]));
+    }
+    let end = TextSize::of(parsed.tree().text());
+    assert_eq!(root.token_at_offset(end), tokens.last().copied());
 }
 
 fn corpus_texts() -> Vec<String> {
