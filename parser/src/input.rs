@@ -110,11 +110,12 @@ pub(crate) fn into_tree_tokens(text: &str, prepared: Prepared) -> Vec<Tok> {
 }
 
 /// Lexes `text` and computes the grammar's input: tokens with their layout flags, the depth
-/// limit applied. On `threads` > 1 and a large text, the two halves (split at a line break: no
-/// token spans one) are lexed side by side, and so are the two halves of the layout pass.
+/// limit applied. With `threads` > 1 (the caller decides by the text's size), the two halves
+/// (split at a line break: no token spans one) are lexed side by side, and so are the two
+/// halves of the layout pass.
 pub(crate) fn prepare(text: &str, threads: usize) -> Prepared {
     assert!(text.len() < u32::MAX as usize, "texts of 4 GiB or more are refused at the edge");
-    let split = if threads > 1 && text.len() >= crate::PARALLEL_MIN_BYTES {
+    let split = if threads > 1 {
         text.as_bytes()[text.len() / 2..]
             .iter()
             .position(|&b| b == b'\n')
@@ -177,11 +178,10 @@ struct Chunk {
     too_deep: Option<u32>,
 }
 
-/// Lexes `text[from..to]`, with room for the tokens of `room` bytes, and with brackets `stack`
-/// open at its start: sets the `NEWLINE` flag and
-/// the flags an identifier's spelling gives, merges runs of unrecognised bytes into one `ERROR`
-/// token, and turns brackets nested deeper than `MAX_DEPTH`, and their matching closers, into
-/// `ERROR` tokens for the grammar.
+/// Lexes `text[from..to]`, with room for the tokens of `room` bytes and with brackets `stack`
+/// open at its start. Sets the `NEWLINE` flag and the flags an identifier's spelling gives,
+/// merges runs of unrecognised bytes into one `ERROR` token, and turns brackets nested deeper
+/// than `MAX_DEPTH`, and their matching closers, into `ERROR` tokens for the grammar.
 fn lex_chunk(
     text: &str,
     from: usize,

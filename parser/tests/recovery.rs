@@ -162,3 +162,26 @@ fn an_unclosed_function_gives_up_at_the_next_module() {
     assert_eq!(parsed.errors().len(), 1, "{:#?}", parsed.errors());
     assert!(parsed.errors()[0].message.contains("unclosed `{`"));
 }
+
+/// The depth limit does not depend on where a two-thread parse splits the text: here the split
+/// falls among the closers, with thousands of brackets open, so the second half is lexed again
+/// knowing what is open.
+#[test]
+fn depth_limit_is_the_same_on_two_threads() {
+    use hsir_parser::{parse_with, ParseOptions, SyntaxErrorKind};
+    let one = ParseOptions { threads: 1, parallel_min_bytes: 0 };
+    let two = ParseOptions { threads: 2, parallel_min_bytes: 0 };
+    let regions = format!("{}{}", "\"t.op\"() ({\n".repeat(2_000), "}) : () -> ()\n".repeat(2_000));
+    let lines = format!(
+        "%0 = \"t.op\"() {{a = {}{}}} : () -> ()\n",
+        "[\n".repeat(3_000),
+        "]\n".repeat(3_000)
+    );
+    for text in [regions, lines] {
+        let single = parse_with(text.clone(), one);
+        let parallel = parse_with(text, two);
+        assert!(single.errors().iter().any(|e| e.kind == SyntaxErrorKind::TooDeep));
+        assert_eq!(single.errors(), parallel.errors());
+        assert_eq!(format!("{:#?}", single.root()), format!("{:#?}", parallel.root()));
+    }
+}
