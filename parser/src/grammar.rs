@@ -56,7 +56,7 @@ pub(crate) struct State {
 }
 
 /// A top-level function op parsed ahead of the main parse.
-pub(crate) struct Prefetched {
+struct Prefetched {
     /// Grammar tokens `start..end` are the op.
     start: u32,
     end: u32,
@@ -73,7 +73,9 @@ struct Prefetch {
     /// Where the functions parsed ahead start, in the order they are sent.
     starts: Vec<u32>,
     next: usize,
-    results: mpsc::Receiver<Prefetched>,
+    /// One result for each start: `None` where the grammar could not finish the op under the
+    /// state it assumed, which is never spliced.
+    results: mpsc::Receiver<Option<Prefetched>>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -113,7 +115,7 @@ impl State {
             return None;
         }
         prefetch.next += 1;
-        let prefetched = prefetch.results.recv().ok()?;
+        let prefetched = prefetch.results.recv().ok()??;
         (self.func_depth == 0 && self.open == prefetched.open).then_some(prefetched)
     }
 
@@ -221,18 +223,21 @@ fn expected_open(toks: &[Tok]) -> [u32; 5] {
 
 /// Parses the op at each of `starts` under group counts `open`, and sends the results in order
 /// until the receiver hangs up.
-fn parse_ahead(toks: &[Tok], starts: &[u32], open: [u32; 5], sender: &mpsc::Sender<Prefetched>) {
+fn parse_ahead(
+    toks: &[Tok],
+    starts: &[u32],
+    open: [u32; 5],
+    sender: &mpsc::Sender<Option<Prefetched>>,
+) {
     let len = toks.len() as u32;
     let (_, op) = parsers();
-    // After the op, take what was built and stop: the parse "fails" there, so that it neither
-    // needs the end of the input nor walks to it.
-    let take = custom(|inp: &mut InputRef<'_, '_, In<'_>, Ex<'_>>| {
+    // After the op, take what was built, if the op left the state as it found it, and stop:
+    // the parse "fails" there, so that it neither needs the end of the input nor walks to it.
+    let take = custom(move |inp: &mut InputRef<'_, '_, In<'_>, Ex<'_>>| {
         let state = inp.state();
-        let unchanged = state.func_depth == 0 && state.openers.is_empty();
-        let tree = std::mem::replace(&mut state.tree, TreeBuilder::new(0, 0, 1));
-        let errors = std::mem::take(&mut state.errors);
-        if unchanged {
-            state.finished = Some((tree, errors));
+        if state.func_depth == 0 && state.open == open && state.openers.is_empty() {
+            let tree = std::mem::replace(&mut state.tree, TreeBuilder::new(0, 0, 1));
+            state.finished = Some((tree, std::mem::take(&mut state.errors)));
         }
         Err::<(), _>(EmptyErr::default())
     });
@@ -242,23 +247,13 @@ fn parse_ahead(toks: &[Tok], starts: &[u32], open: [u32; 5], sender: &mpsc::Send
         let mut state = State::new(TreeBuilder::new(len, start, expected as usize + 1));
         state.open = open;
         let _ = ahead.parse_with_state(&toks[start as usize..], &mut state);
-        let prefetched = match state.finished.take() {
-            Some((tree, mut errors)) if state.open == open => {
-                for error in &mut errors {
-                    error.start += start;
-                    error.end += start;
-                }
-                Prefetched { start, end: tree.pos(), open, nodes: tree.into_part(), errors }
+        let prefetched = state.finished.take().map(|(tree, mut errors)| {
+            for error in &mut errors {
+                error.start += start;
+                error.end += start;
             }
-            // An op the grammar could not finish is never spliced.
-            _ => Prefetched {
-                start,
-                end: start,
-                open: [u32::MAX; 5],
-                nodes: Vec::new(),
-                errors: Vec::new(),
-            },
-        };
+            Prefetched { start, end: tree.pos(), open, nodes: tree.into_part(), errors }
+        });
         if sender.send(prefetched).is_err() {
             return;
         }
