@@ -128,6 +128,27 @@ impl TreeBuilder {
         self.pending_from = self.stack.len() as u32;
     }
 
+    /// Opens a node at the next grammar token and gives it its entry at once, for parsers that
+    /// know it will have tokens (`grammar::simple`); a rewind still removes it.
+    pub(crate) fn open(&mut self, kind: SyntaxKind) {
+        self.materialize();
+        let parent = self.stack.last().expect("the root is open").entry;
+        let entry = self.nodes.len() as u32;
+        self.nodes.push(Node { kind, first: self.pos, end: 0, subtree_end: 0, parent });
+        self.stack.push(Open { kind, entry });
+        self.pending_from = self.stack.len() as u32;
+    }
+
+    /// Consumes the next grammar token in a node of its own, which closes at once.
+    pub(crate) fn leaf(&mut self, kind: SyntaxKind) {
+        self.materialize();
+        let parent = self.stack.last().expect("the root is open").entry;
+        let entry = self.nodes.len() as u32;
+        let end = self.pos + 1;
+        self.nodes.push(Node { kind, first: self.pos, end, subtree_end: entry + 1, parent });
+        self.pos = end;
+    }
+
     /// The grammar consumed its next token; it belongs to the innermost open node.
     #[inline]
     pub(crate) fn consume(&mut self) {

@@ -23,8 +23,10 @@ use crate::tree::Node;
 use crate::SyntaxErrorKind;
 use crate::SyntaxKind::{self, *};
 
+mod simple;
+
 pub(crate) type In<'a> = &'a [Tok];
-type Ex<'a> = extra::Full<EmptyErr, State, ()>;
+type Ex<'a> = extra::Full<EmptyErr, State<'a>, ()>;
 
 /// What the grammar records; see the module documentation. Eight bytes: a 10 MB file records
 /// millions of these.
@@ -38,7 +40,10 @@ pub(crate) struct PendingError {
 }
 
 /// Mutable parser state: the tree being built, the errors, and what the recovery rules consult.
-pub(crate) struct State {
+pub(crate) struct State<'a> {
+    /// All the grammar tokens, for parsers that read ahead (`simple`); the tree builder's
+    /// position indexes them.
+    toks: &'a [Tok],
     pub(crate) tree: TreeBuilder,
     pub(crate) errors: Vec<PendingError>,
     /// How many function-like ops enclose the current position.
@@ -87,9 +92,10 @@ pub(crate) struct Mark {
     errors: u32,
 }
 
-impl State {
-    pub(crate) fn new(tree: TreeBuilder) -> Self {
+impl<'a> State<'a> {
+    pub(crate) fn new(toks: &'a [Tok], tree: TreeBuilder) -> Self {
         State {
+            toks,
             tree,
             errors: Vec::new(),
             func_depth: 0,
@@ -130,7 +136,7 @@ impl State {
     }
 }
 
-impl<'a> Inspector<'a, In<'a>> for State {
+impl<'a> Inspector<'a, In<'a>> for State<'a> {
     type Checkpoint = Mark;
 
     fn on_token(&mut self, _: &Tok) {
@@ -165,22 +171,24 @@ pub(crate) fn run(
     toks: &[Tok],
     threads: usize,
     stack_bytes: usize,
+    hand_parsed: bool,
 ) -> Option<(Vec<Node>, Vec<PendingError>)> {
     let starts = if threads > 1 { functions_in_second_half(toks) } else { Vec::new() };
     if starts.is_empty() {
-        return run_main(toks, None);
+        return run_main(toks, None, hand_parsed);
     }
     let open = expected_open(toks);
     std::thread::scope(|scope| {
         let (sender, results) = mpsc::channel();
         let ahead = starts.clone();
-        let worker = std::thread::Builder::new()
-            .name("hsir-parse-ahead".into())
-            .spawn_scoped(scope, move || {
-                stacker::grow(stack_bytes, || parse_ahead(toks, &ahead, open, &sender))
-            });
+        let worker = std::thread::Builder::new().name("hsir-parse-ahead".into()).spawn_scoped(
+            scope,
+            move || {
+                stacker::grow(stack_bytes, || parse_ahead(toks, &ahead, open, &sender, hand_parsed))
+            },
+        );
         let prefetch = worker.is_ok().then_some(Prefetch { starts, next: 0, results });
-        let outcome = run_main(toks, prefetch);
+        let outcome = run_main(toks, prefetch, hand_parsed);
         // A worker that failed only cost time: its results were not used past the failure.
         if let Ok(worker) = worker {
             let _ = worker.join();
@@ -189,10 +197,14 @@ pub(crate) fn run(
     })
 }
 
-fn run_main(toks: &[Tok], prefetch: Option<Prefetch>) -> Option<(Vec<Node>, Vec<PendingError>)> {
-    let mut state = State::new(TreeBuilder::new(toks.len() as u32, 0, toks.len() + 1));
+fn run_main(
+    toks: &[Tok],
+    prefetch: Option<Prefetch>,
+    hand_parsed: bool,
+) -> Option<(Vec<Node>, Vec<PendingError>)> {
+    let mut state = State::new(toks, TreeBuilder::new(toks.len() as u32, 0, toks.len() + 1));
     state.prefetch = prefetch;
-    let (file, _) = parsers();
+    let (file, _) = parsers(hand_parsed);
     if !file.parse_with_state(toks, &mut state).has_output() {
         return None;
     }
@@ -228,9 +240,10 @@ fn parse_ahead(
     starts: &[u32],
     open: [u32; 5],
     sender: &mpsc::Sender<Option<Prefetched>>,
+    hand_parsed: bool,
 ) {
     let len = toks.len() as u32;
-    let (_, op) = parsers();
+    let (_, op) = parsers(hand_parsed);
     // After the op, take what was built, if the op left the state as it found it, and stop:
     // the parse "fails" there, so that it neither needs the end of the input nor walks to it.
     let take = custom(move |inp: &mut InputRef<'_, '_, In<'_>, Ex<'_>>| {
@@ -244,7 +257,7 @@ fn parse_ahead(
     let ahead = op.then(take);
     for (k, &start) in starts.iter().enumerate() {
         let expected = starts.get(k + 1).map_or(len, |&next| next) - start;
-        let mut state = State::new(TreeBuilder::new(len, start, expected as usize + 1));
+        let mut state = State::new(toks, TreeBuilder::new(len, start, expected as usize + 1));
         state.open = open;
         let _ = ahead.parse_with_state(&toks[start as usize..], &mut state);
         let prefetched = state.finished.take().map(|(tree, mut errors)| {
@@ -550,8 +563,11 @@ fn junk<'a>(
 
 // ---- the grammar -----------------------------------------------------------------------------
 
-/// The whole-file parser, and the operation parser within it.
-fn parsers<'a>() -> (impl Parser<'a, In<'a>, (), Ex<'a>>, impl Parser<'a, In<'a>, (), Ex<'a>>) {
+/// The whole-file parser, and the operation parser within it. `hand_parsed`: whether
+/// statements of the everyday shapes take the hand-written path (`simple`).
+fn parsers<'a>(
+    hand_parsed: bool,
+) -> (impl Parser<'a, In<'a>, (), Ex<'a>>, impl Parser<'a, In<'a>, (), Ex<'a>>) {
     let mut op = Recursive::declare();
     let mut op_item = Recursive::declare();
     let mut attr_atom = Recursive::declare();
@@ -745,7 +761,7 @@ fn parsers<'a>() -> (impl Parser<'a, In<'a>, (), Ex<'a>>, impl Parser<'a, In<'a>
             BLOCK_LABEL,
             flagged(CARET_ID, flags::LABEL_START).then(block_arg_list.or_not()).then(tok(COLON)),
         );
-        let statement = statement(op.clone(), op_item.clone(), true);
+        let statement = statement(op.clone(), op_item.clone(), true, hand_parsed);
         let block = node(
             BLOCK,
             choice((
@@ -988,7 +1004,7 @@ fn parsers<'a>() -> (impl Parser<'a, In<'a>, (), Ex<'a>>, impl Parser<'a, In<'a>
         tok(SPLIT_MARKER),
         alias_def,
         resource_block,
-        statement(op.clone(), op_item, false),
+        statement(op.clone(), op_item, false, hand_parsed),
         stray_closer(),
         junk("expected an operation", balanced),
         // Nothing above fails on a token that reaches here; this keeps the grammar total if a
@@ -1003,6 +1019,7 @@ fn statement<'a>(
     op: impl Parser<'a, In<'a>, (), Ex<'a>> + Clone + 'a,
     op_item: impl Parser<'a, In<'a>, (), Ex<'a>> + Clone + 'a,
     in_region: bool,
+    hand_parsed: bool,
 ) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
     let region_stop = custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
         let Some(tok) = inp.peek() else { return Ok(()) };
@@ -1025,6 +1042,7 @@ fn statement<'a>(
         .ignore_then(junk("expected `=` after the result names", op_item.clone()));
     region_stop.not().ignore_then(choice((
         splice(),
+        simple::statement(hand_parsed),
         starts_op.ignore_then(op),
         op_junk,
         stray_closer(),

@@ -111,8 +111,8 @@ pub(crate) fn into_tree_tokens(text: &str, prepared: Prepared) -> Vec<Tok> {
 
 /// Lexes `text` and computes the grammar's input: tokens with their layout flags, the depth
 /// limit applied. With `threads` > 1 (the caller decides by the text's size), the two halves
-/// (split at a line break: no token spans one) are lexed side by side, and so are the two
-/// halves of the layout pass.
+/// (split at a line break: no token spans one) are lexed and marked side by side, and the few
+/// tokens near the split whose layout flags depend on the other half are marked again after.
 pub(crate) fn prepare(text: &str, threads: usize) -> Prepared {
     assert!(text.len() < u32::MAX as usize, "texts of 4 GiB or more are refused at the edge");
     let split = if threads > 1 {
@@ -123,26 +123,37 @@ pub(crate) fn prepare(text: &str, threads: usize) -> Prepared {
     } else {
         None
     };
+    prepare_split(text, split)
+}
+
+/// `prepare`, with the text split after the line break that ends at `split`, or not at all.
+fn prepare_split(text: &str, split: Option<usize>) -> Prepared {
     let Some(split) = split else {
-        let chunk = lex_chunk(text, 0, text.len(), text.len(), Vec::new());
-        let mut toks = chunk.toks;
-        let marks = statement_marks(&toks, 0, toks.len());
-        apply_marks(&mut toks, 0, &marks);
-        return Prepared { toks, invalid: chunk.invalid, too_deep: chunk.too_deep };
+        let mut chunk = lex_chunk(text, 0, text.len(), text.len(), Vec::new());
+        let len = chunk.toks.len();
+        mark(&mut chunk.toks, 0, len);
+        return Prepared { toks: chunk.toks, invalid: chunk.invalid, too_deep: chunk.too_deep };
     };
-    let lex_second = || lex_chunk(text, split, text.len(), text.len() - split, Vec::new());
+    // Each half is marked as if it were the whole text; `remark` below fixes the boundary.
+    let lex_and_mark = |from: usize, to: usize, room: usize, stack: Vec<(SyntaxKind, bool)>| {
+        let mut chunk = lex_chunk(text, from, to, room, stack);
+        let len = chunk.toks.len();
+        mark(&mut chunk.toks, 0, len);
+        chunk
+    };
+    let lex_second = || lex_and_mark(split, text.len(), text.len() - split, Vec::new());
     let (first, second) = std::thread::scope(|scope| {
         let second = std::thread::Builder::new().spawn_scoped(scope, lex_second);
         // Room for the second half's tokens too: they are appended.
-        let first = lex_chunk(text, 0, split, text.len(), Vec::new());
-        // A thread that could not start (or failed) costs only time: lex the half here.
+        let first = lex_and_mark(0, split, text.len(), Vec::new());
+        // A thread that could not start (or failed) costs only time: do the half here.
         let second = second.ok().and_then(|handle| handle.join().ok());
         (first, second.unwrap_or_else(lex_second))
     });
     // The second half was lexed as if no bracket were open at its start. That is exact as long
     // as nothing in it can reach the depth limit; otherwise lex it again knowing what is open.
     let second = if first.stack.len() + second.max_depth >= MAX_DEPTH {
-        lex_chunk(text, split, text.len(), text.len() - split, first.stack.clone())
+        lex_and_mark(split, text.len(), text.len() - split, first.stack.clone())
     } else {
         second
     };
@@ -153,17 +164,22 @@ pub(crate) fn prepare(text: &str, threads: usize) -> Prepared {
     let mut invalid = first.invalid;
     invalid.extend_from_slice(&second.invalid);
     let too_deep = first.too_deep.or(second.too_deep.map(|at| at + offset));
-    let middle = offset as usize;
-    let mark_late = || statement_marks(&toks, middle, toks.len());
-    let (early, late) = std::thread::scope(|scope| {
-        let late = std::thread::Builder::new().spawn_scoped(scope, mark_late);
-        let early = statement_marks(&toks, 0, middle);
-        let late = late.ok().and_then(|handle| handle.join().ok());
-        (early, late.unwrap_or_else(mark_late))
-    });
-    apply_marks(&mut toks, 0, &early);
-    apply_marks(&mut toks, middle, &late);
+    remark_boundary(&mut toks, offset as usize);
     Prepared { toks, invalid, too_deep }
+}
+
+/// Marks again the tokens around `boundary` whose layout flags were computed without seeing
+/// the other side: the first token after it (its predecessor was missing) and every token
+/// before it whose look-ahead may have reached it. Look-ahead passes over at most
+/// `LABEL_SCAN_LIMIT` tokens, except in a result list (`%a, %b:2 =`), which passes only over
+/// values, colons, integers and commas.
+fn remark_boundary(toks: &mut [Tok], boundary: usize) {
+    let mut from = boundary.saturating_sub(LABEL_SCAN_LIMIT + 2);
+    while from > 0 && matches!(toks[from - 1].kind, VALUE_ID | COLON | INT | COMMA) {
+        from -= 1;
+    }
+    let to = (boundary + 1).min(toks.len());
+    mark(toks, from, to);
 }
 
 /// The tokens of `text[from..to]`, where `from` is 0 or follows a line break.
@@ -308,52 +324,59 @@ fn continues_operation(kind: SyntaxKind) -> bool {
     matches!(kind, COMMA | COLON | EQ | ARROW | L_PAREN | L_BRACK | L_ANGLE)
 }
 
-/// The layout flags of tokens `from..to` (`OP_START`, `DEF_START`, `LABEL_START`,
-/// `DICT_START`, `BEFORE_PAREN`, `BEFORE_EQ`). They depend only on the lexer's flags of the
-/// tokens around, so disjoint ranges can be marked side by side.
-fn statement_marks(toks: &[Tok], from: usize, to: usize) -> Vec<u16> {
-    let mut marks = Vec::with_capacity(to - from);
+/// The flags `mark` sets.
+const LAYOUT: u16 = flags::OP_START
+    | flags::DEF_START
+    | flags::LABEL_START
+    | flags::DICT_START
+    | flags::BEFORE_PAREN
+    | flags::BEFORE_EQ;
+
+/// Sets the layout flags (`LAYOUT`) of tokens `from..to`. They depend only on the kinds and
+/// the lexer's flags of the tokens around, never on layout flags, so any range can be marked
+/// again once its neighbours are known.
+fn mark(toks: &mut [Tok], from: usize, to: usize) {
     let mut prev: Option<SyntaxKind> = from.checked_sub(1).map(|p| toks[p].kind);
     for i in from..to {
         let tok = toks[i];
-        let mut fresh_line = tok.has(flags::NEWLINE) && !prev.is_some_and(continues_operation);
-        if tok.has(flags::NEWLINE) && prev == Some(COLON) && tok.kind == IDENT {
-            // `%0 = op %a :` then a new line: a type name continues the op, anything else is
-            // the next op and the type is missing.
-            fresh_line = !tok.has(flags::TYPE_WORD);
-        }
-        let next = toks.get(i + 1).map(|t| t.kind);
-        let before = match (tok.kind, next) {
-            (IDENT, Some(L_PAREN)) => flags::BEFORE_PAREN,
-            (IDENT, Some(EQ)) => flags::BEFORE_EQ,
+        let next = || toks.get(i + 1).map(|t| t.kind);
+        let mark = match tok.kind {
+            IDENT => {
+                let next = next();
+                let before = match next {
+                    Some(L_PAREN) => flags::BEFORE_PAREN,
+                    Some(EQ) => flags::BEFORE_EQ,
+                    _ => 0,
+                };
+                let starts = fresh_line(tok, prev)
+                    && !tok.has(flags::CONTINUATION_WORD)
+                    && next != Some(L_PAREN);
+                before | if starts { flags::OP_START } else { 0 }
+            }
+            STRING if fresh_line(tok, prev) => flags::OP_START,
+            HASH_ID | BANG_ID if fresh_line(tok, prev) && next() == Some(EQ) => flags::DEF_START,
+            VALUE_ID if prev != Some(COMMA) && is_result_list(toks, i) => flags::DEF_START,
+            CARET_ID if is_label(toks, i) => flags::LABEL_START,
+            L_BRACE if opens_dictionary(toks, i) => flags::DICT_START,
             _ => 0,
         };
-        let mark = before
-            | match tok.kind {
-                HASH_ID | BANG_ID if fresh_line && next == Some(EQ) => flags::DEF_START,
-                STRING if fresh_line => flags::OP_START,
-                IDENT
-                    if fresh_line
-                        && !tok.has(flags::CONTINUATION_WORD)
-                        && next != Some(L_PAREN) =>
-                {
-                    flags::OP_START
-                }
-                VALUE_ID if prev != Some(COMMA) && is_result_list(toks, i) => flags::DEF_START,
-                CARET_ID if is_label(toks, i) => flags::LABEL_START,
-                L_BRACE if opens_dictionary(toks, i) => flags::DICT_START,
-                _ => 0,
-            };
-        marks.push(mark);
+        toks[i].flags = (tok.flags & !LAYOUT) | mark;
         prev = Some(tok.kind);
     }
-    marks
 }
 
-fn apply_marks(toks: &mut [Tok], from: usize, marks: &[u16]) {
-    for (tok, mark) in toks[from..].iter_mut().zip(marks) {
-        tok.flags |= mark;
+/// Whether `tok` begins a line of its own rather than continuing the previous token's
+/// construct.
+fn fresh_line(tok: Tok, prev: Option<SyntaxKind>) -> bool {
+    if !tok.has(flags::NEWLINE) {
+        return false;
     }
+    if prev == Some(COLON) && tok.kind == IDENT {
+        // `%0 = op %a :` then a new line: a type name continues the op, anything else is the
+        // next op and the type is missing.
+        return !tok.has(flags::TYPE_WORD);
+    }
+    !prev.is_some_and(continues_operation)
 }
 
 /// `%a [: N] (, %b [: N])* =` starting at `i`.
@@ -377,15 +400,17 @@ fn is_result_list(toks: &[Tok], mut i: usize) -> bool {
     }
 }
 
+/// How far `is_label` looks for the `)` that closes a label's arguments.
+const LABEL_SCAN_LIMIT: usize = 4096;
+
 /// `^bb:` or `^bb( ... ):` starting at `i`. The scan of the argument list is bounded so that
 /// pathological input stays linear.
 fn is_label(toks: &[Tok], i: usize) -> bool {
-    const SCAN_LIMIT: usize = 4096;
     match toks.get(i + 1).map(|t| t.kind) {
         Some(COLON) => true,
         Some(L_PAREN) => {
             let mut depth = 0usize;
-            for (j, tok) in toks.iter().enumerate().skip(i + 1).take(SCAN_LIMIT) {
+            for (j, tok) in toks.iter().enumerate().skip(i + 1).take(LABEL_SCAN_LIMIT) {
                 match tok.kind {
                     L_PAREN => depth += 1,
                     R_PAREN => {
@@ -417,5 +442,51 @@ fn opens_dictionary(toks: &[Tok], i: usize) -> bool {
             _ => false,
         },
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Splitting the text at any line break gives the tokens, flags and errors of no split:
+    /// the layout flags near the split, which look across it, are redone.
+    #[test]
+    fn every_split_gives_the_tokens_of_no_split() {
+        let crafted = "module {\n%a,\n%b:2,\n  %c = op %a,\n %b\n^bb1(%x: i32,\n  %y: i32):\n  \
+                       %d = op {\n  }\n  %e = op {value\n= 1}\n#x\n = 1\n!t\n= i32\nfoo\n(\nbar\n \
+                       = 2\n  %f = op :\n  i32\n  %g = op :\n  baz\n\"s\"\n(%a)\n~~\n@@\n}\n";
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data");
+        let mut texts = vec![crafted.to_string()];
+        for folder in ["ok", "err"] {
+            for entry in std::fs::read_dir(dir.join(folder)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "mlir") {
+                    texts.push(std::fs::read_to_string(path).unwrap());
+                }
+            }
+        }
+        for text in &texts {
+            let whole = prepare_split(text, None);
+            for (at, _) in text.match_indices('\n') {
+                let split = prepare_split(text, Some(at + 1));
+                assert_eq!(split.toks, whole.toks, "split after byte {at} of {text:?}");
+                assert_eq!(split.invalid, whole.invalid, "split after byte {at} of {text:?}");
+                assert_eq!(split.too_deep, whole.too_deep, "split after byte {at} of {text:?}");
+            }
+        }
+    }
+
+    /// A result list longer than any other look-ahead, split near its end: its first value
+    /// still starts a definition.
+    #[test]
+    fn a_split_inside_a_long_result_list() {
+        let values: Vec<String> = (0..2 * LABEL_SCAN_LIMIT).map(|i| format!("%v{i}")).collect();
+        let text = format!("{} = op\n", values.join(",\n"));
+        let whole = prepare_split(&text, None);
+        assert!(whole.toks[0].has(flags::DEF_START));
+        for (at, _) in text.match_indices('\n').skip(2 * LABEL_SCAN_LIMIT - 4) {
+            assert_eq!(prepare_split(&text, Some(at + 1)).toks, whole.toks, "split after {at}");
+        }
     }
 }

@@ -85,13 +85,22 @@ pub struct ParseOptions {
     pub threads: usize,
     /// Texts shorter than this are parsed on one thread whatever `threads` says.
     pub parallel_min_bytes: usize,
+    /// Whether statements of the everyday shapes (results, name, operands, bracket groups, a
+    /// small attribute dictionary, plain types) are read by a hand-written path inside the
+    /// grammar rather than through the general combinators. Only the speed differs; tests
+    /// turn it off to check that.
+    pub hand_parsed_statements: bool,
 }
 
 impl Default for ParseOptions {
     /// Two threads if the machine has two cores, for texts of `PARALLEL_MIN_BYTES` or more.
     fn default() -> Self {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        ParseOptions { threads: cores.min(2), parallel_min_bytes: PARALLEL_MIN_BYTES }
+        ParseOptions {
+            threads: cores.min(2),
+            parallel_min_bytes: PARALLEL_MIN_BYTES,
+            hand_parsed_statements: true,
+        }
     }
 }
 
@@ -111,7 +120,7 @@ pub fn parse_with(text: impl Into<String>, options: ParseOptions) -> Parse {
     // stack of its own, sized for the worst case, whatever thread the caller is on. The memory
     // is reserved, not committed, so small files pay only for what they touch.
     let outcome = stacker::grow(PARSER_STACK_BYTES, || {
-        grammar::run(&prepared.toks, threads, PARSER_STACK_BYTES)
+        grammar::run(&prepared.toks, threads, PARSER_STACK_BYTES, options.hand_parsed_statements)
     });
     let mut errors = build::token_errors(&text, &prepared);
     let nodes = match outcome {

@@ -75,8 +75,8 @@ fn corpus_files_parse_without_syntax_errors() {
 #[test]
 fn two_threads_build_the_same_tree_as_one() {
     use hsir_parser::{parse_with, ParseOptions};
-    let one = ParseOptions { threads: 1, parallel_min_bytes: 0 };
-    let two = ParseOptions { threads: 2, parallel_min_bytes: 0 };
+    let one = ParseOptions { threads: 1, parallel_min_bytes: 0, ..Default::default() };
+    let two = ParseOptions { threads: 2, parallel_min_bytes: 0, ..Default::default() };
     for path in corpus_files() {
         let text = std::fs::read_to_string(&path).unwrap();
         let single = parse_with(text.clone(), one);
@@ -88,5 +88,40 @@ fn two_threads_build_the_same_tree_as_one() {
             path.display()
         );
         assert_eq!(single.errors(), parallel.errors(), "{}", path.display());
+    }
+}
+
+/// The hand-written path for everyday statements builds the same trees and errors as the
+/// general grammar, on every corpus file, parser fixture and bundled example.
+#[test]
+fn hand_parsed_statements_build_the_same_tree_as_the_combinators() {
+    use hsir_parser::{parse_with, ParseOptions};
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = corpus_files();
+    for dir in [
+        manifest.join("test_data/ok"),
+        manifest.join("test_data/err"),
+        manifest.join("../examples"),
+    ] {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "mlir") {
+                files.push(path);
+            }
+        }
+    }
+    let hand = ParseOptions { threads: 1, ..Default::default() };
+    let general = ParseOptions { hand_parsed_statements: false, ..hand };
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let fast = parse_with(text.clone(), hand);
+        let slow = parse_with(text, general);
+        assert_eq!(
+            format!("{:#?}", fast.root()),
+            format!("{:#?}", slow.root()),
+            "{}",
+            path.display()
+        );
+        assert_eq!(fast.errors(), slow.errors(), "{}", path.display());
     }
 }

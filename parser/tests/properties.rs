@@ -14,12 +14,17 @@ fn check(text: &str) {
     assert_eq!(from_tree, from_lexer);
     check_structure(&parsed);
     // Two threads build the same tree and errors as one.
-    let one = hsir_parser::ParseOptions { threads: 1, parallel_min_bytes: 0 };
-    let two = hsir_parser::ParseOptions { threads: 2, parallel_min_bytes: 0 };
+    let one = hsir_parser::ParseOptions { threads: 1, parallel_min_bytes: 0, ..Default::default() };
+    let two = hsir_parser::ParseOptions { threads: 2, parallel_min_bytes: 0, ..Default::default() };
     let single = hsir_parser::parse_with(text, one);
     let parallel = hsir_parser::parse_with(text, two);
     assert_eq!(format!("{:#?}", single.root()), format!("{:#?}", parallel.root()));
     assert_eq!(single.errors(), parallel.errors());
+    // The hand-written path for everyday statements builds what the combinators build.
+    let general = hsir_parser::ParseOptions { hand_parsed_statements: false, ..one };
+    let general = hsir_parser::parse_with(text, general);
+    assert_eq!(format!("{:#?}", single.root()), format!("{:#?}", general.root()), "{text:?}");
+    assert_eq!(single.errors(), general.errors(), "{text:?}");
     for error in parsed.errors() {
         // The grammar is total: its fallback for a failed parse must never be needed.
         assert!(!error.message.contains("internal parser error"), "{text:?}");
@@ -144,6 +149,78 @@ proptest! {
         if error.is_none() {
             prop_assert_eq!(text.as_bytes(), &bytes[..]);
         }
+        check(&text);
+    }
+}
+
+/// Lines made of the words everyday statements are made of, and of the ones that make the
+/// general grammar decide differently (regions, keyword groups, `->`, `to`, `loc`, labels,
+/// function names, line breaks inside groups), in random order.
+fn statement_lines() -> impl Strategy<Value = String> {
+    let word = prop::sample::select(vec![
+        "%a",
+        "%b",
+        "%r:2",
+        "%c#1",
+        "=",
+        "=",
+        ",",
+        ",",
+        ":",
+        ":",
+        "i32",
+        "none",
+        "i1",
+        "control",
+        "<",
+        ">",
+        "[",
+        "]",
+        "(",
+        ")",
+        "{",
+        "}",
+        "->",
+        "to",
+        "fork",
+        "mux",
+        "\"d.op\"",
+        "value",
+        "1",
+        "-",
+        "2.5",
+        "true",
+        "\"s\"",
+        "loc",
+        "^bb1",
+        "@f",
+        "!t.x",
+        "#a",
+        "handshake.func",
+        "module",
+        "fifo",
+        "attributes",
+        "\n",
+        "// note\n",
+    ]);
+    let line = prop::collection::vec(word, 0..16).prop_map(|words| words.join(" "));
+    let start = prop::sample::select(vec!["", "%0 = op ", "%0, %1 = op ", "op ", "%0:2 = "]);
+    let statement = (start, line).prop_map(|(start, line)| format!("  {start}{line}"));
+    (prop::collection::vec(statement, 1..8), any::<bool>()).prop_map(|(lines, in_function)| {
+        let body = lines.join("\n");
+        if in_function {
+            format!("handshake.func @f(%x: i32) {{\n{body}\n}}\n")
+        } else {
+            body
+        }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+    #[test]
+    fn statement_shaped_lines_roundtrip(text in statement_lines()) {
         check(&text);
     }
 }

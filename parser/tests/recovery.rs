@@ -169,8 +169,8 @@ fn an_unclosed_function_gives_up_at_the_next_module() {
 #[test]
 fn depth_limit_is_the_same_on_two_threads() {
     use hsir_parser::{parse_with, ParseOptions, SyntaxErrorKind};
-    let one = ParseOptions { threads: 1, parallel_min_bytes: 0 };
-    let two = ParseOptions { threads: 2, parallel_min_bytes: 0 };
+    let one = ParseOptions { threads: 1, parallel_min_bytes: 0, ..Default::default() };
+    let two = ParseOptions { threads: 2, parallel_min_bytes: 0, ..Default::default() };
     let regions = format!("{}{}", "\"t.op\"() ({\n".repeat(2_000), "}) : () -> ()\n".repeat(2_000));
     let lines = format!(
         "%0 = \"t.op\"() {{a = {}{}}} : () -> ()\n",

@@ -1,0 +1,364 @@
+//! The everyday statement shapes, parsed by hand inside the chumsky grammar.
+//!
+//! Most statements of a dataflow circuit look alike: results, `=`, an op name, operands, a
+//! bracket group or two, perhaps a small attribute dictionary, and a `:` type list of plain
+//! types (`%6:2 = fork [2] %x : i32`, `%3 = constant %c {value = 1 : i32} : <i32>`,
+//! `%0 = "handshake.br"(%a) : (none) -> none`). Through the combinators, every token of such a
+//! statement costs a dispatch, a checkpoint and a few closures. `statement` reads these shapes
+//! straight from the token slice and builds exactly the nodes the general grammar builds for
+//! them, then moves chumsky's cursor past them. On anything else (a region, a keyword group, a
+//! missing piece, a token whose layout flags could make the general grammar stop or decide
+//! differently) it fails, the enclosing `choice` rewinds what it built, and the general grammar
+//! parses the statement.
+//!
+//! It adds no grammar of its own: `ParseOptions::hand_parsed_statements` turns it off, and the
+//! corpus and property tests check that the trees and errors are the same either way.
+
+use chumsky::error::EmptyErr;
+use chumsky::input::InputRef;
+use chumsky::prelude::*;
+
+use super::{ends_op, is_hard_stop, Ex, In};
+use crate::build::TreeBuilder;
+use crate::input::{flags, Tok};
+use crate::SyntaxKind::{self, *};
+
+type Outcome = Result<(), EmptyErr>;
+
+fn give_up() -> Outcome {
+    Err(EmptyErr::default())
+}
+
+/// A statement of one of the everyday shapes, or a failure that leaves it to the general
+/// grammar. With `enabled` false it always fails.
+pub(super) fn statement<'a>(enabled: bool) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
+        if !enabled {
+            return give_up();
+        }
+        let state = inp.state();
+        let from = state.tree.pos();
+        Reader { toks: state.toks, tree: &mut state.tree }.statements()?;
+        let taken = state.tree.pos() - from;
+        // The tokens are in the tree already; move the cursor past them.
+        state.skipping = true;
+        for _ in 0..taken {
+            inp.skip();
+        }
+        inp.state().skipping = false;
+        Ok(())
+    })
+}
+
+/// Reads tokens at the tree builder's position and builds their nodes.
+struct Reader<'s> {
+    toks: &'s [Tok],
+    tree: &'s mut TreeBuilder,
+}
+
+impl Reader<'_> {
+    fn peek(&self) -> Option<Tok> {
+        self.toks.get(self.tree.pos() as usize).copied()
+    }
+
+    fn peek_kind(&self) -> Option<SyntaxKind> {
+        self.peek().map(|tok| tok.kind)
+    }
+
+    /// Consumes the next token into the innermost open node.
+    fn take(&mut self) {
+        self.tree.consume();
+    }
+
+    /// Consumes the next token if it is `kind`; fails otherwise.
+    fn expect(&mut self, kind: SyntaxKind) -> Outcome {
+        if self.peek_kind() == Some(kind) {
+            self.take();
+            Ok(())
+        } else {
+            give_up()
+        }
+    }
+
+    fn start(&mut self, kind: SyntaxKind) {
+        self.tree.open(kind);
+    }
+
+    fn finish(&mut self) {
+        self.tree.finish_node();
+    }
+
+    /// The next token in a node of its own.
+    fn leaf(&mut self, kind: SyntaxKind) {
+        self.tree.leaf(kind);
+    }
+
+    /// Statements of the everyday shapes, one after another: at least one, or a failure.
+    ///
+    /// The caller's statement loop has checked that a statement may start here. Between
+    /// statements this checks a little more than that loop would (`ends_run`), and stops at
+    /// the first statement it cannot read, leaving it and the rest to the loop.
+    fn statements(&mut self) -> Outcome {
+        self.op()?;
+        while self.peek().is_some_and(|tok| !ends_run(tok)) {
+            let mark = self.tree.mark();
+            if self.op().is_err() {
+                self.tree.rewind(mark);
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// `[results =] name items*`, where the general grammar would not take the function or
+    /// pipeline path.
+    fn op(&mut self) -> Outcome {
+        let Some(first) = self.peek() else { return give_up() };
+        let with_results = first.kind == VALUE_ID && first.has(flags::DEF_START);
+        if !with_results && !matches!(first.kind, IDENT | STRING) {
+            return give_up();
+        }
+        self.start(OP);
+        if with_results {
+            self.results()?;
+        }
+        match self.peek() {
+            Some(name)
+                if matches!(name.kind, IDENT | STRING)
+                    && !name.has(flags::FUNC_NAME | flags::PIPELINE_NAME) =>
+            {
+                self.leaf(OP_NAME)
+            }
+            _ => return give_up(),
+        }
+        while let Some(tok) = self.peek() {
+            if ends_op(tok) {
+                break;
+            }
+            match tok.kind {
+                COLON => self.type_list()?,
+                L_BRACE if tok.has(flags::DICT_START) => self.dictionary()?,
+                _ => self.item(tok)?,
+            }
+        }
+        self.finish();
+        Ok(())
+    }
+
+    /// `%a [: N] (, %b [: N])* =`.
+    fn results(&mut self) -> Outcome {
+        self.start(RESULT_LIST);
+        loop {
+            if self.peek_kind() != Some(VALUE_ID) {
+                return give_up();
+            }
+            if self.toks.get(self.tree.pos() as usize + 1).map(|t| t.kind) == Some(COLON) {
+                self.start(RESULT);
+                self.take();
+                self.take();
+                self.expect(INT)?;
+                self.finish();
+            } else {
+                self.leaf(RESULT);
+            }
+            match self.peek_kind() {
+                Some(COMMA) => self.take(),
+                Some(EQ) => {
+                    self.take();
+                    break;
+                }
+                _ => return give_up(),
+            }
+        }
+        self.finish();
+        Ok(())
+    }
+
+    /// An item of an op, or of a bracket group within one: an operand, a nested group, or a
+    /// token that the general grammar takes as it is.
+    fn item(&mut self, tok: Tok) -> Outcome {
+        match tok.kind {
+            VALUE_ID => self.leaf(OPERAND),
+            L_BRACK => self.group(BRACKET_GROUP, R_BRACK)?,
+            L_PAREN => self.group(PAREN_GROUP, R_PAREN)?,
+            IDENT if !tok.has(flags::BEFORE_PAREN | flags::BEFORE_EQ) => self.take(),
+            // Tokens the general grammar gives structure to, or treats as a boundary.
+            IDENT | COLON | ARROW | L_BRACE | L_ANGLE | CARET_ID | AT_ID | BANG_ID | HASH_ID
+            | FILE_METADATA_END => return give_up(),
+            _ if tok.kind.is_closer() || is_hard_stop(tok) => return give_up(),
+            _ => self.take(),
+        }
+        Ok(())
+    }
+
+    /// `[ items ]` or `( items )`, with nothing inside that could end the group early.
+    fn group(&mut self, kind: SyntaxKind, closer: SyntaxKind) -> Outcome {
+        self.start(kind);
+        self.take();
+        loop {
+            let Some(tok) = self.peek() else { return give_up() };
+            if tok.kind == closer {
+                self.take();
+                break;
+            }
+            if tok.kind.is_closer() || may_stop(tok) {
+                return give_up();
+            }
+            self.item(tok)?;
+        }
+        self.finish();
+        Ok(())
+    }
+
+    /// `: T (, T)*`, where nothing after it continues the list (`->`, `to`).
+    fn type_list(&mut self) -> Outcome {
+        self.start(TYPE_LIST);
+        self.take();
+        self.ty()?;
+        while self.peek_kind() == Some(COMMA) {
+            self.take();
+            self.ty()?;
+        }
+        if let Some(tok) = self.peek() {
+            if tok.kind == ARROW || (tok.kind == IDENT && tok.has(flags::KW_TO)) {
+                return give_up();
+            }
+        }
+        self.finish();
+        Ok(())
+    }
+
+    /// A type without parameters (`i32`, `none`, `control`), Dynamatic's `<T>` and `<>`, or a
+    /// function type over those.
+    fn ty(&mut self) -> Outcome {
+        let Some(tok) = self.peek() else { return give_up() };
+        match tok.kind {
+            IDENT if !tok.has(flags::OP_START) => {
+                self.leaf(TYPE);
+                // `T<...>` is a type with parameters.
+                return if self.peek_kind() == Some(L_ANGLE) { give_up() } else { Ok(()) };
+            }
+            L_ANGLE => {
+                self.start(TYPE);
+                self.start(CHANNEL_PARAMS);
+                self.take();
+                if self.peek_kind() != Some(R_ANGLE) {
+                    self.ty()?;
+                }
+                self.expect(R_ANGLE)?;
+                self.finish();
+            }
+            L_PAREN => {
+                self.start(TYPE);
+                self.start(FUNCTION_TYPE);
+                self.parenthesized_types()?;
+                self.expect(ARROW)?;
+                if self.peek_kind() == Some(L_PAREN) {
+                    self.parenthesized_types()?;
+                } else {
+                    self.ty()?;
+                }
+                self.finish();
+            }
+            _ => return give_up(),
+        }
+        self.finish();
+        Ok(())
+    }
+
+    /// `( [T (, T)*] )`, as tokens of the enclosing node.
+    fn parenthesized_types(&mut self) -> Outcome {
+        self.expect(L_PAREN)?;
+        if self.peek_kind() != Some(R_PAREN) {
+            self.ty()?;
+            while self.peek_kind() == Some(COMMA) {
+                self.take();
+                self.ty()?;
+            }
+        }
+        self.expect(R_PAREN)
+    }
+
+    /// `{ key [= value], ... }` with values made of plain atoms and an optional `: T`.
+    fn dictionary(&mut self) -> Outcome {
+        self.start(ATTR_DICT);
+        self.take();
+        loop {
+            let Some(tok) = self.peek() else { return give_up() };
+            if may_stop(tok) {
+                return give_up();
+            }
+            match tok.kind {
+                R_BRACE => {
+                    self.take();
+                    break;
+                }
+                COMMA => self.take(),
+                IDENT | STRING => {
+                    self.start(ATTR_ENTRY);
+                    self.take();
+                    if self.peek_kind() == Some(EQ) {
+                        self.take();
+                        self.attribute()?;
+                    }
+                    self.finish();
+                }
+                _ => return give_up(),
+            }
+        }
+        self.finish();
+        Ok(())
+    }
+
+    /// An attribute value: atoms up to a boundary, then an optional `: T`.
+    fn attribute(&mut self) -> Outcome {
+        self.start(ATTR);
+        self.atom()?;
+        while let Some(tok) = self.peek() {
+            let boundary =
+                tok.kind.is_closer() || matches!(tok.kind, COMMA | EQ | COLON) || may_stop(tok);
+            if boundary {
+                break;
+            }
+            self.atom()?;
+        }
+        if self.peek_kind() == Some(COLON) {
+            self.take();
+            self.ty()?;
+        }
+        self.finish();
+        Ok(())
+    }
+
+    /// A literal, or a bare word that is neither `loc` nor followed by `<...>`.
+    fn atom(&mut self) -> Outcome {
+        let Some(tok) = self.peek() else { return give_up() };
+        match tok.kind {
+            INT | FLOAT | STRING | MINUS => self.take(),
+            IDENT if !tok.has(flags::KW_LOC) => {
+                self.take();
+                if self.peek_kind() == Some(L_ANGLE) {
+                    return give_up();
+                }
+            }
+            _ => return give_up(),
+        }
+        Ok(())
+    }
+}
+
+/// Where a run of statements stops, a superset of where the grammar's statement loops stop or
+/// try something else first: a closer, a block label, a hard stop, or a function or module op
+/// (which may be parsed ahead, or end an unclosed function).
+fn ends_run(tok: Tok) -> bool {
+    tok.kind.is_closer()
+        || is_hard_stop(tok)
+        || tok.has(flags::LABEL_START)
+        || (tok.has(flags::OP_START) && tok.has(flags::FUNC_NAME | flags::MODULE_NAME))
+}
+
+/// Tokens inside a group that might end it early or start a statement: left to the general
+/// grammar's recovery rules.
+fn may_stop(tok: Tok) -> bool {
+    is_hard_stop(tok) || tok.has(flags::DEF_START | flags::OP_START | flags::LABEL_START)
+}
