@@ -55,6 +55,7 @@ impl TreeBuilder {
     /// room for `capacity` nodes (real MLIR has a little fewer nodes than grammar tokens).
     pub(crate) fn new(len: u32, pos: u32, capacity: usize) -> Self {
         let mut nodes = Vec::with_capacity(capacity);
+        crate::memory::prefer_huge_pages(&nodes);
         let root =
             Node { kind: SOURCE_FILE, first: pos, end: 0, subtree_end: 0, parent: NO_PARENT };
         nodes.push(root);

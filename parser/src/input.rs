@@ -208,6 +208,7 @@ fn lex_chunk(
     let bytes = text.as_bytes();
     // Real MLIR averages a little over four bytes a non-trivia token.
     let mut toks: Vec<Tok> = Vec::with_capacity(room / 4 + 1);
+    crate::memory::prefer_huge_pages(&toks);
     let mut invalid: Vec<(u32, u32)> = Vec::new();
     let mut max_depth = stack.len();
     let mut too_deep = None;
@@ -358,7 +359,12 @@ fn mark(toks: &mut [Tok], from: usize, to: usize) {
             VALUE_ID if prev != Some(COMMA) && is_result_list(toks, i) => flags::DEF_START,
             CARET_ID if is_label(toks, i) => flags::LABEL_START,
             L_BRACE if opens_dictionary(toks, i) => flags::DICT_START,
-            _ => 0,
+            STRING | HASH_ID | BANG_ID | VALUE_ID | CARET_ID | L_BRACE => 0,
+            // No other kind ever carries a layout flag.
+            _ => {
+                prev = Some(tok.kind);
+                continue;
+            }
         };
         toks[i].flags = (tok.flags & !LAYOUT) | mark;
         prev = Some(tok.kind);

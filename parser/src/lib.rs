@@ -8,6 +8,7 @@ mod build;
 mod grammar;
 mod input;
 mod lexer;
+mod memory;
 mod syntax_kind;
 mod tree;
 
