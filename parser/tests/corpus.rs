@@ -69,33 +69,33 @@ fn corpus_files_parse_without_syntax_errors() {
     }
 }
 
+/// Asserts that `a` and `b` parse every file in `files` to the same tree and errors.
+fn same_parses(files: &[PathBuf], a: hsir_parser::ParseOptions, b: hsir_parser::ParseOptions) {
+    for path in files {
+        let text = std::fs::read_to_string(path).unwrap();
+        let left = hsir_parser::parse_with(text.clone(), a);
+        let right = hsir_parser::parse_with(text, b);
+        let name = path.display();
+        assert_eq!(format!("{:#?}", left.root()), format!("{:#?}", right.root()), "{name}");
+        assert_eq!(left.errors(), right.errors(), "{name}");
+    }
+}
+
 /// Parsing on two threads (forced, whatever the file's size) builds the same tree and errors as
 /// parsing on one: the second thread's functions are spliced in only where the main parse would
 /// have built exactly them.
 #[test]
 fn two_threads_build_the_same_tree_as_one() {
-    use hsir_parser::{parse_with, ParseOptions};
+    use hsir_parser::ParseOptions;
     let one = ParseOptions { threads: 1, parallel_min_bytes: 0, ..Default::default() };
     let two = ParseOptions { threads: 2, parallel_min_bytes: 0, ..Default::default() };
-    for path in corpus_files() {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let single = parse_with(text.clone(), one);
-        let parallel = parse_with(text, two);
-        assert_eq!(
-            format!("{:#?}", single.root()),
-            format!("{:#?}", parallel.root()),
-            "{}",
-            path.display()
-        );
-        assert_eq!(single.errors(), parallel.errors(), "{}", path.display());
-    }
+    same_parses(&corpus_files(), one, two);
 }
 
 /// The hand-written path for everyday statements builds the same trees and errors as the
 /// general grammar, on every corpus file, parser fixture and bundled example.
 #[test]
 fn hand_parsed_statements_build_the_same_tree_as_the_combinators() {
-    use hsir_parser::{parse_with, ParseOptions};
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = corpus_files();
     for dir in [
@@ -110,18 +110,7 @@ fn hand_parsed_statements_build_the_same_tree_as_the_combinators() {
             }
         }
     }
-    let hand = ParseOptions { threads: 1, ..Default::default() };
-    let general = ParseOptions { hand_parsed_statements: false, ..hand };
-    for path in files {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let fast = parse_with(text.clone(), hand);
-        let slow = parse_with(text, general);
-        assert_eq!(
-            format!("{:#?}", fast.root()),
-            format!("{:#?}", slow.root()),
-            "{}",
-            path.display()
-        );
-        assert_eq!(fast.errors(), slow.errors(), "{}", path.display());
-    }
+    let hand = hsir_parser::ParseOptions { threads: 1, ..Default::default() };
+    let general = hsir_parser::ParseOptions { hand_parsed_statements: false, ..hand };
+    same_parses(&files, hand, general);
 }
