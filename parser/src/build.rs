@@ -121,12 +121,19 @@ impl TreeBuilder {
     fn materialize_pending(&mut self) {
         let from = self.pending_from as usize;
         for i in from..self.stack.len() {
-            let parent = self.stack[i - 1].entry;
-            self.stack[i].entry = self.nodes.len() as u32;
-            let kind = self.stack[i].kind;
-            self.nodes.push(Node { kind, first: self.pos, end: 0, subtree_end: 0, parent });
+            let (kind, parent) = (self.stack[i].kind, self.stack[i - 1].entry);
+            self.stack[i].entry = self.push_entry(kind, parent, 0);
         }
         self.pending_from = self.stack.len() as u32;
+    }
+
+    /// Appends the entry of a node of `kind` under `parent` that starts at the next token and
+    /// ends at `end` (0 while it is open); returns its index.
+    fn push_entry(&mut self, kind: SyntaxKind, parent: u32, end: u32) -> u32 {
+        let entry = self.nodes.len() as u32;
+        let subtree_end = if end == 0 { 0 } else { entry + 1 };
+        self.nodes.push(Node { kind, first: self.pos, end, subtree_end, parent });
+        entry
     }
 
     /// Opens a node at the next grammar token and gives it its entry at once, for parsers that
@@ -134,8 +141,7 @@ impl TreeBuilder {
     pub(crate) fn open(&mut self, kind: SyntaxKind) {
         self.materialize();
         let parent = self.stack.last().expect("the root is open").entry;
-        let entry = self.nodes.len() as u32;
-        self.nodes.push(Node { kind, first: self.pos, end: 0, subtree_end: 0, parent });
+        let entry = self.push_entry(kind, parent, 0);
         self.stack.push(Open { kind, entry });
         self.pending_from = self.stack.len() as u32;
     }
@@ -144,10 +150,8 @@ impl TreeBuilder {
     pub(crate) fn leaf(&mut self, kind: SyntaxKind) {
         self.materialize();
         let parent = self.stack.last().expect("the root is open").entry;
-        let entry = self.nodes.len() as u32;
-        let end = self.pos + 1;
-        self.nodes.push(Node { kind, first: self.pos, end, subtree_end: entry + 1, parent });
-        self.pos = end;
+        self.push_entry(kind, parent, self.pos + 1);
+        self.pos += 1;
     }
 
     /// The grammar consumed its next token; it belongs to the innermost open node.

@@ -128,18 +128,16 @@ pub(crate) fn prepare(text: &str, threads: usize) -> Prepared {
 
 /// `prepare`, with the text split after the line break that ends at `split`, or not at all.
 fn prepare_split(text: &str, split: Option<usize>) -> Prepared {
-    let Some(split) = split else {
-        let mut chunk = lex_chunk(text, 0, text.len(), text.len(), Vec::new());
-        let len = chunk.toks.len();
-        mark(&mut chunk.toks, 0, len);
-        return Prepared { toks: chunk.toks, invalid: chunk.invalid, too_deep: chunk.too_deep };
-    };
-    // Each half is marked as if it were the whole text; `remark` below fixes the boundary.
+    // Each chunk is marked as if it were the whole text; `remark_boundary` fixes the split.
     let lex_and_mark = |from: usize, to: usize, room: usize, stack: Vec<(SyntaxKind, bool)>| {
         let mut chunk = lex_chunk(text, from, to, room, stack);
         let len = chunk.toks.len();
         mark(&mut chunk.toks, 0, len);
         chunk
+    };
+    let Some(split) = split else {
+        let chunk = lex_and_mark(0, text.len(), text.len(), Vec::new());
+        return Prepared { toks: chunk.toks, invalid: chunk.invalid, too_deep: chunk.too_deep };
     };
     let lex_second = || lex_and_mark(split, text.len(), text.len() - split, Vec::new());
     let (first, second) = std::thread::scope(|scope| {
