@@ -15,6 +15,7 @@ use chumsky::input::{Checkpoint, Cursor, InputRef};
 use chumsky::inspector::Inspector;
 use chumsky::prelude::*;
 
+use std::cell::Cell;
 use std::sync::mpsc;
 
 use crate::build::{TreeBuilder, TreeMark};
@@ -24,8 +25,11 @@ use crate::SyntaxErrorKind;
 use crate::SyntaxKind::{self, *};
 
 mod simple;
+mod tokens;
 
-pub(crate) type In<'a> = &'a [Tok];
+use tokens::{pass_over, Toks};
+
+pub(crate) type In<'a> = Toks<'a>;
 type Ex<'a> = extra::Full<EmptyErr, State<'a>, ()>;
 
 /// What the grammar records; see the module documentation. Eight bytes: a 10 MB file records
@@ -44,6 +48,8 @@ pub(crate) struct State<'a> {
     /// All the grammar tokens, for parsers that read ahead (`simple`); the tree builder's
     /// position indexes them.
     toks: &'a [Tok],
+    /// The input's jump cell (see `tokens`).
+    jump: &'a Cell<usize>,
     pub(crate) tree: TreeBuilder,
     pub(crate) errors: Vec<PendingError>,
     /// How many function-like ops enclose the current position.
@@ -54,7 +60,7 @@ pub(crate) struct State<'a> {
     openers: Vec<u32>,
     /// Functions parsed ahead on another thread, to be spliced in (see `run`).
     prefetch: Option<Prefetch>,
-    /// Set while spliced tokens are skipped: they are in the tree already.
+    /// Set while the cursor passes over tokens that are in the tree already.
     skipping: bool,
     /// On the thread that parses ahead: the builder and errors of the op just parsed.
     finished: Option<(TreeBuilder, Vec<PendingError>)>,
@@ -93,9 +99,10 @@ pub(crate) struct Mark {
 }
 
 impl<'a> State<'a> {
-    pub(crate) fn new(toks: &'a [Tok], tree: TreeBuilder) -> Self {
+    pub(crate) fn new(toks: &'a [Tok], jump: &'a Cell<usize>, tree: TreeBuilder) -> Self {
         State {
             toks,
+            jump,
             tree,
             errors: Vec::new(),
             func_depth: 0,
@@ -202,10 +209,12 @@ fn run_main(
     prefetch: Option<Prefetch>,
     hand_parsed: bool,
 ) -> Option<(Vec<Node>, Vec<PendingError>)> {
-    let mut state = State::new(toks, TreeBuilder::new(toks.len() as u32, 0, toks.len() + 1));
+    let jump = Cell::new(0);
+    let tree = TreeBuilder::new(toks.len() as u32, 0, toks.len() + 1);
+    let mut state = State::new(toks, &jump, tree);
     state.prefetch = prefetch;
     let (file, _) = parsers(hand_parsed);
-    if !file.parse_with_state(toks, &mut state).has_output() {
+    if !file.parse_with_state(Toks::new(toks, &jump), &mut state).has_output() {
         return None;
     }
     debug_assert!(state.balanced(), "the grammar left a group or function open");
@@ -243,6 +252,8 @@ fn parse_ahead(
     hand_parsed: bool,
 ) {
     let len = toks.len() as u32;
+    // Zero between parses (see `tokens`), so one serves them all.
+    let jump = Cell::new(0);
     let (_, op) = parsers(hand_parsed);
     // After the op, take what was built, if the op left the state as it found it, and stop:
     // the parse "fails" there, so that it neither needs the end of the input nor walks to it.
@@ -257,9 +268,10 @@ fn parse_ahead(
     let ahead = op.then(take);
     for (k, &start) in starts.iter().enumerate() {
         let expected = starts.get(k + 1).map_or(len, |&next| next) - start;
-        let mut state = State::new(toks, TreeBuilder::new(len, start, expected as usize + 1));
+        let tree = TreeBuilder::new(len, start, expected as usize + 1);
+        let mut state = State::new(toks, &jump, tree);
         state.open = open;
-        let _ = ahead.parse_with_state(&toks[start as usize..], &mut state);
+        let _ = ahead.parse_with_state(Toks::new(&toks[start as usize..], &jump), &mut state);
         let prefetched = state.finished.take().map(|(tree, mut errors)| {
             for error in &mut errors {
                 error.start += start;
@@ -1061,11 +1073,7 @@ fn splice<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
         let state = inp.state();
         state.tree.splice(&prefetched.nodes, prefetched.end);
         state.errors.extend_from_slice(&prefetched.errors);
-        state.skipping = true;
-        for _ in prefetched.start..prefetched.end {
-            inp.skip();
-        }
-        inp.state().skipping = false;
+        pass_over(inp, prefetched.end - prefetched.start);
         Ok(())
     })
 }

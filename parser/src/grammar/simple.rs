@@ -18,6 +18,7 @@ use chumsky::error::EmptyErr;
 use chumsky::input::InputRef;
 use chumsky::prelude::*;
 
+use super::tokens::pass_over;
 use super::{ends_op, is_hard_stop, Ex, In};
 use crate::build::TreeBuilder;
 use crate::input::{flags, Tok};
@@ -41,11 +42,7 @@ pub(super) fn statement<'a>(enabled: bool) -> impl Parser<'a, In<'a>, (), Ex<'a>
         Reader { toks: state.toks, tree: &mut state.tree }.statements()?;
         let taken = state.tree.pos() - from;
         // The tokens are in the tree already; move the cursor past them.
-        state.skipping = true;
-        for _ in 0..taken {
-            inp.skip();
-        }
-        inp.state().skipping = false;
+        pass_over(inp, taken);
         Ok(())
     })
 }
