@@ -210,20 +210,15 @@ fn lex_chunk(
     let mut invalid: Vec<(u32, u32)> = Vec::new();
     let mut max_depth = stack.len();
     let mut too_deep = None;
-    let mut lexer = SyntaxKind::lexer(&text[from..to]);
+    // The lexer's extra is whether it skipped a line break since it was last cleared.
+    let mut lexer = SyntaxKind::lexer_with_extras(&text[from..to], true);
     let base = from as u32;
-    let mut previous_end = 0usize;
     // Whether the last token is an unrecognised run that the next one may extend.
     let mut in_invalid = false;
     while let Some(result) = lexer.next() {
         let span = lexer.span();
         let (start, end) = (span.start as u32 + base, span.end as u32 + base);
-        // The lexer skips trivia: the gap since the previous token is all whitespace and
-        // comments, and a comment always ends at a newline.
-        let gap = &bytes[from + previous_end..from + span.start];
-        let newline = toks.is_empty() || (gap != b" " && gap.contains(&b'\n'));
-        previous_end = span.end;
-        let mut flags = if newline { flags::NEWLINE } else { 0 };
+        let mut flags = if std::mem::take(&mut lexer.extras) { flags::NEWLINE } else { 0 };
         let mut kind = result.unwrap_or(ERROR);
         match kind {
             ERROR => {

@@ -12,10 +12,13 @@ macro_rules! syntax_kinds {
         /// The lexer skips trivia: the gaps between tokens are whitespace and `//` comments by
         /// construction, and `lexer::split_trivia` splits them into `WHITESPACE` and `COMMENT` tokens
         /// where they are needed (in the tree and in `lex`). Skipping them in the automaton is faster
-        /// than returning them.
+        /// than returning them. Skipping a line break sets the lexer's extra, so that whether a
+        /// token starts a line costs nothing per token.
         #[allow(non_camel_case_types)]
         #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[logos(skip r"[ \t\r\n\x0C]+")]
+        #[logos(extras = bool)]
+        #[logos(skip r"[ \t\r\x0C]+")]
+        #[logos(skip(r"\n[ \t\r\n\x0C]*", |lex| lex.extras = true))]
         #[logos(skip(r"//[^\n]*", allow_greedy = true))]
         #[repr(u16)]
         pub enum SyntaxKind {
