@@ -168,7 +168,7 @@ impl<'a> Inspector<'a, In<'a>> for State<'a> {
 /// Runs the grammar over `toks`; returns the tree's nodes and the grammar's errors, or `None`
 /// if the grammar failed (a bug: it is total).
 ///
-/// With two threads, a second thread parses the top-level function ops of the second half of
+/// With two threads, a second thread parses the top-level function ops of the last part of
 /// the tokens ahead, each as the main parse would if it reached it with the expected group
 /// counts (inside a `module` body or at the top level), while the main thread parses from the
 /// start. When the main parse reaches such an op in that state, it splices the result in
@@ -180,7 +180,7 @@ pub(crate) fn run(
     stack_bytes: usize,
     hand_parsed: bool,
 ) -> Option<(Vec<Node>, Vec<PendingError>)> {
-    let starts = if threads > 1 { functions_in_second_half(toks) } else { Vec::new() };
+    let starts = if threads > 1 { functions_parsed_ahead(toks) } else { Vec::new() };
     if starts.is_empty() {
         return run_main(toks, None, hand_parsed);
     }
@@ -221,9 +221,14 @@ fn run_main(
     Some((state.tree.into_nodes(), state.errors))
 }
 
-/// Function-like ops that start a statement in the second half of the tokens.
-fn functions_in_second_half(toks: &[Tok]) -> Vec<u32> {
-    let from = toks.len() / 2;
+/// Where the thread that parses ahead starts, in thousandths of the tokens. It takes more than
+/// half: the main thread also splices in what it parsed, which costs about a third of parsing
+/// it. Measured on the 10 MB benchmark file: 40–45% beat 50% and 35% (docs/benchmarks.md).
+const AHEAD_FROM_PERMILLE: usize = 420;
+
+/// Function-like ops that start a statement in the part of the tokens parsed ahead.
+fn functions_parsed_ahead(toks: &[Tok]) -> Vec<u32> {
+    let from = toks.len() * AHEAD_FROM_PERMILLE / 1000;
     (from..toks.len())
         .filter(|&i| {
             let tok = toks[i];

@@ -11,7 +11,7 @@
 //! only for the one read `pass_over` makes and is zero (no effect) at all other times.
 
 // Implementing chumsky's `Input` means implementing its `unsafe fn`s (their contract is that
-// cursors come from the same input). These bodies do only bounds-checked, safe operations.
+// cursors come from the same input). Their bodies are safe code: no `unsafe` block.
 #![allow(unsafe_code)]
 
 use std::cell::Cell;
@@ -34,6 +34,16 @@ impl<'a> Toks<'a> {
     pub(crate) fn new(toks: &'a [Tok], jump: &'a Cell<usize>) -> Self {
         Toks { toks, jump }
     }
+
+    /// The token at the cursor, or at `jump` if that is set, and the cursor moved past it.
+    #[inline(always)]
+    fn read(&self, cursor: &mut usize) -> Option<Tok> {
+        // `jump` is zero or ahead of the cursor, so `max` picks the position to read.
+        let at = (*cursor).max(self.jump.get());
+        let tok = *self.toks.get(at)?;
+        *cursor = at + 1;
+        Some(tok)
+    }
 }
 
 impl<'a> Input<'a> for Toks<'a> {
@@ -55,11 +65,7 @@ impl<'a> Input<'a> for Toks<'a> {
 
     #[inline(always)]
     unsafe fn next_maybe(this: &mut Self, cursor: &mut usize) -> Option<Tok> {
-        // `jump` is zero or ahead of the cursor, so `max` picks the position to read.
-        let at = (*cursor).max(this.jump.get());
-        let tok = *this.toks.get(at)?;
-        *cursor = at + 1;
-        Some(tok)
+        this.read(cursor)
     }
 
     #[inline(always)]
@@ -71,8 +77,7 @@ impl<'a> Input<'a> for Toks<'a> {
 impl<'a> ValueInput<'a> for Toks<'a> {
     #[inline(always)]
     unsafe fn next(this: &mut Self, cursor: &mut usize) -> Option<Tok> {
-        // SAFETY: the same contract as the caller's; `next_maybe` relies on nothing unchecked.
-        unsafe { Self::next_maybe(this, cursor) }
+        this.read(cursor)
     }
 }
 
