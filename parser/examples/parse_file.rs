@@ -26,12 +26,6 @@ fn main() {
             std::process::exit(2);
         }
     };
-    for _ in 0..6 {
-        let t = std::time::Instant::now();
-        let p = hsir_parser::parse_with(text.clone(), options);
-        eprintln!("TOTAL {:?}\n", t.elapsed());
-        drop(p);
-    }
     let parse = hsir_parser::parse_with(text, options);
     let tree = parse.tree();
     println!(
