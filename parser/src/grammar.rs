@@ -176,11 +176,13 @@ impl<'a> Inspector<'a, In<'a>> for State<'a> {
 /// the errors are the ones a single thread builds.
 pub(crate) fn run(
     toks: &[Tok],
+    functions: &[u32],
     threads: usize,
     stack_bytes: usize,
     hand_parsed: bool,
 ) -> Option<(Vec<Node>, Vec<PendingError>)> {
-    let starts = if threads > 1 { functions_parsed_ahead(toks) } else { Vec::new() };
+    let starts =
+        if threads > 1 { functions_parsed_ahead(toks.len(), functions) } else { Vec::new() };
     if starts.is_empty() {
         return run_main(toks, None, hand_parsed);
     }
@@ -226,16 +228,10 @@ fn run_main(
 /// it. Measured on the 10 MB benchmark file: 40–45% beat 50% and 35% (docs/benchmarks.md).
 const AHEAD_FROM_PERMILLE: usize = 420;
 
-/// Function-like ops that start a statement in the part of the tokens parsed ahead.
-fn functions_parsed_ahead(toks: &[Tok]) -> Vec<u32> {
-    let from = toks.len() * AHEAD_FROM_PERMILLE / 1000;
-    (from..toks.len())
-        .filter(|&i| {
-            let tok = toks[i];
-            tok.kind == IDENT && tok.has(flags::OP_START) && tok.has(flags::FUNC_NAME)
-        })
-        .map(|i| i as u32)
-        .collect()
+/// The function starts (`Prepared::functions`) in the part of the `len` tokens parsed ahead.
+fn functions_parsed_ahead(len: usize, functions: &[u32]) -> Vec<u32> {
+    let from = (len * AHEAD_FROM_PERMILLE / 1000) as u32;
+    functions[functions.partition_point(|&at| at < from)..].to_vec()
 }
 
 /// The group counts at the top-level functions: one brace open if the file's first op is a

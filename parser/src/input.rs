@@ -95,6 +95,9 @@ pub(crate) struct Prepared {
     pub(crate) invalid: Vec<(u32, u32)>,
     /// Position of the first bracket beyond `MAX_DEPTH`, if any.
     pub(crate) too_deep: Option<u32>,
+    /// Positions of the function-like op names that start a statement (`FUNC_NAME` and
+    /// `OP_START`), in order: where the parse-ahead thread can start (see `grammar::run`).
+    pub(crate) functions: Vec<u32>,
 }
 
 /// The grammar tokens as the tree keeps them: with their own kinds again where the depth limit
@@ -132,12 +135,17 @@ fn prepare_split(text: &str, split: Option<usize>) -> Prepared {
     let lex_and_mark = |from: usize, to: usize, room: usize, stack: Vec<(SyntaxKind, bool)>| {
         let mut chunk = lex_chunk(text, from, to, room, stack);
         let len = chunk.toks.len();
-        mark(&mut chunk.toks, 0, len);
+        mark(&mut chunk.toks, 0, len, &mut chunk.functions);
         chunk
     };
     let Some(split) = split else {
         let chunk = lex_and_mark(0, text.len(), text.len(), Vec::new());
-        return Prepared { toks: chunk.toks, invalid: chunk.invalid, too_deep: chunk.too_deep };
+        return Prepared {
+            toks: chunk.toks,
+            invalid: chunk.invalid,
+            too_deep: chunk.too_deep,
+            functions: chunk.functions,
+        };
     };
     let lex_second = || lex_and_mark(split, text.len(), text.len() - split, Vec::new());
     let (first, second) = std::thread::scope(|scope| {
@@ -162,22 +170,33 @@ fn prepare_split(text: &str, split: Option<usize>) -> Prepared {
     let mut invalid = first.invalid;
     invalid.extend_from_slice(&second.invalid);
     let too_deep = first.too_deep.or(second.too_deep.map(|at| at + offset));
-    remark_boundary(&mut toks, offset as usize);
-    Prepared { toks, invalid, too_deep }
+    let second_functions = second.functions.iter().map(|&at| at + offset);
+    let functions = remark_boundary(&mut toks, offset as usize, first.functions, second_functions);
+    Prepared { toks, invalid, too_deep, functions }
 }
 
 /// Marks again the tokens around `boundary` whose layout flags were computed without seeing
 /// the other side: the first token after it (its predecessor was missing) and every token
 /// before it whose look-ahead may have reached it. Look-ahead passes over at most
 /// `LABEL_SCAN_LIMIT` tokens, except in a result list (`%a, %b:2 =`), which passes only over
-/// values, colons, integers and commas.
-fn remark_boundary(toks: &mut [Tok], boundary: usize) {
+/// values, colons, integers and commas. Returns the function starts (see `Prepared`) of the
+/// whole, given those found before (`first`) and after (`second`) the boundary.
+fn remark_boundary(
+    toks: &mut [Tok],
+    boundary: usize,
+    mut first: Vec<u32>,
+    second: impl Iterator<Item = u32>,
+) -> Vec<u32> {
     let mut from = boundary.saturating_sub(LABEL_SCAN_LIMIT + 2);
     while from > 0 && matches!(toks[from - 1].kind, VALUE_ID | COLON | INT | COMMA) {
         from -= 1;
     }
     let to = (boundary + 1).min(toks.len());
-    mark(toks, from, to);
+    let kept = first.partition_point(|&at| (at as usize) < from);
+    first.truncate(kept);
+    mark(toks, from, to, &mut first);
+    first.extend(second.skip_while(|&at| (at as usize) < to));
+    first
 }
 
 /// The tokens of `text[from..to]`, where `from` is 0 or follows a line break.
@@ -190,6 +209,8 @@ struct Chunk {
     max_depth: usize,
     /// Index (in this chunk) of the first bracket beyond the depth limit.
     too_deep: Option<u32>,
+    /// Function starts in this chunk, as `mark` finds them.
+    functions: Vec<u32>,
 }
 
 /// Lexes `text[from..to]`, with room for the tokens of `room` bytes and with brackets `stack`
@@ -273,7 +294,7 @@ fn lex_chunk(
         in_invalid = false;
         toks.push(Tok { kind, flags, start, end });
     }
-    Chunk { toks, invalid, stack, max_depth, too_deep }
+    Chunk { toks, invalid, stack, max_depth, too_deep, functions: Vec::new() }
 }
 
 fn closer_of(opener: SyntaxKind) -> SyntaxKind {
@@ -326,10 +347,11 @@ const LAYOUT: u16 = flags::OP_START
     | flags::BEFORE_PAREN
     | flags::BEFORE_EQ;
 
-/// Sets the layout flags (`LAYOUT`) of tokens `from..to`. They depend only on the kinds and
-/// the lexer's flags of the tokens around, never on layout flags, so any range can be marked
-/// again once its neighbours are known.
-fn mark(toks: &mut [Tok], from: usize, to: usize) {
+/// Sets the layout flags (`LAYOUT`) of tokens `from..to`, and appends the positions of the
+/// function starts among them to `functions`. The flags depend only on the kinds and the
+/// lexer's flags of the tokens around, never on layout flags, so any range can be marked again
+/// once its neighbours are known.
+fn mark(toks: &mut [Tok], from: usize, to: usize, functions: &mut Vec<u32>) {
     let mut prev: Option<SyntaxKind> = from.checked_sub(1).map(|p| toks[p].kind);
     for i in from..to {
         let tok = toks[i];
@@ -345,6 +367,9 @@ fn mark(toks: &mut [Tok], from: usize, to: usize) {
                 let starts = fresh_line(tok, prev)
                     && !tok.has(flags::CONTINUATION_WORD)
                     && next != Some(L_PAREN);
+                if starts && tok.has(flags::FUNC_NAME) {
+                    functions.push(i as u32);
+                }
                 before | if starts { flags::OP_START } else { 0 }
             }
             STRING if fresh_line(tok, prev) => flags::OP_START,
@@ -454,7 +479,8 @@ mod tests {
     fn every_split_gives_the_tokens_of_no_split() {
         let crafted = "module {\n%a,\n%b:2,\n  %c = op %a,\n %b\n^bb1(%x: i32,\n  %y: i32):\n  \
                        %d = op {\n  }\n  %e = op {value\n= 1}\n#x\n = 1\n!t\n= i32\nfoo\n(\nbar\n \
-                       = 2\n  %f = op :\n  i32\n  %g = op :\n  baz\n\"s\"\n(%a)\n~~\n@@\n}\n";
+                       = 2\n  %f = op :\n  i32\n  %g = op :\n  baz\n\"s\"\n(%a)\n~~\n@@\n}\n\
+                       handshake.func @f() {\n}\n%h = op,\nfunc.func @g\nhw.module\n(\n";
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data");
         let mut texts = vec![crafted.to_string()];
         for folder in ["ok", "err"] {
@@ -472,7 +498,15 @@ mod tests {
                 assert_eq!(split.toks, whole.toks, "split after byte {at} of {text:?}");
                 assert_eq!(split.invalid, whole.invalid, "split after byte {at} of {text:?}");
                 assert_eq!(split.too_deep, whole.too_deep, "split after byte {at} of {text:?}");
+                assert_eq!(split.functions, whole.functions, "split after byte {at} of {text:?}");
             }
+            let scanned: Vec<u32> = (0..whole.toks.len() as u32)
+                .filter(|&i| {
+                    let tok = whole.toks[i as usize];
+                    tok.kind == IDENT && tok.has(flags::OP_START) && tok.has(flags::FUNC_NAME)
+                })
+                .collect();
+            assert_eq!(whole.functions, scanned, "{text:?}");
         }
     }
 
@@ -485,7 +519,9 @@ mod tests {
         let whole = prepare_split(&text, None);
         assert!(whole.toks[0].has(flags::DEF_START));
         for (at, _) in text.match_indices('\n').skip(2 * LABEL_SCAN_LIMIT - 4) {
-            assert_eq!(prepare_split(&text, Some(at + 1)).toks, whole.toks, "split after {at}");
+            let split = prepare_split(&text, Some(at + 1));
+            assert_eq!(split.toks, whole.toks, "split after {at}");
+            assert_eq!(split.functions, whole.functions, "split after {at}");
         }
     }
 }

@@ -121,7 +121,13 @@ pub fn parse_with(text: impl Into<String>, options: ParseOptions) -> Parse {
     // stack of its own, sized for the worst case, whatever thread the caller is on. The memory
     // is reserved, not committed, so small files pay only for what they touch.
     let outcome = stacker::grow(PARSER_STACK_BYTES, || {
-        grammar::run(&prepared.toks, threads, PARSER_STACK_BYTES, options.hand_parsed_statements)
+        grammar::run(
+            &prepared.toks,
+            &prepared.functions,
+            threads,
+            PARSER_STACK_BYTES,
+            options.hand_parsed_statements,
+        )
     });
     let mut errors = build::token_errors(&text, &prepared);
     let nodes = match outcome {
