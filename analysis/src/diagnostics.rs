@@ -41,6 +41,16 @@ pub enum DiagnosticCode {
     NestingTooDeep,
     /// Characters that form no MLIR token, or an unterminated string.
     InvalidToken,
+    /// A channel's data or an extra signal that is not an integer or a float.
+    SignalNotIntOrFloat,
+    /// A channel's data type of width 0.
+    ZeroWidthData,
+    /// Two extra signals of one type with the same name.
+    DuplicateSignalName,
+    /// An extra-signal name with characters other than letters, digits and `_`.
+    BadSignalName,
+    /// An extra signal named `valid` or `ready`.
+    ReservedSignalName,
 }
 
 impl DiagnosticCode {
@@ -51,6 +61,11 @@ impl DiagnosticCode {
         DiagnosticCode::ExpectedSyntax,
         DiagnosticCode::NestingTooDeep,
         DiagnosticCode::InvalidToken,
+        DiagnosticCode::SignalNotIntOrFloat,
+        DiagnosticCode::ZeroWidthData,
+        DiagnosticCode::DuplicateSignalName,
+        DiagnosticCode::BadSignalName,
+        DiagnosticCode::ReservedSignalName,
     ];
 
     pub fn code(self) -> &'static str {
@@ -61,6 +76,11 @@ impl DiagnosticCode {
             DiagnosticCode::ExpectedSyntax => "HS0004",
             DiagnosticCode::NestingTooDeep => "HS0005",
             DiagnosticCode::InvalidToken => "HS0006",
+            DiagnosticCode::SignalNotIntOrFloat => "HS1001",
+            DiagnosticCode::ZeroWidthData => "HS1002",
+            DiagnosticCode::DuplicateSignalName => "HS1003",
+            DiagnosticCode::BadSignalName => "HS1004",
+            DiagnosticCode::ReservedSignalName => "HS1005",
         }
     }
 
@@ -71,7 +91,12 @@ impl DiagnosticCode {
             | DiagnosticCode::UnclosedDelimiter
             | DiagnosticCode::ExpectedSyntax
             | DiagnosticCode::NestingTooDeep
-            | DiagnosticCode::InvalidToken => Severity::Error,
+            | DiagnosticCode::InvalidToken
+            | DiagnosticCode::SignalNotIntOrFloat
+            | DiagnosticCode::ZeroWidthData
+            | DiagnosticCode::DuplicateSignalName
+            | DiagnosticCode::BadSignalName
+            | DiagnosticCode::ReservedSignalName => Severity::Error,
         }
     }
 
@@ -84,6 +109,11 @@ impl DiagnosticCode {
             DiagnosticCode::ExpectedSyntax => "missing syntax",
             DiagnosticCode::NestingTooDeep => "nesting too deep",
             DiagnosticCode::InvalidToken => "invalid token",
+            DiagnosticCode::SignalNotIntOrFloat => "signal type is not an integer or a float",
+            DiagnosticCode::ZeroWidthData => "channel data of zero width",
+            DiagnosticCode::DuplicateSignalName => "extra signal name used twice",
+            DiagnosticCode::BadSignalName => "extra signal name with invalid characters",
+            DiagnosticCode::ReservedSignalName => "reserved extra signal name",
         }
     }
 

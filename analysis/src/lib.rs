@@ -1,12 +1,14 @@
 //! Semantic analysis over hsir's syntax trees, producing diagnostics and IDE data as plain
 //! values. No IO, no LSP, no JSON: callers hand in text and get data back.
 //!
-//! Today the pipeline is one step (syntax errors); later steps (lowering, types, dataflow
-//! lints) extend the same `Vec<Diagnostic>`.
+//! Today the pipeline is syntax errors and the well-formedness of every type written; later
+//! steps (lowering, signatures, dataflow lints) extend the same `Vec<Diagnostic>`.
 
+mod check_types;
 pub mod diagnostics;
 pub mod fixture;
 mod syntax;
+pub mod types;
 
 pub use diagnostics::{Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit};
 pub use hsir_parser::{Parse, TextRange, TextSize};
@@ -15,6 +17,7 @@ pub use hsir_parser::{Parse, TextRange, TextSize};
 pub fn check(parse: &Parse) -> Vec<Diagnostic> {
     let mut acc = Vec::new();
     syntax::syntax_diagnostics(parse, &mut acc);
+    check_types::type_diagnostics(parse, &mut acc);
     acc.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
     acc
 }

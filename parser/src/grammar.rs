@@ -679,10 +679,12 @@ fn parsers<'a>(
         let name = tok(IDENT).then(tok(COLON));
         node(
             EXTRA_SIGNAL,
+            // `(U) i1`, `e: i1 (U)`, and the seed's `e: (U) i1`.
             direction
                 .clone()
                 .or_not()
                 .then(name.or_not())
+                .then(direction.clone().or_not())
                 .then(ty.clone())
                 .then(direction.or_not()),
         )

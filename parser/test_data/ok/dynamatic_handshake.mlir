@@ -14,7 +14,7 @@ handshake.func @kernel(%a: !handshake.channel<i32, [e: i1 (U)]>, %sel: !handshak
 
 // The type-system proposal's spelling (seed 001): `channel<...>` and `control`, upstream
 // signals written before or after their type.
-handshake.func @proposal(%a: channel<i32, [tag1: i2, (U) i1]>, %c: control, %d: !handshake.control<[spec: i1]>) -> channel<i38> {
+handshake.func @proposal(%a: channel<i32, [tag1: i2, (U) i1]>, %c: control, %d: !handshake.control<[spec: i1]>, %e: channel<i32, [otherReady: (U) i1]>) -> channel<i38> {
   %valid, %ready = unbundle %c : control to _
   %w = compose %a : channel<i32, [tag1: i2, (U) i1]> to channel<i38>
   end %w : channel<i38>

@@ -1,0 +1,60 @@
+//! Type well-formedness: every type written in the file, checked by Dynamatic's rules for
+//! channel and control types (`types::lower` finds the problems; this names them).
+
+use hsir_parser::{Parse, SyntaxKind};
+
+use crate::types::{self, SignalRole, TypeProblem, TypeProblemKind};
+use crate::{Diagnostic, DiagnosticCode};
+
+pub(crate) fn type_diagnostics(parse: &Parse, acc: &mut Vec<Diagnostic>) {
+    let mut problems = Vec::new();
+    for node in parse.root().descendants().filter(|n| n.kind() == SyntaxKind::TYPE) {
+        // Data and extra-signal types are checked with the type that holds them; the
+        // parameters of other parameterised types (`memref<4xi32>`) are not Handshake's.
+        let nested = node.parent().is_some_and(|p| {
+            matches!(p.kind(), SyntaxKind::CHANNEL_PARAMS | SyntaxKind::EXTRA_SIGNAL)
+        });
+        if !nested {
+            types::lower(node, &mut problems);
+        }
+    }
+    acc.extend(problems.into_iter().map(diagnostic));
+}
+
+fn diagnostic(problem: TypeProblem) -> Diagnostic {
+    let TypeProblem { range, kind } = problem;
+    match kind {
+        TypeProblemKind::NotIntOrFloat { what, ty } => {
+            let what = match what {
+                SignalRole::Data => "channel data type",
+                SignalRole::Extra => "extra signal type",
+            };
+            Diagnostic::new(
+                DiagnosticCode::SignalNotIntOrFloat,
+                range,
+                format!("{what} `{ty}` is not an integer or a float"),
+            )
+        }
+        TypeProblemKind::ZeroWidth { ty } => Diagnostic::new(
+            DiagnosticCode::ZeroWidthData,
+            range,
+            format!("channel data type `{ty}` has zero width"),
+        ),
+        TypeProblemKind::DuplicateName { name, first } => Diagnostic::new(
+            DiagnosticCode::DuplicateSignalName,
+            range,
+            format!("extra signal name `{name}` is used twice in one type"),
+        )
+        .with_related(first, format!("`{name}` first named here")),
+        TypeProblemKind::BadName { name } => Diagnostic::new(
+            DiagnosticCode::BadSignalName,
+            range,
+            format!("extra signal name `{name}` may contain only letters, digits and `_`"),
+        ),
+        TypeProblemKind::ReservedName { name } => Diagnostic::new(
+            DiagnosticCode::ReservedSignalName,
+            range,
+            format!("extra signal name `{name}` is reserved for the channel's own handshake wire"),
+        ),
+    }
+}
