@@ -273,13 +273,17 @@ impl Lowerer<'_> {
             };
             let ty = self.ty(ty_node);
             self.check_signal(&ty, ty_node.text_range(), SignalRole::Extra);
-            let upstream = tokens(signal).any(|t| t.kind() == SyntaxKind::IDENT && t.text() == "U");
-            let name_token = tokens(signal)
-                .take_while(|t| t.text_range().end() <= ty_node.text_range().start())
-                .find(|t| t.kind() == SyntaxKind::IDENT && t.text() != "U");
-            // Only `name :` names a signal; a bare `(U)` does not.
-            let named =
-                name_token.filter(|_| tokens(signal).any(|t| t.kind() == SyntaxKind::COLON));
+            // The signal's own tokens (its type's are inside `ty_node`): `name :` and `( U )`.
+            let own: Vec<SyntaxToken<'_>> = tokens(signal).collect();
+            let named = own
+                .windows(2)
+                .find(|w| w[0].kind() == SyntaxKind::IDENT && w[1].kind() == SyntaxKind::COLON)
+                .map(|w| w[0]);
+            let upstream = own.windows(3).any(|w| {
+                w[0].kind() == SyntaxKind::L_PAREN
+                    && w[1].text() == "U"
+                    && w[2].kind() == SyntaxKind::R_PAREN
+            });
             if let Some(name) = named {
                 self.check_name(name, &extras);
             }
@@ -405,6 +409,7 @@ mod tests {
             "!handshake.channel<f32, [spec: i1, (U) i4]>",
             "channel<i32, [i2, i4, (U) i4, (U) i8]>",
             "<[tag: ui8]>",
+            "<i8, [U: i1, (U) i2]>",
             "i32",
             "si16",
             "none",
@@ -423,6 +428,7 @@ mod tests {
             !handshake.channel<f32, [spec: i1, (U) i4]>  <f32, [spec: i1, i4 (U)]>        data 32 down 1 up 4    <f32, [spec: i1, i4 (U)]>
             channel<i32, [i2, i4, (U) i4, (U) i8]>       <i32, [i2, i4, i4 (U), i8 (U)]>  data 32 down 6 up 12   <i32, [i2, i4, i4 (U), i8 (U)]>
             <[tag: ui8]>                                 <[tag: ui8]>                     data 0 down 8 up 0     <[tag: ui8]>
+            <i8, [U: i1, (U) i2]>                        <i8, [U: i1, i2 (U)]>            data 8 down 1 up 2     <i8, [U: i1, i2 (U)]>
             i32                                          i32                              -                      <i32>
             si16                                         si16                             -                      <si16>
             none                                         none                             -                      <>
