@@ -27,96 +27,75 @@ impl Severity {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum DiagnosticCode {
+/// Declares `DiagnosticCode` from one table, one line per code, so that a code's string, default
+/// severity and title are written together and adding a code is one line.
+macro_rules! diagnostic_codes {
+    ($($(#[$meta:meta])* $name:ident = $code:literal, $severity:ident, $title:literal;)*) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum DiagnosticCode {
+            $($(#[$meta])* $name,)*
+        }
+
+        impl DiagnosticCode {
+            pub const ALL: &'static [DiagnosticCode] = &[$(DiagnosticCode::$name,)*];
+
+            pub fn code(self) -> &'static str {
+                match self {
+                    $(DiagnosticCode::$name => $code,)*
+                }
+            }
+
+            pub fn default_severity(self) -> Severity {
+                match self {
+                    $(DiagnosticCode::$name => Severity::$severity,)*
+                }
+            }
+
+            /// A short title, used as the heading of the code's documentation page.
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(DiagnosticCode::$name => $title,)*
+                }
+            }
+        }
+    };
+}
+
+diagnostic_codes! {
+    // ---- HS0xxx: syntax -------------------------------------------------------------------
     /// The file is not valid UTF-8.
-    InvalidUtf8,
+    InvalidUtf8 = "HS0001", Error, "file is not valid UTF-8";
     /// A token or line that fits no construct.
-    UnexpectedToken,
+    UnexpectedToken = "HS0002", Error, "unexpected token";
     /// A delimiter or block that is never closed.
-    UnclosedDelimiter,
+    UnclosedDelimiter = "HS0003", Error, "unclosed delimiter";
     /// A required piece of syntax is missing.
-    ExpectedSyntax,
+    ExpectedSyntax = "HS0004", Error, "missing syntax";
     /// Brackets nested beyond the parser's depth limit.
-    NestingTooDeep,
+    NestingTooDeep = "HS0005", Error, "nesting too deep";
     /// Characters that form no MLIR token, or an unterminated string.
-    InvalidToken,
+    InvalidToken = "HS0006", Error, "invalid token";
+
+    // ---- HS1xxx: types ----------------------------------------------------------------------
     /// A channel's data or an extra signal that is not an integer or a float.
-    SignalNotIntOrFloat,
+    SignalNotIntOrFloat = "HS1001", Error, "signal type is not an integer or a float";
     /// A channel's data type of width 0.
-    ZeroWidthData,
+    ZeroWidthData = "HS1002", Error, "channel data of zero width";
     /// Two extra signals of one type with the same name.
-    DuplicateSignalName,
+    DuplicateSignalName = "HS1003", Error, "extra signal name used twice";
     /// An extra-signal name with characters other than letters, digits and `_`.
-    BadSignalName,
+    BadSignalName = "HS1004", Error, "extra signal name with invalid characters";
     /// An extra signal named `valid` or `ready`.
-    ReservedSignalName,
+    ReservedSignalName = "HS1005", Error, "reserved extra signal name";
+
+    // ---- HS11xx: SSA and single use -----------------------------------------------------
+
+    // ---- HS12xx: op signatures ------------------------------------------------------------
+
+    // ---- HS4xxx: pipelines ------------------------------------------------------------------
 }
 
 impl DiagnosticCode {
-    pub const ALL: &'static [DiagnosticCode] = &[
-        DiagnosticCode::InvalidUtf8,
-        DiagnosticCode::UnexpectedToken,
-        DiagnosticCode::UnclosedDelimiter,
-        DiagnosticCode::ExpectedSyntax,
-        DiagnosticCode::NestingTooDeep,
-        DiagnosticCode::InvalidToken,
-        DiagnosticCode::SignalNotIntOrFloat,
-        DiagnosticCode::ZeroWidthData,
-        DiagnosticCode::DuplicateSignalName,
-        DiagnosticCode::BadSignalName,
-        DiagnosticCode::ReservedSignalName,
-    ];
-
-    pub fn code(self) -> &'static str {
-        match self {
-            DiagnosticCode::InvalidUtf8 => "HS0001",
-            DiagnosticCode::UnexpectedToken => "HS0002",
-            DiagnosticCode::UnclosedDelimiter => "HS0003",
-            DiagnosticCode::ExpectedSyntax => "HS0004",
-            DiagnosticCode::NestingTooDeep => "HS0005",
-            DiagnosticCode::InvalidToken => "HS0006",
-            DiagnosticCode::SignalNotIntOrFloat => "HS1001",
-            DiagnosticCode::ZeroWidthData => "HS1002",
-            DiagnosticCode::DuplicateSignalName => "HS1003",
-            DiagnosticCode::BadSignalName => "HS1004",
-            DiagnosticCode::ReservedSignalName => "HS1005",
-        }
-    }
-
-    pub fn default_severity(self) -> Severity {
-        match self {
-            DiagnosticCode::InvalidUtf8
-            | DiagnosticCode::UnexpectedToken
-            | DiagnosticCode::UnclosedDelimiter
-            | DiagnosticCode::ExpectedSyntax
-            | DiagnosticCode::NestingTooDeep
-            | DiagnosticCode::InvalidToken
-            | DiagnosticCode::SignalNotIntOrFloat
-            | DiagnosticCode::ZeroWidthData
-            | DiagnosticCode::DuplicateSignalName
-            | DiagnosticCode::BadSignalName
-            | DiagnosticCode::ReservedSignalName => Severity::Error,
-        }
-    }
-
-    /// A short title, used as the heading of the code's documentation page.
-    pub fn title(self) -> &'static str {
-        match self {
-            DiagnosticCode::InvalidUtf8 => "file is not valid UTF-8",
-            DiagnosticCode::UnexpectedToken => "unexpected token",
-            DiagnosticCode::UnclosedDelimiter => "unclosed delimiter",
-            DiagnosticCode::ExpectedSyntax => "missing syntax",
-            DiagnosticCode::NestingTooDeep => "nesting too deep",
-            DiagnosticCode::InvalidToken => "invalid token",
-            DiagnosticCode::SignalNotIntOrFloat => "signal type is not an integer or a float",
-            DiagnosticCode::ZeroWidthData => "channel data of zero width",
-            DiagnosticCode::DuplicateSignalName => "extra signal name used twice",
-            DiagnosticCode::BadSignalName => "extra signal name with invalid characters",
-            DiagnosticCode::ReservedSignalName => "reserved extra signal name",
-        }
-    }
-
     pub fn from_code(code: &str) -> Option<DiagnosticCode> {
         DiagnosticCode::ALL.iter().copied().find(|c| c.code() == code)
     }

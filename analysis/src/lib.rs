@@ -4,6 +4,7 @@
 //! Today the pipeline is syntax errors and the well-formedness of every type written; later
 //! steps (lowering, signatures, dataflow lints) extend the same `Vec<Diagnostic>`.
 
+mod check_pipeline;
 mod check_types;
 pub mod diagnostics;
 pub mod fixture;
@@ -18,8 +19,38 @@ pub fn check(parse: &Parse) -> Vec<Diagnostic> {
     let mut acc = Vec::new();
     syntax::syntax_diagnostics(parse, &mut acc);
     check_types::type_diagnostics(parse, &mut acc);
+    for item in items(parse) {
+        check_pipeline::check_item(item, &mut acc);
+    }
     acc.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
     acc
+}
+
+/// The file's items: its top-level ops, with the ops of a top-level `module` (or
+/// `builtin.module`) taken in its place, recursively. Functions, `hw.module`s and declarations
+/// are items; each is analysed on its own.
+pub fn items(parse: &Parse) -> Vec<hsir_parser::ast::Op<'_>> {
+    use hsir_parser::ast::{AstNode, SourceFile};
+    fn walk<'t>(op: hsir_parser::ast::Op<'t>, out: &mut Vec<hsir_parser::ast::Op<'t>>) {
+        if matches!(op.name(), Some("module" | "builtin.module")) {
+            for region in op.regions() {
+                for block in region.blocks() {
+                    for inner in block.ops() {
+                        walk(inner, out);
+                    }
+                }
+            }
+        } else {
+            out.push(op);
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(file) = SourceFile::cast(parse.root()) {
+        for op in file.ops() {
+            walk(op, &mut out);
+        }
+    }
+    out
 }
 
 /// Decodes file bytes and parses them. A decoding problem is returned as a diagnostic, the
