@@ -1,24 +1,49 @@
 //! Type well-formedness: every type written in the file, checked by Dynamatic's rules for
 //! channel and control types (`types::lower` finds the problems; this names them).
 
-use hsir_parser::{Parse, SyntaxKind};
+use hsir_parser::{SyntaxKind, SyntaxNode, TextRange};
 
 use crate::types::{self, SignalRole, TypeProblem, TypeProblemKind};
 use crate::{Diagnostic, DiagnosticCode};
 
-pub(crate) fn type_diagnostics(parse: &Parse, acc: &mut Vec<Diagnostic>) {
+/// Checks every type written in `node`.
+pub(crate) fn type_diagnostics_in(node: SyntaxNode<'_>, acc: &mut Vec<Diagnostic>) {
     let mut problems = Vec::new();
-    for node in parse.root().descendants().filter(|n| n.kind() == SyntaxKind::TYPE) {
-        // Data and extra-signal types are checked with the type that holds them; the
-        // parameters of other parameterised types (`memref<4xi32>`) are not Handshake's.
-        let nested = node.parent().is_some_and(|p| {
-            matches!(p.kind(), SyntaxKind::CHANNEL_PARAMS | SyntaxKind::EXTRA_SIGNAL)
-        });
-        if !nested {
-            types::lower(node, &mut problems);
-        }
+    for node in node.descendants().filter(|n| n.kind() == SyntaxKind::TYPE) {
+        check(node, &mut problems);
     }
     acc.extend(problems.into_iter().map(diagnostic));
+}
+
+/// Checks every type written in `root` outside the `covered` op ranges (sorted).
+pub(crate) fn type_diagnostics_outside(
+    root: SyntaxNode<'_>,
+    covered: &[TextRange],
+    acc: &mut Vec<Diagnostic>,
+) {
+    let mut problems = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.kind() == SyntaxKind::OP && covered.binary_search_by_key(&(node.text_range().start(), node.text_range().end()), |r| (r.start(), r.end())).is_ok() {
+            continue;
+        }
+        if node.kind() == SyntaxKind::TYPE {
+            check(node, &mut problems);
+        }
+        stack.extend(node.children());
+    }
+    acc.extend(problems.into_iter().map(diagnostic));
+}
+
+fn check(node: SyntaxNode<'_>, problems: &mut Vec<TypeProblem>) {
+    // Data and extra-signal types are checked with the type that holds them; the
+    // parameters of other parameterised types (`memref<4xi32>`) are not Handshake's.
+    let nested = node
+        .parent()
+        .is_some_and(|p| matches!(p.kind(), SyntaxKind::CHANNEL_PARAMS | SyntaxKind::EXTRA_SIGNAL));
+    if !nested {
+        types::lower(node, problems);
+    }
 }
 
 fn diagnostic(problem: TypeProblem) -> Diagnostic {

@@ -89,10 +89,88 @@ diagnostic_codes! {
     ReservedSignalName = "HS1005", Error, "reserved extra signal name";
 
     // ---- HS11xx: SSA and single use -----------------------------------------------------
+    /// A use of a name no definition in scope gives.
+    UndefinedValue = "HS1101", Error, "undefined value";
+    /// A name defined twice where both are visible.
+    RedefinedValue = "HS1102", Error, "value defined twice";
+    /// An op bound to more or fewer result names than it defines.
+    ResultCountMismatch = "HS1103", Error, "wrong number of results bound";
+    /// `%x#N` past the end of `%x`'s results.
+    ResultIndexOutOfRange = "HS1104", Error, "result index out of range";
+    /// The type an op's written types give a use differs from the value's type.
+    UseTypeMismatch = "HS1105", Error, "value used at a different type";
+    /// A use before its definition where definitions must dominate uses.
+    UseBeforeDefinition = "HS1106", Error, "value used before its definition";
+    /// A channel in a `handshake.func` that nothing consumes.
+    UnusedValue = "HS1107", Warning, "channel never consumed";
+    /// A channel in a `handshake.func` consumed more than once.
+    MultipleUses = "HS1108", Warning, "channel consumed more than once";
+    /// An op inside a `handshake.func` that hsir does not know.
+    UnknownOp = "HS1109", Information, "op not known to hsir";
 
     // ---- HS12xx: op signatures ------------------------------------------------------------
+    /// An op given more or fewer operands than it takes.
+    OperandCount = "HS1201", Error, "wrong number of operands";
+    /// Operands or results that must share a type do not.
+    OperandTypesDiffer = "HS1202", Error, "operand types differ";
+    /// A mux select or control_merge index that is not an integer wide enough.
+    BadIndexType = "HS1203", Error, "select or index type cannot pick an input";
+    /// An operand of the wrong kind (a condition that is not `i1`, ...).
+    BadOperandType = "HS1204", Error, "operand of the wrong type";
+    /// Extra signals that an op forwards differ between its operands and results.
+    ExtraSignalsDiffer = "HS1205", Error, "extra signals differ";
+    /// A constant whose value's type is not its result's data type.
+    ConstantValueType = "HS1206", Error, "constant value of the wrong type";
+    /// A CIRCT buffer's kind or initial values are wrong.
+    BufferConfig = "HS1207", Error, "buffer kind or initial values wrong";
+    /// A memory op's ports disagree with its load and store counts or its memref.
+    MemoryPorts = "HS1208", Error, "memory ports do not match";
+    /// An instance disagrees with its callee's signature.
+    InstanceMismatch = "HS1209", Error, "instance does not match its callee";
+    /// An instance of a function that does not exist or is not a `handshake.func`.
+    UnknownCallee = "HS1210", Error, "instance of an unknown function";
+    /// `end` / `return` disagrees with the function's results.
+    ReturnMismatch = "HS1211", Error, "return does not match the function's results";
+    /// `argNames` / `resNames` with the wrong number of entries or non-strings.
+    PortNamesCount = "HS1212", Error, "port names do not match the ports";
+    /// An extension that does not widen or a truncation that does not narrow.
+    CastWidth = "HS1213", Error, "extension or truncation in the wrong direction";
+    /// compose / decompose whose wide type is not the narrow one's signals packed.
+    ComposeWidth = "HS1215", Error, "compose or decompose type does not match";
+    /// A Handshake op outside a `handshake.func`.
+    HandshakeOpOutsideFunc = "HS1216", Error, "Handshake op outside a handshake.func";
+    /// A memref argument of a CIRCT `handshake.func` that no `extmemory` uses.
+    MemrefArgUnused = "HS1217", Error, "memref argument without extmemory";
+    /// pack / unpack whose types are not a tuple and its elements.
+    TupleMismatch = "HS1218", Error, "pack or unpack types do not match the tuple";
+    /// `wait` whose result type is not its second operand's type.
+    WaitResultType = "HS1219", Error, "wait result type differs from the waited value";
 
     // ---- HS4xxx: pipelines ------------------------------------------------------------------
+    /// A stage block that does not end in `pipeline.stage` / `pipeline.return`.
+    PipelineStageNoTerminator = "HS4001", Error, "stage block without a pipeline terminator";
+    /// `pipeline.stage` targets that are unknown or form a cycle.
+    PipelineStageChain = "HS4002", Error, "pipeline stages do not form a chain";
+    /// A stage block no `pipeline.stage` on the chain from the entry stage reaches.
+    PipelineStageUnreachable = "HS4003", Warning, "stage block never reached";
+    /// A non-entry stage block whose last argument is not the `i1` stage enable.
+    PipelineStageEnableMissing = "HS4004", Error, "stage block without its i1 enable argument";
+    /// A pipeline op outside its parent op, or in a phase that does not allow it.
+    PipelineOpMisplaced = "HS4005", Error, "pipeline op not allowed here";
+    /// A value used in another stage than its own without the phase's crossing mechanism.
+    PipelineCrossStageUse = "HS4006", Error, "value used outside its stage";
+    /// A `stallability` array without a stall signal or of the wrong length.
+    PipelineStallability = "HS4007", Error, "stallability does not fit the pipeline";
+    /// `regs(...)` and `pass(...)` of a `pipeline.stage` that do not match the target block.
+    PipelineStageArgsMismatch = "HS4008", Error, "stage values do not match the target stage";
+    /// A return whose values, or a pipeline whose results, do not match the declared outputs.
+    PipelineReturnMismatch = "HS4009", Error, "returned values do not match the declared outputs";
+    /// A `pipeline.latency` result used fewer stages after its definition than its latency.
+    PipelineLatencyEarlyUse = "HS4010", Error, "multi-cycle value used before it is ready";
+    /// A `pipeline.latency` of latency 0, or without results in a scheduled pipeline.
+    PipelineLatencyMalformed = "HS4011", Error, "malformed pipeline.latency";
+    /// The pipeline rationale's older syntax or implicit-register form.
+    PipelineLegacyForm = "HS4012", Warning, "pipeline written in an older form";
 }
 
 impl DiagnosticCode {

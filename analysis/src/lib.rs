@@ -4,26 +4,26 @@
 //! Today the pipeline is syntax errors and the well-formedness of every type written; later
 //! steps (lowering, signatures, dataflow lints) extend the same `Vec<Diagnostic>`.
 
+mod check_item;
+pub mod db;
 mod check_pipeline;
+pub mod ir;
+pub mod signatures;
 mod check_types;
 pub mod diagnostics;
 pub mod fixture;
 mod syntax;
 pub mod types;
 
+pub use check_item::Callee;
+pub use db::{Config, Counters, Database, FileId};
 pub use diagnostics::{Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit};
 pub use hsir_parser::{Parse, TextRange, TextSize};
 
-/// Everything `hsir check` reports for one file, in text order.
+/// Everything `hsir check` reports for one file on its own, in text order. The database
+/// (`db::Database`) gives the same for a workspace of files, incrementally.
 pub fn check(parse: &Parse) -> Vec<Diagnostic> {
-    let mut acc = Vec::new();
-    syntax::syntax_diagnostics(parse, &mut acc);
-    check_types::type_diagnostics(parse, &mut acc);
-    for item in items(parse) {
-        check_pipeline::check_item(item, &mut acc);
-    }
-    acc.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
-    acc
+    db::check_parse(parse)
 }
 
 /// The file's items: its top-level ops, with the ops of a top-level `module` (or

@@ -1,6 +1,6 @@
 //! Syntax errors from the parser, as diagnostics.
 
-use hsir_parser::{Parse, SyntaxError, SyntaxErrorKind};
+use hsir_parser::{SyntaxError, SyntaxErrorKind};
 
 use crate::{Diagnostic, DiagnosticCode};
 
@@ -14,8 +14,4 @@ pub(crate) fn from_syntax_error(error: &SyntaxError) -> Diagnostic {
         SyntaxErrorKind::InvalidToken => DiagnosticCode::InvalidToken,
     };
     Diagnostic::new(code, error.range, error.message.clone())
-}
-
-pub(crate) fn syntax_diagnostics(parse: &Parse, acc: &mut Vec<Diagnostic>) {
-    acc.extend(parse.errors().iter().map(from_syntax_error));
 }

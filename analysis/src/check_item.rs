@@ -1,0 +1,1015 @@
+//! Checks of one lowered item: names (SSA), op signatures, the single-use rule, and the
+//! function-level rules of `handshake.func` (HS11xx, HS12xx).
+//!
+//! Everything here reads the `Item` and its text only, plus the signatures of the functions it
+//! calls, which it asks for through `Symbols` so that the database can record them. Ranges are
+//! relative to the item, as in the `Item`.
+
+use crate::ir::{self, Container, Def, Item, NameProblem, OpData, OpId, ValueId};
+use crate::signatures::{self, int, known_name, Style, Typing, HANDSHAKE_OPS};
+use crate::types::{Direction, ExtraSignal, Type};
+use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
+use hsir_parser::{TextRange, TextSize};
+
+/// What a caller may know of a function it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Callee {
+    /// The defining op: `handshake.func`, `func.func`, `hw.module`, ...
+    pub kind: String,
+    pub args: Vec<Option<Type>>,
+    pub results: Vec<Option<Type>>,
+}
+
+/// Looks up functions by name (without `@`).
+pub trait Symbols {
+    fn callee(&mut self, name: &str) -> Option<Callee>;
+}
+
+impl<F: FnMut(&str) -> Option<Callee>> Symbols for F {
+    fn callee(&mut self, name: &str) -> Option<Callee> {
+        self(name)
+    }
+}
+
+/// The callee a function-like item offers its callers.
+pub fn callee_of(item: &Item) -> Option<(String, Callee)> {
+    let op = item.ops.first()?;
+    let signature = op.signature.as_ref()?;
+    let (name, _) = signature.name.as_ref()?;
+    let name = name.trim_start_matches('@').trim_matches('"').to_string();
+    Some((
+        name,
+        Callee {
+            kind: op.name.clone(),
+            args: signature.args.iter().map(|p| p.ty.clone()).collect(),
+            results: signature.results.iter().map(|p| p.ty.clone()).collect(),
+        },
+    ))
+}
+
+pub fn check_item(item: &Item, text: &str, symbols: &mut dyn Symbols, acc: &mut Vec<Diagnostic>) {
+    let mut checker = Checker {
+        item,
+        text,
+        acc,
+        types: item.values.iter().map(|v| v.ty.clone()).collect(),
+        typings: vec![None; item.ops.len()],
+        style: Style::Circt,
+    };
+    checker.names();
+    let Some(top) = item.ops.first() else { return };
+    if top.name == "handshake.func" {
+        checker.style = style_of(item);
+        checker.handshake_func(symbols);
+    } else {
+        checker.outside_handshake();
+    }
+}
+
+/// Dynamatic's spelling if any port or written type is a channel or control type.
+fn style_of(item: &Item) -> Style {
+    let is_handshake = |t: &Type| matches!(t, Type::Channel { .. } | Type::Control { .. });
+    let top = &item.ops[0];
+    if let Some(sig) = &top.signature {
+        if sig.args.iter().chain(&sig.results).any(|p| p.ty.as_ref().is_some_and(is_handshake)) {
+            return Style::Dynamatic;
+        }
+    }
+    let dynamatic_op = item.ops.iter().skip(1).any(|op| {
+        op.short_name() == "end"
+            || op.types.iter().chain(&op.types_after).any(|e| match e {
+                ir::TypeEntry::One(w) => is_handshake(&w.ty),
+                ir::TypeEntry::List(ws, _) => ws.iter().any(|w| is_handshake(&w.ty)),
+                ir::TypeEntry::Function(..) => false,
+            })
+    });
+    if dynamatic_op {
+        Style::Dynamatic
+    } else {
+        Style::Circt
+    }
+}
+
+struct Checker<'a> {
+    item: &'a Item,
+    text: &'a str,
+    acc: &'a mut Vec<Diagnostic>,
+    /// Value types: the written ones, then those the ops' typings give.
+    types: Vec<Option<Type>>,
+    typings: Vec<Option<Typing>>,
+    style: Style,
+}
+
+/// Types equal for checking. `_` (Dynamatic's placeholder) and type aliases (`!t`, which an
+/// item does not resolve) match anything.
+fn same(a: &Type, b: &Type) -> bool {
+    a == b || opaque(a) || opaque(b)
+}
+
+fn opaque(t: &Type) -> bool {
+    matches!(t, Type::Other(t) if t == "_" || (t.starts_with('!') && !t.contains('<')))
+}
+
+fn data_of(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::Channel { data, .. } => Some(data),
+        Type::Control { .. } | Type::None => None,
+        other => Some(other),
+    }
+}
+
+fn extras_of(ty: &Type) -> &[ExtraSignal] {
+    match ty {
+        Type::Channel { extras, .. } | Type::Control { extras } => extras,
+        _ => &[],
+    }
+}
+
+impl Checker<'_> {
+    fn op(&self, id: OpId) -> &OpData {
+        &self.item.ops[id as usize]
+    }
+
+    fn value_name(&self, v: ValueId) -> String {
+        self.item.values[v as usize].display(ir::group_len(self.item, v))
+    }
+
+    fn push(&mut self, d: Diagnostic) {
+        self.acc.push(d);
+    }
+
+    fn names(&mut self) {
+        for problem in &self.item.name_problems {
+            let d = match problem {
+                NameProblem::Undefined { use_ } => {
+                    let u = &self.item.uses[*use_ as usize];
+                    Diagnostic::new(
+                        Code::UndefinedValue,
+                        u.range,
+                        format!("use of undefined value `{}`", u.text),
+                    )
+                }
+                NameProblem::Redefined { range, name, first } => Diagnostic::new(
+                    Code::RedefinedValue,
+                    *range,
+                    format!("redefinition of `{name}`"),
+                )
+                .with_related(*first, format!("`{name}` first defined here")),
+                NameProblem::IndexOutOfRange { use_, len } => {
+                    let u = &self.item.uses[*use_ as usize];
+                    let group = u.text.split('#').next().unwrap_or("");
+                    Diagnostic::new(
+                        Code::ResultIndexOutOfRange,
+                        u.range,
+                        format!(
+                            "`{}` is out of range: `{group}` has {len} result{}",
+                            u.text,
+                            if *len == 1 { "" } else { "s" }
+                        ),
+                    )
+                }
+                NameProblem::UsedBeforeDefined { use_ } => {
+                    let u = &self.item.uses[*use_ as usize];
+                    let mut d = Diagnostic::new(
+                        Code::UseBeforeDefinition,
+                        u.range,
+                        format!(
+                            "`{}` is used before it is defined, in a region where definitions must dominate their uses",
+                            u.text
+                        ),
+                    );
+                    if let Some(v) = u.value {
+                        d = d.with_related(self.item.values[v as usize].range, "defined here");
+                    }
+                    d
+                }
+            };
+            self.acc.push(d);
+        }
+    }
+
+    fn outside_handshake(&mut self) {
+        for op in self.item.ops.iter().skip(1) {
+            // `esi_instance` is how a hardware module instantiates a `handshake.func`.
+            let allowed = matches!(op.name.as_str(), "handshake.func" | "handshake.esi_instance");
+            if op.name.starts_with("handshake.") && !allowed {
+                let d = Diagnostic::new(
+                    Code::HandshakeOpOutsideFunc,
+                    op.name_range,
+                    format!("`{}` may only appear inside a `handshake.func`", op.name),
+                );
+                self.acc.push(d);
+            }
+        }
+    }
+
+    fn handshake_func(&mut self, symbols: &mut dyn Symbols) {
+        // Pass 1: what each op's written types say; results take their types from it.
+        for id in 1..self.item.ops.len() {
+            let op = &self.item.ops[id];
+            let Some(typing) = signatures::typing(op, self.item, self.style) else { continue };
+            for (i, &v) in op.results.iter().enumerate() {
+                if let Some(Some(ty)) = typing.results.get(i) {
+                    self.types[v as usize] = Some(ty.clone());
+                }
+            }
+            self.typings[id] = Some(typing);
+        }
+        // Pass 2: counts, uses, and each op's own rules.
+        for id in 1..self.item.ops.len() as OpId {
+            self.counts_and_uses(id);
+            self.op_rules(id, symbols);
+        }
+        self.function_rules();
+        self.single_use();
+    }
+
+    fn counts_and_uses(&mut self, id: OpId) {
+        let Some(typing) = self.typings[id as usize].clone() else { return };
+        let item = self.item;
+        let op = &item.ops[id as usize];
+        let written = op.results.len();
+        if written > 0 && written != typing.results.len() {
+            let range = op.result_groups.first().map_or(op.name_range, |g| g.range);
+            let d = Diagnostic::new(
+                Code::ResultCountMismatch,
+                range,
+                format!(
+                    "`{}` defines {} result{} but {} {} bound",
+                    op.short_name(),
+                    typing.results.len(),
+                    if typing.results.len() == 1 { "" } else { "s" },
+                    written,
+                    if written == 1 { "is" } else { "are" },
+                ),
+            );
+            self.push(d);
+        }
+        let operands = op.operands.clone();
+        if operands.len() != typing.operands.len() && arity_is_fixed(op) {
+            let d = Diagnostic::new(
+                Code::OperandCount,
+                op.name_range,
+                format!(
+                    "`{}` takes {} operand{} here, {} given",
+                    op.short_name(),
+                    typing.operands.len(),
+                    if typing.operands.len() == 1 { "" } else { "s" },
+                    operands.len()
+                ),
+            );
+            self.push(d);
+        }
+        for (i, &u) in operands.iter().enumerate() {
+            let Some(Some(expected)) = typing.operands.get(i) else { continue };
+            let Some(v) = self.item.uses[u as usize].value else { continue };
+            let Some(actual) = &self.types[v as usize] else { continue };
+            if !same(expected, actual) {
+                let use_ = &self.item.uses[u as usize];
+                let d = Diagnostic::new(
+                    Code::UseTypeMismatch,
+                    use_.range,
+                    format!(
+                        "`{}` is used as `{expected}` here, but its type is `{actual}`",
+                        use_.text
+                    ),
+                )
+                .with_related(self.item.values[v as usize].range, "defined here");
+                self.push(d);
+            }
+        }
+    }
+
+    fn op_rules(&mut self, id: OpId, symbols: &mut dyn Symbols) {
+        let op = self.op(id).clone();
+        if op.name.is_empty() {
+            // A statement the parser could not name: its syntax error says enough.
+            return;
+        }
+        let Some(name) = known_name(&op) else {
+            self.unknown(&op);
+            return;
+        };
+        let typing = self.typings[id as usize].clone().unwrap_or_default();
+        let operand_ty = |i: usize| typing.operands.get(i).cloned().flatten();
+        let result_ty = |i: usize| typing.results.get(i).cloned().flatten();
+        match name {
+            "merge" if op.operands.is_empty() => {
+                self.push(Diagnostic::new(
+                    Code::OperandCount,
+                    op.name_range,
+                    "`merge` needs at least one data operand",
+                ));
+            }
+            "mux" => {
+                let data = op.operands.len().saturating_sub(1);
+                if data == 0 {
+                    self.push(Diagnostic::new(
+                        Code::OperandCount,
+                        op.name_range,
+                        "`mux` needs at least one data operand",
+                    ));
+                }
+                if let Some(select) = operand_ty(0) {
+                    self.index_type(&op, &select, data, "select operand");
+                }
+                self.equal_data(&op, &typing.operands[1.min(typing.operands.len())..], result_ty(0));
+                let mut all: Vec<Option<Type>> = typing.operands.clone();
+                all.push(result_ty(0));
+                self.equal_extras(&op, &all);
+            }
+            "control_merge" => {
+                if let Some(index) = result_ty(1) {
+                    self.index_type(&op, &index, op.operands.len(), "index result");
+                }
+            }
+            "cond_br" => {
+                if let Some(cond) = operand_ty(0) {
+                    if data_of(&cond) != Some(&int(1)) {
+                        let d = Diagnostic::new(
+                            Code::BadOperandType,
+                            op.name_range,
+                            format!("the condition of `cond_br` must be `i1`, not `{cond}`"),
+                        );
+                        self.push(d);
+                    }
+                }
+                let all = vec![operand_ty(0), operand_ty(1)];
+                self.equal_extras(&op, &all);
+            }
+            "constant" => {
+                self.constant_value(&op, result_ty(0));
+                let all = vec![operand_ty(0), result_ty(0)];
+                self.equal_extras(&op, &all);
+            }
+            "select" => {
+                // The condition's extras are its own; the data and the result share theirs.
+                let all = vec![operand_ty(1), operand_ty(2), result_ty(0)];
+                self.equal_extras(&op, &all);
+            }
+            "buffer" => self.circt_buffer(&op),
+            "memory" | "extmemory" => self.memory(&op, name),
+            "mem_controller" | "lsq" => self.memory_interface(&op, name),
+            "instance" => self.instance(&op, symbols),
+            "end" | "return" if op.results.is_empty() => self.returns(&op),
+            "pack" | "unpack" => self.tuple(&op, name, &typing),
+            "compose" | "decompose" => {
+                if let (Some(from), Some(to)) = (operand_ty(0), result_ty(0)) {
+                    self.compose(&op, name, &from, &to);
+                }
+            }
+            "wait" => {
+                if let (Some(second), Some(result)) = (operand_ty(1), result_ty(0)) {
+                    if !same(&second, &result) {
+                        let d = Diagnostic::new(
+                            Code::WaitResultType,
+                            op.name_range,
+                            format!(
+                                "`wait` gives the second operand's type `{second}`, not `{result}`"
+                            ),
+                        );
+                        self.push(d);
+                    }
+                }
+            }
+            "spec_commit" => self.spec_commit(&op, &typing),
+            _ if signatures::CASTS.contains(&name) => {
+                if let (Some(from), Some(to)) = (operand_ty(0), result_ty(0)) {
+                    self.cast(&op, name, &from, &to);
+                }
+            }
+            _ if HANDSHAKE_OPS.contains(&name) => {}
+            "arith.select" | "arith.constant" => {}
+            _ => self.unknown(&op),
+        }
+    }
+
+    fn unknown(&mut self, op: &OpData) {
+        let d = Diagnostic::new(
+            Code::UnknownOp,
+            op.name_range,
+            format!("hsir does not know `{}`; its operands and results are not checked", op.name),
+        );
+        self.push(d);
+    }
+
+    /// A select or index: an integer (or `index`) wide enough to pick one of `count` inputs.
+    fn index_type(&mut self, op: &OpData, ty: &Type, count: usize, what: &str) {
+        let data = data_of(ty);
+        let width = match data {
+            Some(Type::Int { width, .. }) => *width,
+            Some(Type::Index) => return,
+            _ => {
+                let d = Diagnostic::new(
+                    Code::BadIndexType,
+                    op.name_range,
+                    format!("the {what} of `{}` must be an integer, not `{ty}`", op.short_name()),
+                );
+                self.push(d);
+                return;
+            }
+        };
+        let capacity: u128 = if width >= 64 { u128::MAX } else { 1u128 << width };
+        if (count as u128) > capacity {
+            let d = Diagnostic::new(
+                Code::BadIndexType,
+                op.name_range,
+                format!(
+                    "the {what} of `{}` is {width} bit{} wide and can pick one of {capacity} inputs, but there are {count}",
+                    op.short_name(),
+                    if width == 1 { "" } else { "s" },
+                ),
+            );
+            self.push(d);
+        }
+    }
+
+    fn equal_data(&mut self, op: &OpData, data: &[Option<Type>], result: Option<Type>) {
+        let mut all: Vec<&Type> = data.iter().flatten().collect();
+        if let Some(r) = &result {
+            all.push(r);
+        }
+        let Some(first) = all.first().copied() else { return };
+        if let Some(other) = all.iter().find(|t| data_of(t) != data_of(first)) {
+            let d = Diagnostic::new(
+                Code::OperandTypesDiffer,
+                op.name_range,
+                format!(
+                    "the data inputs and the result of `{}` must carry one data type: `{first}` and `{other}` differ",
+                    op.short_name()
+                ),
+            );
+            self.push(d);
+        }
+    }
+
+    /// Dynamatic's rule: ops that forward extra signals see the same ones everywhere.
+    fn equal_extras(&mut self, op: &OpData, types: &[Option<Type>]) {
+        if self.style != Style::Dynamatic {
+            return;
+        }
+        let all: Vec<&Type> = types.iter().flatten().collect();
+        let Some(first) = all.first().copied() else { return };
+        if let Some(other) = all.iter().find(|t| extras_of(t) != extras_of(first)) {
+            let d = Diagnostic::new(
+                Code::ExtraSignalsDiffer,
+                op.name_range,
+                format!(
+                    "`{}` forwards extra signals, so its operands and results must carry the same ones: `{first}` and `{other}` differ",
+                    op.short_name()
+                ),
+            );
+            self.push(d);
+        }
+    }
+
+    fn constant_value(&mut self, op: &OpData, result: Option<Type>) {
+        let (Some(attr), Some(result)) = (op.attr("value"), result) else { return };
+        let Some((_, ty)) = attr.value.rsplit_once(':') else { return };
+        let Some(value_ty) = crate::types::builtin(ty.trim()) else { return };
+        let result_data = data_of(&result).cloned();
+        if result_data.as_ref() != Some(&value_ty) {
+            let d = Diagnostic::new(
+                Code::ConstantValueType,
+                attr.range,
+                format!("the value is `{value_ty}` but the constant's result carries `{}`", result_data.map_or("no data".to_string(), |t| t.to_string())),
+            );
+            self.push(d);
+        }
+    }
+
+    /// CIRCT's `buffer [N] seq|fifo`.
+    fn circt_buffer(&mut self, op: &OpData) {
+        let Some(&slots) = op.bracket_ints.first() else { return };
+        let kind = op.words.iter().find(|(w, _)| w.eq_ignore_ascii_case("seq") || w.eq_ignore_ascii_case("fifo"));
+        match kind {
+            Some((w, range)) if w != "seq" && w != "fifo" => {
+                let d = Diagnostic::new(
+                    Code::BufferConfig,
+                    *range,
+                    format!("the buffer kind is `seq` or `fifo` (lowercase), not `{w}`"),
+                );
+                self.push(d);
+            }
+            None => {
+                let d = Diagnostic::new(
+                    Code::BufferConfig,
+                    op.name_range,
+                    "`buffer [N]` needs its kind after the slot count: `seq` or `fifo`",
+                );
+                self.push(d);
+            }
+            _ => {}
+        }
+        let Some(init) = op.attr("initValues") else { return };
+        if kind.is_none_or(|(w, _)| w != "seq") {
+            let d = Diagnostic::new(
+                Code::BufferConfig,
+                init.range,
+                "only `seq` buffers may have initial values",
+            );
+            self.push(d);
+            return;
+        }
+        let count = array_len(&init.value);
+        if count as u64 != slots {
+            let d = Diagnostic::new(
+                Code::BufferConfig,
+                init.range,
+                format!("a buffer of {slots} slot{} needs {slots} initial value{}, not {count}", plural(slots), plural(slots)),
+            );
+            self.push(d);
+        }
+    }
+
+    fn memory(&mut self, op: &OpData, name: &str) {
+        let get = |key: &str| {
+            op.bracket_entries.iter().find(|(k, _)| k == key).and_then(|(_, v)| v.trim().parse::<usize>().ok())
+        };
+        let (Some(ld), Some(st)) = (get("ld"), get("st")) else { return };
+        if name == "memory" {
+            if op.attr("lsq").is_none() {
+                self.push(Diagnostic::new(
+                    Code::MemoryPorts,
+                    op.name_range,
+                    "`memory` needs an `lsq` attribute (`lsq = false` for a plain memory)",
+                ));
+            }
+            if let Some(ir::TypeEntry::One(w)) = op.types.first() {
+                self.memref_shape(op, &w.ty);
+            }
+        }
+        let mem_operand = usize::from(name == "extmemory");
+        let operands = op.operands.len().saturating_sub(mem_operand);
+        if operands != 2 * st + ld {
+            let d = Diagnostic::new(
+                Code::MemoryPorts,
+                op.name_range,
+                format!(
+                    "`{name}` with {ld} load and {st} store port{} takes {} operands (data and address per store, address per load), {operands} given",
+                    plural((ld + st) as u64),
+                    2 * st + ld
+                ),
+            );
+            self.push(d);
+        }
+        let results = op.results.len();
+        if results > 0 && results != ld + st + ld {
+            let d = Diagnostic::new(
+                Code::MemoryPorts,
+                op.name_range,
+                format!(
+                    "`{name}` with {ld} load and {st} store port{} gives {} results (data per load, then a done token per port), {results} bound",
+                    plural((ld + st) as u64),
+                    2 * ld + st
+                ),
+            );
+            self.push(d);
+        }
+    }
+
+    fn memref_shape(&mut self, op: &OpData, ty: &Type) {
+        let Type::Other(text) = ty else { return };
+        let Some(inner) = text.strip_prefix("memref<").and_then(|t| t.strip_suffix('>')) else {
+            return;
+        };
+        let dims: Vec<&str> = inner.split(',').next().unwrap_or("").split('x').collect();
+        let dims = &dims[..dims.len().saturating_sub(1)];
+        if dims.len() != 1 {
+            let d = Diagnostic::new(
+                Code::MemoryPorts,
+                op.name_range,
+                format!("a Handshake memory has one dimension; `{text}` has {}", dims.len()),
+            );
+            self.push(d);
+        } else if dims[0] == "?" {
+            let d = Diagnostic::new(
+                Code::MemoryPorts,
+                op.name_range,
+                format!("a Handshake memory has a static size; `{text}` has a dynamic one"),
+            );
+            self.push(d);
+        }
+    }
+
+    /// `mem_controller` / `lsq`: the function type lists the parenthesised ports.
+    fn memory_interface(&mut self, op: &OpData, name: &str) {
+        let Some(ir::TypeEntry::Function(ins, _, _)) = op.types.iter().find(|e| matches!(e, ir::TypeEntry::Function(..))) else {
+            return;
+        };
+        let ports = op
+            .operands
+            .iter()
+            .filter(|&&u| self.item.uses[u as usize].container == Container::Paren)
+            .count();
+        if ports != ins.len() {
+            let d = Diagnostic::new(
+                Code::MemoryPorts,
+                op.name_range,
+                format!(
+                    "`{name}` lists {} port type{} for {ports} port operand{}",
+                    ins.len(),
+                    plural(ins.len() as u64),
+                    plural(ports as u64)
+                ),
+            );
+            self.push(d);
+        }
+    }
+
+    fn instance(&mut self, op: &OpData, symbols: &mut dyn Symbols) {
+        let Some((symbol, symbol_range)) = &op.symbol else { return };
+        let name = symbol.trim_start_matches('@').trim_matches('"');
+        let Some(callee) = symbols.callee(name) else {
+            let d = Diagnostic::new(
+                Code::UnknownCallee,
+                *symbol_range,
+                format!("no function named `{symbol}` in the workspace"),
+            );
+            self.push(d);
+            return;
+        };
+        if callee.kind != "handshake.func" {
+            let d = Diagnostic::new(
+                Code::UnknownCallee,
+                *symbol_range,
+                format!("`{symbol}` is a `{}`, not a `handshake.func`", callee.kind),
+            );
+            self.push(d);
+            return;
+        }
+        let Some(typing) = self.typings[self.op_index(op)].clone() else { return };
+        let mut problems = Vec::new();
+        if op.operands.len() != callee.args.len() {
+            problems.push(format!("`{symbol}` takes {} operands, {} given", callee.args.len(), op.operands.len()));
+        } else {
+            for (i, (want, got)) in callee.args.iter().zip(&typing.operands).enumerate() {
+                if let (Some(want), Some(got)) = (want, got) {
+                    if !same(want, got) {
+                        problems.push(format!("operand {i} of `{symbol}` is `{want}`, not `{got}`"));
+                    }
+                }
+            }
+        }
+        if typing.results.len() != callee.results.len() {
+            problems.push(format!(
+                "`{symbol}` gives {} results, the instance lists {}",
+                callee.results.len(),
+                typing.results.len()
+            ));
+        } else {
+            for (i, (want, got)) in callee.results.iter().zip(&typing.results).enumerate() {
+                if let (Some(want), Some(got)) = (want, got) {
+                    if !same(want, got) {
+                        problems.push(format!("result {i} of `{symbol}` is `{want}`, not `{got}`"));
+                    }
+                }
+            }
+        }
+        for message in problems {
+            self.push(Diagnostic::new(Code::InstanceMismatch, op.name_range, message));
+        }
+    }
+
+    fn op_index(&self, op: &OpData) -> usize {
+        self.item.ops.iter().position(|o| o.range == op.range && o.name == op.name).unwrap_or(0)
+    }
+
+    /// `end` / `return` against the function's results.
+    fn returns(&mut self, op: &OpData) {
+        if op.block.is_none_or(|b| self.item.regions[self.item.blocks[b as usize].region as usize].owner != 0) {
+            return;
+        }
+        let Some(sig) = &self.item.ops[0].signature else { return };
+        let expected = sig.results.len();
+        if op.operands.len() != expected {
+            let d = Diagnostic::new(
+                Code::ReturnMismatch,
+                op.name_range,
+                format!(
+                    "the function has {expected} result{}, but `{}` gives {}",
+                    plural(expected as u64),
+                    op.short_name(),
+                    op.operands.len()
+                ),
+            )
+            .with_related(sig.range, "the function's signature");
+            self.push(d);
+            return;
+        }
+        let results: Vec<Option<Type>> = sig.results.iter().map(|p| p.ty.clone()).collect();
+        for (i, (&u, want)) in op.operands.iter().zip(&results).enumerate() {
+            let Some(want) = want else { continue };
+            let Some(v) = self.item.uses[u as usize].value else { continue };
+            let Some(got) = &self.types[v as usize] else { continue };
+            if !same(want, got) {
+                let d = Diagnostic::new(
+                    Code::ReturnMismatch,
+                    self.item.uses[u as usize].range,
+                    format!("result {i} of the function is `{want}`, but `{}` is `{got}`", self.item.uses[u as usize].text),
+                )
+                .with_related(sig.results[i].range, "declared here");
+                self.push(d);
+            }
+        }
+    }
+
+    fn tuple(&mut self, op: &OpData, name: &str, typing: &Typing) {
+        if !op.generic {
+            let tuple = op.types.first().and_then(|e| match e {
+                ir::TypeEntry::One(w) => Some(&w.ty),
+                _ => None,
+            });
+            let is_tuple = tuple.is_some_and(|t| signatures::tuple_elements(t).is_some() || opaque(t));
+            if !is_tuple || op.types.len() != 1 {
+                let d = Diagnostic::new(
+                    Code::TupleMismatch,
+                    op.types.first().map_or(op.name_range, |e| e.range()),
+                    format!("`{name}` is written with the one tuple type it {}: `: tuple<...>`", if name == "pack" { "builds" } else { "splits" }),
+                );
+                self.push(d);
+            }
+            return;
+        }
+        let (tuple, elements) = if name == "pack" {
+            (typing.results.first(), &typing.operands)
+        } else {
+            (typing.operands.first(), &typing.results)
+        };
+        let Some(Some(tuple)) = tuple else { return };
+        let Some(expected) = signatures::tuple_elements(tuple) else { return };
+        let got: Vec<Type> = elements.iter().flatten().cloned().collect();
+        if got != expected {
+            let list = got.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ");
+            let d = Diagnostic::new(
+                Code::TupleMismatch,
+                op.name_range,
+                format!("`{tuple}` has elements that differ from the {} ({list})", if name == "pack" { "inputs" } else { "results" }),
+            );
+            self.push(d);
+        }
+    }
+
+    fn compose(&mut self, op: &OpData, name: &str, from: &Type, to: &Type) {
+        let (wide, narrow) = if name == "compose" { (to, from) } else { (from, to) };
+        let Some(w) = narrow.widths() else { return };
+        let Type::Channel { data, extras } = narrow else { return };
+        let whole = Type::Channel { data: Box::new(int(w.data + w.down)), extras: extras.iter().filter(|e| e.direction == Direction::Up).cloned().collect() };
+        let mut grouped_extras = Vec::new();
+        if w.down > 0 {
+            grouped_extras.push(ExtraSignal { name: None, ty: int(w.down), direction: Direction::Down });
+        }
+        if w.up > 0 {
+            grouped_extras.push(ExtraSignal { name: None, ty: int(w.up), direction: Direction::Up });
+        }
+        let grouped = Type::Channel { data: data.clone(), extras: grouped_extras };
+        let plain_whole = Type::Channel { data: Box::new(int(w.data + w.down)), extras: Vec::new() };
+        if wide != &whole && wide != &grouped && !(w.up == 0 && wide == &plain_whole) {
+            let d = Diagnostic::new(
+                Code::ComposeWidth,
+                op.name_range,
+                format!(
+                    "`{name}` of `{narrow}` gives `{whole}` (data and downstream signals in one bus) or `{grouped}` (signals grouped by direction), not `{wide}`"
+                ),
+            );
+            self.push(d);
+        }
+    }
+
+    fn spec_commit(&mut self, op: &OpData, typing: &Typing) {
+        let (Some(Some(ctrl)), Some(Some(input))) = (typing.operands.first(), typing.operands.get(1)) else { return };
+        let Some(Some(output)) = typing.results.first() else { return };
+        let is_spec = |e: &ExtraSignal| e.name.as_deref() == Some("spec");
+        if !matches!(ctrl, Type::Channel { data, .. } if **data == int(1)) {
+            self.push(Diagnostic::new(Code::BadOperandType, op.name_range, format!("the control of `spec_commit` must be a channel of `i1`, not `{ctrl}`")));
+        }
+        let spec_in = extras_of(input).iter().find(|e| is_spec(e));
+        if spec_in.is_none_or(|e| e.ty != int(1)) {
+            self.push(Diagnostic::new(Code::ExtraSignalsDiffer, op.name_range, format!("the input of `spec_commit` must carry a `spec: i1` signal; `{input}` does not")));
+        } else if extras_of(output).iter().any(is_spec) {
+            self.push(Diagnostic::new(Code::ExtraSignalsDiffer, op.name_range, format!("the output of `spec_commit` must not carry `spec`; `{output}` does")));
+        } else {
+            let kept: Vec<&ExtraSignal> = extras_of(input).iter().filter(|e| !is_spec(e)).collect();
+            let out: Vec<&ExtraSignal> = extras_of(output).iter().collect();
+            if kept != out {
+                self.push(Diagnostic::new(Code::ExtraSignalsDiffer, op.name_range, format!("`spec_commit` removes only `spec`: `{input}` and `{output}` differ in other signals")));
+            }
+        }
+        if data_of(input) != data_of(output) {
+            self.push(Diagnostic::new(Code::OperandTypesDiffer, op.name_range, format!("`spec_commit` keeps the data type: `{input}` and `{output}` differ")));
+        }
+    }
+
+    fn cast(&mut self, op: &OpData, name: &str, from: &Type, to: &Type) {
+        let (Some(a), Some(b)) = (data_of(from).and_then(|t| t.bit_width()), data_of(to).and_then(|t| t.bit_width())) else { return };
+        let wrong = match name {
+            "extsi" | "extui" | "extf" => b <= a,
+            "trunci" | "truncf" => b >= a,
+            _ => false,
+        };
+        if wrong {
+            let verb = if name.starts_with("ext") { "widen" } else { "narrow" };
+            let d = Diagnostic::new(
+                Code::CastWidth,
+                op.name_range,
+                format!("`{name}` must {verb}: `{from}` to `{to}` is {a} to {b} bits"),
+            );
+            self.push(d);
+        }
+    }
+
+    fn function_rules(&mut self) {
+        let top = &self.item.ops[0];
+        let Some(sig) = top.signature.clone() else { return };
+        for (key, expected) in [("argNames", sig.args.len()), ("resNames", sig.results.len())] {
+            let Some(attr) = top.attr(key) else { continue };
+            let entries = array_entries(&attr.value);
+            if entries.len() != expected {
+                let d = Diagnostic::new(
+                    Code::PortNamesCount,
+                    attr.range,
+                    format!("`{key}` has {} entr{} for {expected} {}", entries.len(), if entries.len() == 1 { "y" } else { "ies" }, if key == "argNames" { "arguments" } else { "results" }),
+                );
+                self.push(d);
+            } else if entries.iter().any(|e| !e.trim().starts_with('"')) {
+                let d = Diagnostic::new(Code::PortNamesCount, attr.range, format!("every entry of `{key}` must be a string"));
+                self.push(d);
+            }
+        }
+        if self.style == Style::Circt && !sig.external {
+            for (i, port) in sig.args.iter().enumerate() {
+                let Some(Type::Other(t)) = &port.ty else { continue };
+                if !t.starts_with("memref") {
+                    continue;
+                }
+                let Some(v) = port.value else { continue };
+                let by_memory = self.item.values[v as usize].uses.iter().any(|&u| {
+                    let op = self.op(self.item.uses[u as usize].op);
+                    matches!(op.short_name(), "extmemory" | "mem_controller" | "lsq")
+                });
+                if !by_memory {
+                    let d = Diagnostic::new(
+                        Code::MemrefArgUnused,
+                        port.range,
+                        format!("memref argument #{i} must be used by an `extmemory` op, which gives the function its memory ports"),
+                    );
+                    self.push(d);
+                }
+            }
+        }
+    }
+
+    /// Every channel defined in the function is consumed exactly once.
+    fn single_use(&mut self) {
+        let body_values = self.item.values.iter().enumerate().filter(|(_, v)| match v.def {
+            Def::Arg { block, .. } => self.item.regions[self.item.blocks[block as usize].region as usize].owner == 0,
+            Def::Result { .. } => true,
+        });
+        let mut diagnostics = Vec::new();
+        for (v, value) in body_values {
+            let v = v as ValueId;
+            let ty = self.types[v as usize].clone();
+            if ty.as_ref().is_some_and(|t| matches!(t, Type::Other(s) if s.starts_with("memref"))) {
+                continue;
+            }
+            if let Def::Result { op, .. } = value.def {
+                if known_name(self.op(op)).is_none() || self.op(op).short_name() == "memory" {
+                    continue;
+                }
+            }
+            let name = self.value_name(v);
+            match value.uses.len() {
+                1 => {}
+                0 => diagnostics.push(self.unused(v, &name, ty.as_ref())),
+                n => diagnostics.push(self.multi_use(v, &name, ty.as_ref(), n)),
+            }
+        }
+        self.acc.extend(diagnostics);
+    }
+
+    /// Where a new line after the value's definition goes, and its indentation.
+    fn after_definition(&self, v: ValueId) -> (TextSize, String) {
+        let value = &self.item.values[v as usize];
+        let (anchor, fallback_indent) = match value.def {
+            Def::Result { op, .. } => (self.op(op).range.end(), None),
+            Def::Arg { block, .. } => {
+                // After the function's `{` line: before the first op of the block.
+                let first = self.item.blocks[block as usize].ops.first().map(|&o| self.op(o).range.start());
+                match first {
+                    Some(start) => {
+                        let line_start = self.text[..start.into()].rfind('\n').map_or(0, |i| i + 1);
+                        let indent = self.text[line_start..start.into()].to_string();
+                        return (TextSize::from(line_start as u32), format!("{indent}\0"));
+                    }
+                    None => (value.range.end(), Some("  ".to_string())),
+                }
+            }
+        };
+        let end: usize = anchor.into();
+        let line_start = self.text[..end.min(self.text.len())].rfind('\n').map_or(0, |i| i + 1);
+        let indent: String = self.text[line_start..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+        let line_end = self.text[end.min(self.text.len())..].find('\n').map_or(self.text.len(), |i| end + i);
+        (TextSize::from(line_end as u32), fallback_indent.unwrap_or(indent))
+    }
+
+    fn insert_line(&self, v: ValueId, line: &str) -> TextEdit {
+        let (at, indent) = self.after_definition(v);
+        let new_text = match indent.strip_suffix('\0') {
+            // Before the first op of the block: the line goes first, with that op's indent.
+            Some(indent) => format!("{indent}{line}\n"),
+            None => format!("\n{indent}{line}"),
+        };
+        TextEdit { range: TextRange::empty(at), new_text }
+    }
+
+    fn unused(&self, v: ValueId, name: &str, ty: Option<&Type>) -> Diagnostic {
+        let range = self.item.values[v as usize].range;
+        let mut d = Diagnostic::new(
+            Code::UnusedValue,
+            range,
+            format!("`{name}` is never consumed; a Handshake channel must be consumed exactly once, or its producer stalls"),
+        );
+        if let Some(ty) = ty {
+            d.fixes.push(Fix {
+                label: format!("Consume `{name}` with a `sink`"),
+                edits: vec![self.insert_line(v, &format!("sink {name} : {ty}"))],
+            });
+        }
+        d
+    }
+
+    fn multi_use(&self, v: ValueId, name: &str, ty: Option<&Type>, n: usize) -> Diagnostic {
+        let value = &self.item.values[v as usize];
+        let mut d = Diagnostic::new(
+            Code::MultipleUses,
+            value.range,
+            format!("`{name}` is consumed {n} times; a Handshake channel must be consumed exactly once, through a `fork` when several ops need it"),
+        );
+        for &u in &value.uses {
+            d = d.with_related(self.item.uses[u as usize].range, "consumed here");
+        }
+        if let Some(ty) = ty {
+            let base = name.replace('#', "_");
+            let mut fork = format!("{base}_fork");
+            let mut k = 1;
+            while self.item.values.iter().any(|v| v.name == fork) {
+                fork = format!("{base}_fork{k}");
+                k += 1;
+            }
+            let mut edits = vec![self.insert_line(v, &format!("{fork}:{n} = fork [{n}] {name} : {ty}"))];
+            for (i, &u) in value.uses.iter().enumerate() {
+                edits.push(TextEdit { range: self.item.uses[u as usize].range, new_text: format!("{fork}#{i}") });
+            }
+            d.fixes.push(Fix { label: format!("Insert `fork [{n}]` for `{name}`"), edits });
+        }
+        d
+    }
+}
+
+/// Whether an op's operand count is fixed by its typing (rather than read from it).
+fn arity_is_fixed(op: &OpData) -> bool {
+    !matches!(
+        known_name(op),
+        Some("merge" | "join" | "sync" | "return" | "end" | "mux" | "control_merge" | "fork" | "lazy_fork")
+    )
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The top-level entries of an array attribute's text: `["a", 2 : i32]`.
+fn array_entries(text: &str) -> Vec<&str> {
+    let Some(inner) = text.trim().strip_prefix('[').and_then(|t| t.strip_suffix(']')) else {
+        return Vec::new();
+    };
+    if inner.trim().is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut start = 0;
+    let mut in_string = false;
+    for (i, b) in inner.bytes().enumerate() {
+        match b {
+            b'"' => in_string = !in_string,
+            b'[' | b'<' | b'(' | b'{' if !in_string => depth += 1,
+            b']' | b'>' | b')' | b'}' if !in_string => depth -= 1,
+            b',' if depth == 0 && !in_string => {
+                out.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&inner[start..]);
+    out
+}
+
+fn array_len(text: &str) -> usize {
+    array_entries(text).len()
+}

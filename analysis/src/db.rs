@@ -1,0 +1,492 @@
+//! The incremental analysis database.
+//!
+//! Inputs are file texts by `FileId`; everything else is derived and memoized:
+//! - each file's items (its top-level ops), each with the syntax it was parsed from;
+//! - per item, its lowering (`ir::Item`) and the diagnostics that depend on its text alone
+//!   (syntax errors, types, pipelines): `Lowered`, kept while the item's text is unchanged;
+//! - per item, its checks (`Checked`), kept while its lowering is the same and every function
+//!   it looked up in the workspace symbol table still has the signature it saw;
+//! - the workspace symbol table, rebuilt from the lowered items when one of them changes.
+//!
+//! An edit inside one item's text reparses that item alone (it is spliced in place of the old
+//! one without touching the rest of the file) and invalidates only its lowering; callers are
+//! rechecked when, and only when, the signature they depend on changed. `Counters` say what was
+//! recomputed, so tests can assert it. Ranges inside `Lowered` and `Checked` are relative to
+//! the item, so items that only moved are reused as they are.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use hsir_parser::ast::{AstNode, Op};
+use hsir_parser::{Parse, SyntaxErrorKind, SyntaxKind, TextRange, TextSize};
+
+use crate::check_item::{self, Callee};
+use crate::{ir, Diagnostic, DiagnosticCode, Severity};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub u32);
+
+/// How much work the database has done since it was created.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counters {
+    /// Whole-file parses.
+    pub file_parses: u64,
+    /// Items reparsed on their own after an edit inside them.
+    pub item_parses: u64,
+    /// Items lowered (and their text-only diagnostics computed).
+    pub lowerings: u64,
+    /// Items checked.
+    pub checks: u64,
+    /// Symbol-table rebuilds.
+    pub symbol_tables: u64,
+}
+
+/// Settings that change what is reported, not what is computed.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// Per-code severity; `None` turns the code off.
+    pub severity: HashMap<DiagnosticCode, Option<Severity>>,
+}
+
+/// What an item's text alone determines.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Lowered {
+    pub item: ir::Item,
+    /// The function it offers callers, by name.
+    pub callee: Option<(String, Callee)>,
+    /// Syntax, type and pipeline diagnostics, relative to the item.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// An item's checks and the symbols they read.
+#[derive(Debug)]
+struct Checked {
+    diagnostics: Vec<Diagnostic>,
+    lowered: Arc<Lowered>,
+    deps: Vec<(String, Option<Callee>)>,
+}
+
+#[derive(Debug)]
+struct Slot {
+    /// Where the item starts in the file's current text.
+    start: TextSize,
+    len: TextSize,
+    /// The parse its syntax lives in, and where it starts there.
+    parse: Arc<Parse>,
+    offset: TextSize,
+    /// Which `// -----` case of the file it is in (0 without markers); symbols resolve within
+    /// the case first.
+    case: u32,
+    hash: u64,
+    lowered: Option<Arc<Lowered>>,
+    checked: Option<Checked>,
+}
+
+impl Slot {
+    fn node(&self) -> Option<Op<'_>> {
+        let range = TextRange::at(self.offset, self.len);
+        let mut node = self.parse.root().covering_node(range);
+        loop {
+            if node.kind() == SyntaxKind::OP && node.text_range() == range {
+                return Op::cast(node);
+            }
+            node = node.parent()?;
+        }
+    }
+}
+
+#[derive(Debug)]
+struct FileData {
+    text: String,
+    /// A parse of the whole current text, when one has been made since the last item splice.
+    parse: Option<Arc<Parse>>,
+    slots: Vec<Slot>,
+    /// Diagnostics outside every item (absolute).
+    outside: Vec<Diagnostic>,
+}
+
+#[derive(Debug, Default)]
+pub struct Database {
+    files: HashMap<FileId, FileData>,
+    counters: Counters,
+    config: Config,
+    symbols: Option<Arc<SymbolTable>>,
+}
+
+/// Functions by name, with where each is defined.
+type SymbolTable = HashMap<String, Vec<(FileId, u32, Callee)>>;
+
+/// The function `name` means in `file`'s case `case`: one of that case, else one from another
+/// file (cases of one file never see each other).
+fn resolve<'a>(table: &'a SymbolTable, name: &str, file: FileId, case: u32) -> Option<&'a Callee> {
+    let defs = table.get(name)?;
+    defs.iter()
+        .find(|(f, c, _)| *f == file && *c == case)
+        .or_else(|| defs.iter().find(|(f, _, _)| *f != file))
+        .map(|(_, _, callee)| callee)
+}
+
+/// The case of each item: how many `// -----` markers come before it.
+fn cases(parse: &Parse, items: &[Op<'_>]) -> Vec<u32> {
+    use hsir_parser::ast::SourceFile;
+    let markers: Vec<TextSize> = SourceFile::cast(parse.root())
+        .map(|f| f.split_markers().map(|t| t.text_range().start()).collect())
+        .unwrap_or_default();
+    items
+        .iter()
+        .map(|op| markers.partition_point(|&m| m < op.syntax().text_range().start()) as u32)
+        .collect()
+}
+
+fn hash_text(text: &str) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+impl Database {
+    pub fn new() -> Database {
+        Database::default()
+    }
+
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    pub fn set_config(&mut self, config: Config) {
+        self.config = config;
+    }
+
+    pub fn text(&self, file: FileId) -> Option<&str> {
+        self.files.get(&file).map(|f| f.text.as_str())
+    }
+
+    pub fn files(&self) -> Vec<FileId> {
+        let mut files: Vec<FileId> = self.files.keys().copied().collect();
+        files.sort();
+        files
+    }
+
+    pub fn remove_file(&mut self, file: FileId) {
+        if self.files.remove(&file).is_some() {
+            self.symbols = None;
+        }
+    }
+
+    /// Sets a file's whole text. Items whose text did not change keep their lowering and checks.
+    pub fn set_text(&mut self, file: FileId, text: String) {
+        let parse = Arc::new(hsir_parser::parse(text.clone()));
+        self.counters.file_parses += 1;
+        let mut old: HashMap<u64, Vec<Slot>> = HashMap::new();
+        if let Some(data) = self.files.remove(&file) {
+            for slot in data.slots {
+                old.entry(slot.hash).or_default().push(slot);
+            }
+        }
+        let items = crate::items(&parse);
+        let item_cases = cases(&parse, &items);
+        let mut slots = Vec::with_capacity(items.len());
+        let mut covered: Vec<TextRange> = Vec::with_capacity(items.len());
+        for (op, &case) in items.iter().zip(&item_cases) {
+            let range = op.syntax().text_range();
+            covered.push(range);
+            let hash = hash_text(&text[range]);
+            let reused = old.get_mut(&hash).and_then(|v| v.pop());
+            let (lowered, checked) = match reused {
+                Some(slot) => (slot.lowered, slot.checked),
+                None => (None, None),
+            };
+            slots.push(Slot {
+                start: range.start(),
+                len: range.len(),
+                parse: parse.clone(),
+                offset: range.start(),
+                case,
+                hash,
+                lowered,
+                checked,
+            });
+        }
+        let outside = outside_diagnostics(&parse, &covered);
+        self.files.insert(file, FileData { text, parse: Some(parse), slots, outside });
+        self.symbols = None;
+    }
+
+    /// Applies an edit: `range` of the current text becomes `new_text`. An edit strictly inside
+    /// one item that leaves it one balanced item reparses that item alone; anything else
+    /// reparses the file.
+    pub fn edit(&mut self, file: FileId, range: TextRange, new_text: &str) {
+        let Some(data) = self.files.get_mut(&file) else { return };
+        if range.end() > TextSize::of(data.text.as_str()) || !data.text.is_char_boundary(range.start().into()) || !data.text.is_char_boundary(range.end().into()) {
+            return;
+        }
+        let index = data.slots.partition_point(|s| s.start + s.len <= range.start());
+        let spliced = data.slots.get(index).and_then(|slot| {
+            let end = slot.start + slot.len;
+            if !(slot.start < range.start() && range.end() < end) {
+                return None;
+            }
+            let local = range - slot.start;
+            let old = &data.text[TextRange::at(slot.start, slot.len)];
+            let mut item_text = String::with_capacity(old.len() + new_text.len());
+            item_text.push_str(&old[..usize::from(local.start())]);
+            item_text.push_str(new_text);
+            item_text.push_str(&old[usize::from(local.end())..]);
+            let parse = hsir_parser::parse(item_text.clone());
+            standalone_item(&parse).then(|| (parse, item_text))
+        });
+        match spliced {
+            Some((parse, item_text)) => {
+                self.counters.item_parses += 1;
+                let data = self.files.get_mut(&file).expect("checked above");
+                data.text.replace_range(std::ops::Range::<usize>::from(range), new_text);
+                let old_len = data.slots[index].len;
+                let new_len = TextSize::of(item_text.as_str());
+                let slot = &mut data.slots[index];
+                slot.len = new_len;
+                slot.parse = Arc::new(parse);
+                slot.offset = TextSize::from(0);
+                slot.hash = hash_text(&item_text);
+                slot.lowered = None;
+                slot.checked = None;
+                let start = slot.start;
+                let shift = |at: TextSize| -> TextSize {
+                    if at >= start + old_len {
+                        at + new_len - old_len
+                    } else {
+                        at
+                    }
+                };
+                for later in &mut data.slots[index + 1..] {
+                    later.start = shift(later.start);
+                }
+                for d in &mut data.outside {
+                    shift_diagnostic(d, &shift);
+                }
+                data.parse = None;
+            }
+            None => {
+                let mut text = self.files[&file].text.clone();
+                text.replace_range(std::ops::Range::<usize>::from(range), new_text);
+                self.set_text(file, text);
+            }
+        }
+    }
+
+    /// A parse of the file's whole current text (made again if items were spliced since).
+    pub fn parse(&mut self, file: FileId) -> Option<Arc<Parse>> {
+        let data = self.files.get_mut(&file)?;
+        if data.parse.is_none() {
+            data.parse = Some(Arc::new(hsir_parser::parse(data.text.clone())));
+            self.counters.file_parses += 1;
+        }
+        data.parse.clone()
+    }
+
+    fn lower_all(&mut self) {
+        let mut changed = false;
+        for data in self.files.values_mut() {
+            for slot in &mut data.slots {
+                if slot.lowered.is_some() {
+                    continue;
+                }
+                let lowered = slot.node().map(|op| lower(&slot.parse, op)).unwrap_or_default();
+                self.counters.lowerings += 1;
+                slot.lowered = Some(Arc::new(lowered));
+                changed = true;
+            }
+        }
+        if changed {
+            self.symbols = None;
+        }
+    }
+
+    fn symbol_table(&mut self) -> Arc<SymbolTable> {
+        if let Some(symbols) = &self.symbols {
+            return symbols.clone();
+        }
+        let mut table = SymbolTable::new();
+        let mut files: Vec<(&FileId, &FileData)> = self.files.iter().collect();
+        files.sort_by_key(|(id, _)| **id);
+        for (&file, data) in files {
+            for slot in &data.slots {
+                if let Some((name, callee)) = slot.lowered.as_ref().and_then(|l| l.callee.clone()) {
+                    // In file order, so the first definition is found first.
+                    table.entry(name).or_default().push((file, slot.case, callee));
+                }
+            }
+        }
+        self.counters.symbol_tables += 1;
+        let table = Arc::new(table);
+        self.symbols = Some(table.clone());
+        table
+    }
+
+    fn check_all(&mut self) {
+        self.lower_all();
+        let symbols = self.symbol_table();
+        for (&file, data) in self.files.iter_mut() {
+            for slot in &mut data.slots {
+                let Some(lowered) = slot.lowered.clone() else { continue };
+                let case = slot.case;
+                let fresh = slot.checked.as_ref().is_some_and(|c| {
+                    Arc::ptr_eq(&c.lowered, &lowered)
+                        && c.deps
+                            .iter()
+                            .all(|(name, seen)| resolve(&symbols, name, file, case) == seen.as_ref())
+                });
+                if fresh {
+                    continue;
+                }
+                let text = &data.text[TextRange::at(slot.start, slot.len)];
+                let mut deps = Vec::new();
+                let mut lookup = |name: &str| {
+                    let found = resolve(&symbols, name, file, case).cloned();
+                    deps.push((name.to_string(), found.clone()));
+                    found
+                };
+                let mut diagnostics = Vec::new();
+                check_item::check_item(&lowered.item, text, &mut lookup, &mut diagnostics);
+                self.counters.checks += 1;
+                slot.checked = Some(Checked { diagnostics, lowered, deps });
+            }
+        }
+    }
+
+    /// Everything reported for `file`, in text order, with ranges in its current text.
+    pub fn diagnostics(&mut self, file: FileId) -> Vec<Diagnostic> {
+        self.check_all();
+        let Some(data) = self.files.get(&file) else { return Vec::new() };
+        let mut out: Vec<Diagnostic> = data.outside.clone();
+        for slot in &data.slots {
+            let shift = |at: TextSize| at + slot.start;
+            let lowered = slot.lowered.iter().flat_map(|l| l.diagnostics.iter());
+            let checked = slot.checked.iter().flat_map(|c| c.diagnostics.iter());
+            for d in lowered.chain(checked) {
+                let mut d = d.clone();
+                shift_diagnostic(&mut d, &shift);
+                out.push(d);
+            }
+        }
+        let config = &self.config;
+        out.retain_mut(|d| match config.severity.get(&d.code) {
+            Some(Some(severity)) => {
+                d.severity = *severity;
+                true
+            }
+            Some(None) => false,
+            None => true,
+        });
+        out.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
+        out
+    }
+}
+
+fn shift_diagnostic(d: &mut Diagnostic, shift: &dyn Fn(TextSize) -> TextSize) {
+    let range = |r: TextRange| TextRange::new(shift(r.start()), shift(r.end()));
+    d.range = range(d.range);
+    for related in &mut d.related {
+        related.range = range(related.range);
+    }
+    for fix in &mut d.fixes {
+        for edit in &mut fix.edits {
+            edit.range = range(edit.range);
+        }
+    }
+}
+
+/// Whether a reparsed item's text is still exactly one item, with nothing left unclosed, so it
+/// can stand in for the old one.
+fn standalone_item(parse: &Parse) -> bool {
+    let items = crate::items(parse);
+    let [op] = items.as_slice() else { return false };
+    let text = parse.tree().text();
+    op.syntax().text_range() == TextRange::up_to(TextSize::of(text))
+        && !parse.errors().iter().any(|e| e.kind == SyntaxErrorKind::Unclosed)
+        && !op.syntax().tokens().any(|t| t.kind() == SyntaxKind::SPLIT_MARKER)
+}
+
+/// Lowers one item and computes the diagnostics its text alone decides (relative ranges).
+fn lower(parse: &Parse, op: Op<'_>) -> Lowered {
+    let item = ir::lower(op);
+    let range = op.syntax().text_range();
+    let mut diagnostics = Vec::new();
+    let errors = parse.errors();
+    let first = errors.partition_point(|e| e.range.start() < range.start());
+    for error in &errors[first..] {
+        if error.range.start() >= range.end() {
+            break;
+        }
+        if range.contains_range(error.range) {
+            diagnostics.push(crate::syntax::from_syntax_error(error));
+        }
+    }
+    crate::check_types::type_diagnostics_in(op.syntax(), &mut diagnostics);
+    crate::check_pipeline::check_item(op, &mut diagnostics);
+    let base = range.start();
+    for d in &mut diagnostics {
+        shift_diagnostic(d, &|at: TextSize| at.checked_sub(base).unwrap_or_default());
+    }
+    let callee = check_item::callee_of(&item);
+    Lowered { item, callee, diagnostics }
+}
+
+impl Default for Lowered {
+    fn default() -> Self {
+        Lowered { item: ir::Item::default(), callee: None, diagnostics: Vec::new() }
+    }
+}
+
+/// Syntax errors and type problems outside every item.
+fn outside_diagnostics(parse: &Parse, covered: &[TextRange]) -> Vec<Diagnostic> {
+    let inside = |r: TextRange| {
+        let i = covered.partition_point(|c| c.end() <= r.start());
+        covered.get(i).is_some_and(|c| c.contains_range(r))
+    };
+    let mut out: Vec<Diagnostic> = parse
+        .errors()
+        .iter()
+        .filter(|e| !inside(e.range))
+        .map(crate::syntax::from_syntax_error)
+        .collect();
+    let mut types = Vec::new();
+    crate::check_types::type_diagnostics_outside(parse.root(), covered, &mut types);
+    out.extend(types);
+    out
+}
+
+/// Checks one parsed file on its own, without memoization: what `hsir check` reports for it.
+pub fn check_parse(parse: &Parse) -> Vec<Diagnostic> {
+    let items = crate::items(parse);
+    let covered: Vec<TextRange> = items.iter().map(|op| op.syntax().text_range()).collect();
+    let mut out = outside_diagnostics(parse, &covered);
+    let lowered: Vec<(TextSize, Lowered)> =
+        items.iter().map(|op| (op.syntax().text_range().start(), lower(parse, *op))).collect();
+    let item_cases = cases(parse, &items);
+    let file = FileId(0);
+    let mut table = SymbolTable::new();
+    for ((_, l), &case) in lowered.iter().zip(&item_cases) {
+        if let Some((name, callee)) = &l.callee {
+            table.entry(name.clone()).or_default().push((file, case, callee.clone()));
+        }
+    }
+    let text = parse.tree().text();
+    for ((start, l), &case) in lowered.iter().zip(&item_cases) {
+        let mut diagnostics = l.diagnostics.clone();
+        let range = TextRange::at(*start, TextSize::of(&text[usize::from(*start)..]).min(item_len(&l.item)));
+        let mut lookup = |name: &str| resolve(&table, name, file, case).cloned();
+        check_item::check_item(&l.item, &text[range], &mut lookup, &mut diagnostics);
+        let shift = |at: TextSize| at + *start;
+        for mut d in diagnostics {
+            shift_diagnostic(&mut d, &shift);
+            out.push(d);
+        }
+    }
+    out.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
+    out
+}
+
+fn item_len(item: &ir::Item) -> TextSize {
+    item.ops.first().map_or(TextSize::from(0), |op| op.range.end())
+}

@@ -1,0 +1,811 @@
+//! The lowered form of one item (a top-level op: a function, an `hw.module`, a declaration):
+//! its ops, values, uses, blocks and regions, with names resolved.
+//!
+//! Every range in an `Item` is relative to the item's first byte, so an item whose text did not
+//! change lowers to an equal `Item` wherever it moved in the file; that is what lets the
+//! database keep it across edits elsewhere. `lower` never fails: what it cannot read it leaves
+//! out, and problems with names (undefined, redefined, `#N` out of range, use before
+//! definition where dominance is required) are recorded as `NameProblem`s for the checks.
+
+use std::collections::HashMap;
+
+use hsir_parser::ast::{self, AstNode};
+use hsir_parser::{SyntaxKind, SyntaxNode, TextRange, TextSize};
+
+use crate::types::{self, Type};
+
+pub type OpId = u32;
+pub type ValueId = u32;
+pub type UseId = u32;
+pub type BlockId = u32;
+pub type RegionId = u32;
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Item {
+    pub ops: Vec<OpData>,
+    pub values: Vec<ValueData>,
+    pub uses: Vec<UseData>,
+    pub blocks: Vec<BlockData>,
+    pub regions: Vec<RegionData>,
+    pub name_problems: Vec<NameProblem>,
+}
+
+/// Where a type was written, and what it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    pub ty: Type,
+    pub range: TextRange,
+}
+
+/// One entry of an op's `: ...` type list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TypeEntry {
+    One(Written),
+    /// `[T, U]` (Dynamatic's mux and control_merge).
+    List(Vec<Written>, TextRange),
+    /// `(T, U) -> (V)`.
+    Function(Vec<Written>, Vec<Written>, TextRange),
+}
+
+impl TypeEntry {
+    pub fn range(&self) -> TextRange {
+        match self {
+            TypeEntry::One(w) => w.range,
+            TypeEntry::List(_, r) | TypeEntry::Function(_, _, r) => *r,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attribute {
+    pub key: String,
+    /// The value's text, whitespace kept.
+    pub value: String,
+    pub range: TextRange,
+    /// Whether it was written inline (`numSlots = 1`) rather than in a dictionary.
+    pub inline: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultGroup {
+    pub name: String,
+    pub count: u32,
+    pub range: TextRange,
+    /// Whether `:N` was written.
+    pub explicit_count: bool,
+}
+
+/// Where an operand was written among the op's parts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Container {
+    /// Directly after the name or after a comma.
+    Plain,
+    /// Inside `[...]`.
+    Bracket,
+    /// Inside `(...)`.
+    Paren,
+    /// Inside `keyword(...)`.
+    Keyword(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpData {
+    /// The name as written, quotes stripped: `fork`, `handshake.fork`, `arith.addi`.
+    pub name: String,
+    pub range: TextRange,
+    pub name_range: TextRange,
+    pub generic: bool,
+    /// The block holding the op; `None` for the item itself.
+    pub block: Option<BlockId>,
+    pub result_groups: Vec<ResultGroup>,
+    pub results: Vec<ValueId>,
+    pub operands: Vec<UseId>,
+    pub regions: Vec<RegionId>,
+    /// Types of the `: ...` list before `to` / `->`.
+    pub types: Vec<TypeEntry>,
+    /// Types after `to` / `->`.
+    pub types_after: Vec<TypeEntry>,
+    pub attrs: Vec<Attribute>,
+    /// Integers written in `[...]`: `fork [3]`, `buffer [2]`.
+    pub bracket_ints: Vec<u64>,
+    /// `key = value` entries written in `[...]`: `memory [ld = 1, st = 0]`.
+    pub bracket_entries: Vec<(String, String)>,
+    /// Bare words among the op's parts: `seq`, `slt`, `private`.
+    pub words: Vec<(String, TextRange)>,
+    /// The first `@symbol` of the op (a callee or the op's own name).
+    pub symbol: Option<(String, TextRange)>,
+    /// For function-like ops: the signature.
+    pub signature: Option<Signature>,
+}
+
+impl OpData {
+    /// The name without a `handshake.` prefix.
+    pub fn short_name(&self) -> &str {
+        self.name.strip_prefix("handshake.").unwrap_or(&self.name)
+    }
+
+    pub fn attr(&self, key: &str) -> Option<&Attribute> {
+        self.attrs.iter().find(|a| a.key == key)
+    }
+
+    pub fn word(&self, word: &str) -> bool {
+        self.words.iter().any(|(w, _)| w == word)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signature {
+    pub name: Option<(String, TextRange)>,
+    pub args: Vec<Port>,
+    pub results: Vec<Port>,
+    /// A declaration: no body.
+    pub external: bool,
+    pub range: TextRange,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Port {
+    pub ty: Option<Type>,
+    pub range: TextRange,
+    /// The `%arg` value, for arguments of a function with a body.
+    pub value: Option<ValueId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Def {
+    /// Argument `n` of a block (function arguments are the entry block's).
+    Arg { block: BlockId, n: u32 },
+    /// Result `n` of an op.
+    Result { op: OpId, n: u32 },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueData {
+    /// The group name: `%0` for `%0#1`.
+    pub name: String,
+    /// The index in its group.
+    pub index: u32,
+    pub def: Def,
+    /// The type its definition gives it, when known.
+    pub ty: Option<Type>,
+    /// Where the name was written.
+    pub range: TextRange,
+    /// Every use, in text order.
+    pub uses: Vec<UseId>,
+}
+
+impl ValueData {
+    /// `%x` or `%x#N`, as a use would write it.
+    pub fn display(&self, group_len: u32) -> String {
+        if group_len > 1 {
+            format!("{}#{}", self.name, self.index)
+        } else {
+            self.name.clone()
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UseData {
+    /// The text as written: `%x#1`.
+    pub text: String,
+    pub range: TextRange,
+    pub op: OpId,
+    pub container: Container,
+    pub value: Option<ValueId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockData {
+    pub region: RegionId,
+    pub label: Option<(String, TextRange)>,
+    pub args: Vec<ValueId>,
+    pub ops: Vec<OpId>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegionKind {
+    /// Ops may use values defined later (`handshake.func`, `hw.module`, pipelines).
+    Graph,
+    /// Definitions must dominate uses (`func.func` and the rest of MLIR).
+    Dominance,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegionData {
+    pub owner: OpId,
+    pub blocks: Vec<BlockId>,
+    pub kind: RegionKind,
+    /// The enclosing region; `None` at the item's own regions and below isolated ops.
+    pub parent: Option<RegionId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NameProblem {
+    Undefined { use_: UseId },
+    Redefined { range: TextRange, name: String, first: TextRange },
+    IndexOutOfRange { use_: UseId, len: u32 },
+    UsedBeforeDefined { use_: UseId },
+}
+
+/// Whether ops named `name` start a new name scope (MLIR's IsolatedFromAbove). Pipelines are
+/// not isolated: their stages may read the enclosing module's values.
+fn isolated(name: &str, has_signature: bool) -> bool {
+    has_signature
+        || matches!(
+            name,
+            "module" | "builtin.module"
+        )
+}
+
+fn region_kind(owner: &str, enclosing: RegionKind) -> RegionKind {
+    let graph = owner == "handshake.func"
+        || owner.starts_with("hw.module")
+        || owner.starts_with("pipeline.")
+        || owner.starts_with("sv.")
+        || owner.starts_with("kanagawa.")
+        || owner.starts_with("esi.")
+        || owner == "module"
+        || owner == "builtin.module";
+    if graph {
+        RegionKind::Graph
+    } else if owner.starts_with("func.")
+        || owner.starts_with("scf.")
+        || owner.starts_with("affine.")
+        || owner.starts_with("cf.")
+    {
+        RegionKind::Dominance
+    } else {
+        enclosing
+    }
+}
+
+/// Lowers one item. `op` is its node; ranges become relative to its start.
+pub fn lower(op: ast::Op<'_>) -> Item {
+    let base = op.syntax().text_range().start();
+    let mut lowerer = Lowerer { base, item: Item::default(), scopes: Vec::new(), region_args: Vec::new() };
+    lowerer.scopes.push(Scope::default());
+    lowerer.op(op, None, None, RegionKind::Dominance);
+    let scope = lowerer.scopes.pop().unwrap_or_default();
+    lowerer.resolve(scope);
+    lowerer.item
+}
+
+#[derive(Default)]
+struct Scope {
+    /// Definitions by (region, name): the values of the group.
+    defs: HashMap<(RegionId, String), (Vec<ValueId>, TextRange)>,
+    /// Uses to resolve when the scope closes, with the region they are in.
+    pending: Vec<(UseId, Option<RegionId>)>,
+}
+
+struct Lowerer {
+    base: TextSize,
+    item: Item,
+    scopes: Vec<Scope>,
+    /// `%x : T` written in the parentheses of a region-holding op of another dialect
+    /// (`kanagawa.method @f(%a: i32)`, `kanagawa.sblock (%x : i32 = %outer)`): arguments of
+    /// its first region, found while reading the op's parts.
+    region_args: Vec<(String, TextRange, Option<Type>)>,
+}
+
+const NO_REGION: RegionId = u32::MAX;
+
+impl Lowerer {
+    fn rel(&self, range: TextRange) -> TextRange {
+        range.checked_sub(self.base).unwrap_or_default()
+    }
+
+    fn written(&self, node: SyntaxNode<'_>) -> Written {
+        let mut problems = Vec::new();
+        Written { ty: types::lower(node, &mut problems), range: self.rel(node.text_range()) }
+    }
+
+    fn entry(&self, node: SyntaxNode<'_>) -> Option<TypeEntry> {
+        match node.kind() {
+            SyntaxKind::TYPE => {
+                if let Some(function) = node.children().find(|n| n.kind() == SyntaxKind::FUNCTION_TYPE)
+                {
+                    let mut ins = Vec::new();
+                    let mut outs = Vec::new();
+                    let mut after = false;
+                    for element in function.children_with_tokens() {
+                        match element.kind() {
+                            SyntaxKind::ARROW => after = true,
+                            SyntaxKind::TYPE => {
+                                let Some(n) = element.into_node() else { continue };
+                                let w = self.written(n);
+                                if after { outs.push(w) } else { ins.push(w) }
+                            }
+                            _ => {}
+                        }
+                    }
+                    return Some(TypeEntry::Function(ins, outs, self.rel(node.text_range())));
+                }
+                Some(TypeEntry::One(self.written(node)))
+            }
+            SyntaxKind::BRACKET_TYPE_LIST => Some(TypeEntry::List(
+                node.children()
+                    .filter(|n| n.kind() == SyntaxKind::TYPE)
+                    .map(|n| self.written(n))
+                    .collect(),
+                self.rel(node.text_range()),
+            )),
+            _ => None,
+        }
+    }
+
+    fn define(&mut self, region: RegionId, name: &str, values: Vec<ValueId>, range: TextRange) {
+        let scope = self.scopes.last_mut().expect("a scope is open");
+        let key = (region, name.to_string());
+        // A name may be defined once per region and its enclosing regions of the scope.
+        let mut r = (region != NO_REGION).then_some(region);
+        loop {
+            if let Some((_, first)) = scope.defs.get(&(r.unwrap_or(NO_REGION), name.to_string())) {
+                self.item.name_problems.push(NameProblem::Redefined {
+                    range,
+                    name: name.to_string(),
+                    first: *first,
+                });
+                return;
+            }
+            match r {
+                Some(current) => r = self.item.regions[current as usize].parent,
+                None => break,
+            }
+        }
+        scope.defs.insert(key, (values, range));
+    }
+
+    fn new_value(&mut self, name: &str, index: u32, def: Def, ty: Option<Type>, range: TextRange) -> ValueId {
+        let id = self.item.values.len() as ValueId;
+        self.item.values.push(ValueData {
+            name: name.to_string(),
+            index,
+            def,
+            ty,
+            range,
+            uses: Vec::new(),
+        });
+        id
+    }
+
+    /// Lowers `op` into `block` (None for the item), in `region` (NO_REGION at the top).
+    fn op(&mut self, op: ast::Op<'_>, block: Option<BlockId>, region: Option<RegionId>, enclosing: RegionKind) -> OpId {
+        let id = self.item.ops.len() as OpId;
+        let name = op.name().unwrap_or("").to_string();
+        let name_range = op.name_node().map_or(TextRange::empty(op.syntax().text_range().start()), |n| n.text_range());
+        let mut data = OpData {
+            name: name.clone(),
+            range: self.rel(op.syntax().text_range()),
+            name_range: self.rel(name_range),
+            generic: op.is_generic(),
+            block,
+            result_groups: Vec::new(),
+            results: Vec::new(),
+            operands: Vec::new(),
+            regions: Vec::new(),
+            types: Vec::new(),
+            types_after: Vec::new(),
+            attrs: Vec::new(),
+            bracket_ints: Vec::new(),
+            bracket_entries: Vec::new(),
+            words: Vec::new(),
+            symbol: None,
+            signature: None,
+        };
+        for result in op.results() {
+            let Some(token) = result.name() else { continue };
+            data.result_groups.push(ResultGroup {
+                name: token.text().to_string(),
+                count: result.count(),
+                range: self.rel(token.text_range()),
+                explicit_count: result.syntax().child_tokens().any(|t| t.kind() == SyntaxKind::INT),
+            });
+        }
+        self.item.ops.push(data);
+        if let Some(b) = block {
+            self.item.blocks[b as usize].ops.push(id);
+        }
+
+        // Results are values of the enclosing region, but their names are bound after the op's
+        // own regions, as MLIR's parser does: a nested region may reuse them.
+        let groups = self.item.ops[id as usize].result_groups.clone();
+        let mut n = 0;
+        let mut bound = Vec::new();
+        for group in &groups {
+            let mut values = Vec::new();
+            for index in 0..group.count {
+                values.push(self.new_value(&group.name, index, Def::Result { op: id, n }, None, group.range));
+                n += 1;
+            }
+            self.item.ops[id as usize].results.extend(values.iter().copied());
+            bound.push((group.name.clone(), values, group.range));
+        }
+
+        let holds_regions = op.syntax().children().any(|n| n.kind() == SyntaxKind::REGION);
+        self.parts(op, id, holds_regions && op.signature().is_none());
+        let region_args = std::mem::take(&mut self.region_args);
+
+        let signature_node = op.signature();
+        let is_isolated = isolated(&name, signature_node.is_some());
+        if is_isolated {
+            self.scopes.push(Scope::default());
+        }
+        let kind = region_kind(&name, enclosing);
+        let regions = op.regions();
+        let mut first_region = true;
+        let mut entry_block_of_first = None;
+        for region_node in regions {
+            let rid = self.item.regions.len() as RegionId;
+            self.item.regions.push(RegionData {
+                owner: id,
+                blocks: Vec::new(),
+                kind,
+                parent: if is_isolated { None } else { region },
+            });
+            self.item.ops[id as usize].regions.push(rid);
+            let mut blocks = region_node.blocks().peekable();
+            if blocks.peek().is_none() && first_region {
+                // An empty body still holds the function's arguments.
+                let bid = self.new_block(rid, None);
+                entry_block_of_first = Some(bid);
+            }
+            for (i, block_node) in blocks.enumerate() {
+                let label = block_node.label();
+                let bid = self.new_block(rid, label.and_then(|l| l.name()).map(|t| (t.text().to_string(), self.rel(t.text_range()))));
+                if i == 0 && first_region {
+                    entry_block_of_first = Some(bid);
+                    // Function arguments and pipeline inner values belong to the entry block.
+                    self.entry_values(op, id, bid, rid);
+                    for (name, range, ty) in &region_args {
+                        let n = self.item.blocks[bid as usize].args.len() as u32;
+                        let v = self.new_value(name, 0, Def::Arg { block: bid, n }, ty.clone(), *range);
+                        self.item.blocks[bid as usize].args.push(v);
+                        self.define(rid, name, vec![v], *range);
+                    }
+                }
+                if let Some(label) = label {
+                    for arg in label.args() {
+                        let Some(token) = arg.name() else { continue };
+                        let n = self.item.blocks[bid as usize].args.len() as u32;
+                        let ty = arg.ty().map(|t| self.written(t.syntax()).ty);
+                        let range = self.rel(token.text_range());
+                        let v = self.new_value(token.text(), 0, Def::Arg { block: bid, n }, ty, range);
+                        self.item.blocks[bid as usize].args.push(v);
+                        self.define(rid, token.text(), vec![v], range);
+                    }
+                }
+                for inner in block_node.ops() {
+                    self.op(inner, Some(bid), Some(rid), kind);
+                }
+            }
+            first_region = false;
+        }
+        if let Some(sig) = signature_node {
+            let signature = self.signature(sig, entry_block_of_first);
+            self.item.ops[id as usize].signature = Some(signature);
+        }
+        if is_isolated {
+            let scope = self.scopes.pop().unwrap_or_default();
+            self.resolve(scope);
+        }
+        for (name, values, range) in bound {
+            self.define(region.unwrap_or(NO_REGION), &name, values, range);
+        }
+        id
+    }
+
+    fn new_block(&mut self, region: RegionId, label: Option<(String, TextRange)>) -> BlockId {
+        let bid = self.item.blocks.len() as BlockId;
+        self.item.blocks.push(BlockData { region, label, args: Vec::new(), ops: Vec::new() });
+        self.item.regions[region as usize].blocks.push(bid);
+        bid
+    }
+
+    /// Values an op defines for its body: function arguments, pipeline inputs and `entryEn`.
+    fn entry_values(&mut self, op: ast::Op<'_>, _id: OpId, block: BlockId, region: RegionId) {
+        if let Some(sig) = op.signature() {
+            for arg in sig.args() {
+                let Some(token) = arg.name() else { continue };
+                if token.kind() != SyntaxKind::VALUE_ID {
+                    continue;
+                }
+                if arg.direction().is_some_and(|d| d.text() == "out") {
+                    continue;
+                }
+                let n = self.item.blocks[block as usize].args.len() as u32;
+                let ty = arg.ty().map(|t| self.written(t.syntax()).ty);
+                let range = self.rel(token.text_range());
+                let v = self.new_value(token.text(), 0, Def::Arg { block, n }, ty, range);
+                self.item.blocks[block as usize].args.push(v);
+                self.define(region, token.text(), vec![v], range);
+            }
+        }
+        for input in op.pipeline_inputs() {
+            let Some(token) = input.inner() else { continue };
+            let n = self.item.blocks[block as usize].args.len() as u32;
+            let ty = input.ty().map(|t| self.written(t.syntax()).ty);
+            let range = self.rel(token.text_range());
+            let v = self.new_value(token.text(), 0, Def::Arg { block, n }, ty, range);
+            self.item.blocks[block as usize].args.push(v);
+            self.define(region, token.text(), vec![v], range);
+        }
+        for group in op.keyword_groups() {
+            if group.keyword() != Some("entryEn") {
+                continue;
+            }
+            for token in group.syntax().descendants_with_tokens().filter_map(|e| e.into_token()) {
+                if token.kind() != SyntaxKind::VALUE_ID {
+                    continue;
+                }
+                let n = self.item.blocks[block as usize].args.len() as u32;
+                let range = self.rel(token.text_range());
+                let ty = Some(Type::Int { width: 1, signedness: types::Signedness::Signless });
+                let v = self.new_value(token.text(), 0, Def::Arg { block, n }, ty, range);
+                self.item.blocks[block as usize].args.push(v);
+                self.define(region, token.text(), vec![v], range);
+            }
+        }
+    }
+
+    fn signature(&mut self, sig: ast::FuncSignature<'_>, entry: Option<BlockId>) -> Signature {
+        let entry_args: Vec<ValueId> = entry.map(|b| self.item.blocks[b as usize].args.clone()).unwrap_or_default();
+        let mut args = Vec::new();
+        let mut named = 0;
+        let mut external = true;
+        for arg in sig.args() {
+            if arg.is_variadic_marker() {
+                continue;
+            }
+            if arg.direction().is_some_and(|d| d.text() == "out") {
+                continue;
+            }
+            let is_named = arg.name().is_some_and(|t| t.kind() == SyntaxKind::VALUE_ID);
+            let value = if is_named {
+                external = false;
+                let v = entry_args.get(named).copied();
+                named += 1;
+                v
+            } else {
+                None
+            };
+            args.push(Port {
+                ty: arg.ty().map(|t| self.written(t.syntax()).ty),
+                range: self.rel(arg.syntax().text_range()),
+                value,
+            });
+        }
+        let mut results: Vec<Port> = sig
+            .results()
+            .into_iter()
+            .map(|r| Port {
+                ty: r.ty().map(|t| self.written(t.syntax()).ty),
+                range: self.rel(r.syntax().text_range()),
+                value: None,
+            })
+            .collect();
+        // `hw.module` output ports are results.
+        for arg in sig.args() {
+            if arg.direction().is_some_and(|d| d.text() == "out") {
+                results.push(Port {
+                    ty: arg.ty().map(|t| self.written(t.syntax()).ty),
+                    range: self.rel(arg.syntax().text_range()),
+                    value: None,
+                });
+            }
+        }
+        let name = sig.name().map(|t| (t.text().to_string(), self.rel(t.text_range())));
+        Signature { name, args, results, external: external && entry.is_none(), range: self.rel(sig.syntax().text_range()) }
+    }
+
+    /// Operands, types, attributes and the other written parts of `op` (not its regions).
+    fn parts(&mut self, op: ast::Op<'_>, id: OpId, region_args: bool) {
+        let mut after_arrow = false;
+        let mut stack: Vec<(SyntaxNode<'_>, Container)> = op.syntax().children().map(|n| (n, Container::Plain)).collect();
+        stack.reverse();
+        // Bare words and symbols directly on the op.
+        for token in op.syntax().child_tokens() {
+            match token.kind() {
+                SyntaxKind::IDENT => {
+                    let w = (token.text().to_string(), self.rel(token.text_range()));
+                    self.item.ops[id as usize].words.push(w);
+                }
+                SyntaxKind::AT_ID if self.item.ops[id as usize].symbol.is_none() => {
+                    self.item.ops[id as usize].symbol = Some((token.text().to_string(), self.rel(token.text_range())));
+                }
+                _ => {}
+            }
+        }
+        while let Some((node, container)) = stack.pop() {
+            match node.kind() {
+                SyntaxKind::REGION | SyntaxKind::RESULT_LIST | SyntaxKind::OP_NAME => {}
+                SyntaxKind::FUNC_SIGNATURE => {
+                    // Only its `attributes {...}` are the op's; ports are read by `signature`.
+                    for attrs in node.children().filter(|n| n.kind() == SyntaxKind::FUNC_ATTRIBUTES) {
+                        stack.push((attrs, Container::Plain));
+                    }
+                }
+                SyntaxKind::OPERAND => {
+                    let Some(token) = ast::Operand::cast(node).and_then(|o| o.value()) else { continue };
+                    if region_args && container == Container::Paren {
+                        let next = node.parent().and_then(|p| {
+                            let mut siblings = p.children_with_tokens();
+                            siblings.find(|c| c.text_range() == node.text_range() && c.kind() == SyntaxKind::OPERAND)?;
+                            siblings.find(|c| !c.kind().is_trivia())
+                        });
+                        let typed = next.and_then(|e| e.into_node()).filter(|n| {
+                            n.kind() == SyntaxKind::TYPE_LIST
+                                && n.first_token().is_some_and(|t| t.kind() == SyntaxKind::COLON)
+                        });
+                        if let Some(list) = typed {
+                            let ty = list.children().find(|n| n.kind() == SyntaxKind::TYPE).map(|t| self.written(t).ty);
+                            self.region_args.push((token.text().to_string(), self.rel(token.text_range()), ty));
+                            continue;
+                        }
+                    }
+                    let uid = self.item.uses.len() as UseId;
+                    self.item.uses.push(UseData {
+                        text: token.text().to_string(),
+                        range: self.rel(token.text_range()),
+                        op: id,
+                        container,
+                        value: None,
+                    });
+                    self.item.ops[id as usize].operands.push(uid);
+                    let region = self.item.ops[id as usize].block.map(|b| self.item.blocks[b as usize].region);
+                    self.scopes.last_mut().expect("a scope is open").pending.push((uid, region));
+                }
+                SyntaxKind::TYPE_LIST => {
+                    for element in node.children_with_tokens() {
+                        match element.kind() {
+                            SyntaxKind::ARROW => after_arrow = true,
+                            SyntaxKind::IDENT if element.into_token().is_some_and(|t| t.text() == "to") => after_arrow = true,
+                            SyntaxKind::TYPE | SyntaxKind::BRACKET_TYPE_LIST => {
+                                let Some(entry) = element.into_node().and_then(|n| self.entry(n)) else { continue };
+                                let data = &mut self.item.ops[id as usize];
+                                if after_arrow { data.types_after.push(entry) } else { data.types.push(entry) }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                SyntaxKind::ATTR_ENTRY if container == Container::Bracket => {
+                    let entry = ast::AttrEntry::cast(node);
+                    let key = entry.and_then(|e| e.key()).unwrap_or("").to_string();
+                    let value = entry.and_then(|e| e.value()).map_or(String::new(), |v| v.text().to_string());
+                    self.item.ops[id as usize].bracket_entries.push((key, value));
+                }
+                SyntaxKind::ATTR_ENTRY => {
+                    let entry = ast::AttrEntry::cast(node);
+                    let key = entry.and_then(|e| e.key()).unwrap_or("").to_string();
+                    let value = entry.and_then(|e| e.value()).map_or(String::new(), |v| v.text().to_string());
+                    let inline = node.parent().is_some_and(|p| p.kind() == SyntaxKind::OP);
+                    let range = self.rel(node.text_range());
+                    self.item.ops[id as usize].attrs.push(Attribute { key, value, range, inline });
+                }
+                SyntaxKind::ATTR_DICT => {
+                    for entry in node.children().filter(|n| n.kind() == SyntaxKind::ATTR_ENTRY) {
+                        stack.push((entry, Container::Plain));
+                    }
+                }
+                SyntaxKind::FUNC_ATTRIBUTES => {
+                    for dict in node.children() {
+                        stack.push((dict, Container::Plain));
+                    }
+                }
+                SyntaxKind::BRACKET_GROUP => {
+                    for token in node.child_tokens() {
+                        if token.kind() == SyntaxKind::INT {
+                            if let Ok(v) = token.text().parse() {
+                                self.item.ops[id as usize].bracket_ints.push(v);
+                            }
+                        }
+                    }
+                    let before = stack.len();
+                    stack.extend(node.children().map(|n| (n, Container::Bracket)));
+                    stack[before..].reverse();
+                }
+                SyntaxKind::PAREN_GROUP => {
+                    let before = stack.len();
+                    stack.extend(node.children().map(|n| (n, Container::Paren)));
+                    stack[before..].reverse();
+                }
+                SyntaxKind::KEYWORD_GROUP => {
+                    let keyword = ast::KeywordGroup::cast(node).and_then(|g| g.keyword()).unwrap_or("").to_string();
+                    if keyword == "entryEn" {
+                        continue;
+                    }
+                    let before = stack.len();
+                    stack.extend(node.children().map(|n| (n, Container::Keyword(keyword.clone()))));
+                    stack[before..].reverse();
+                }
+                SyntaxKind::SYMBOL_REF => {
+                    if self.item.ops[id as usize].symbol.is_none() {
+                        if let Some(t) = node.tokens().find(|t| t.kind() == SyntaxKind::AT_ID) {
+                            self.item.ops[id as usize].symbol = Some((t.text().to_string(), self.rel(t.text_range())));
+                        }
+                    }
+                }
+                SyntaxKind::PIPELINE_INPUT_LIST | SyntaxKind::PIPELINE_INPUT => {
+                    let before = stack.len();
+                    stack.extend(node.children().filter(|n| n.kind() != SyntaxKind::TYPE).map(|n| (n, container.clone())));
+                    stack[before..].reverse();
+                }
+                SyntaxKind::PIPELINE_OUTPUT_LIST | SyntaxKind::LOC | SyntaxKind::TYPE => {}
+                _ => {
+                    let before = stack.len();
+                    stack.extend(node.children().map(|n| (n, container.clone())));
+                    stack[before..].reverse();
+                }
+            }
+        }
+    }
+
+    /// Resolves the uses of a closed scope against its definitions.
+    fn resolve(&mut self, scope: Scope) {
+        for (uid, region) in scope.pending {
+            let text = self.item.uses[uid as usize].text.clone();
+            let (name, index) = match text.split_once('#') {
+                Some((n, i)) => (n, i.parse::<u32>().unwrap_or(u32::MAX)),
+                None => (text.as_str(), 0),
+            };
+            let mut r = region;
+            let found = loop {
+                if let Some((values, _)) = scope.defs.get(&(r.unwrap_or(NO_REGION), name.to_string())) {
+                    break Some(values.clone());
+                }
+                match r {
+                    Some(current) => r = self.item.regions[current as usize].parent,
+                    None => break None,
+                }
+            };
+            let Some(values) = found else {
+                self.item.name_problems.push(NameProblem::Undefined { use_: uid });
+                continue;
+            };
+                        let Some(&value) = values.get(index as usize) else {
+                self.item.name_problems.push(NameProblem::IndexOutOfRange { use_: uid, len: values.len() as u32 });
+                continue;
+            };
+            self.item.uses[uid as usize].value = Some(value);
+            self.item.values[value as usize].uses.push(uid);
+            self.check_order(uid, value);
+        }
+    }
+
+    /// Use before definition in a region that requires dominance, within one block.
+    fn check_order(&mut self, uid: UseId, value: ValueId) {
+        let Def::Result { op: def_op, .. } = self.item.values[value as usize].def else { return };
+        let use_op = self.item.uses[uid as usize].op;
+        // The op that holds the use, lifted to the definition's block.
+        let def_block = self.item.ops[def_op as usize].block;
+        let mut holder = use_op;
+        while self.item.ops[holder as usize].block != def_block {
+            let Some(b) = self.item.ops[holder as usize].block else { return };
+            holder = self.item.regions[self.item.blocks[b as usize].region as usize].owner;
+        }
+        let Some(b) = def_block else { return };
+        let kind = self.item.regions[self.item.blocks[b as usize].region as usize].kind;
+        if kind != RegionKind::Dominance {
+            return;
+        }
+        // In one block, text order is op order: ops are pushed as they are read.
+        if holder <= def_op {
+            self.item.name_problems.push(NameProblem::UsedBeforeDefined { use_: uid });
+        }
+    }
+}
+
+/// The length of the group a value belongs to.
+pub fn group_len(item: &Item, value: ValueId) -> u32 {
+    let v = &item.values[value as usize];
+    match v.def {
+        Def::Result { op, .. } => item.ops[op as usize]
+            .result_groups
+            .iter()
+            .find(|g| g.name == v.name)
+            .map_or(1, |g| g.count),
+        Def::Arg { .. } => 1,
+    }
+}
