@@ -75,6 +75,8 @@ struct Slot {
     /// The parse its syntax lives in, and where it starts there.
     parse: Arc<Parse>,
     offset: TextSize,
+    /// The item's node in `parse` (`SyntaxNode::index`).
+    node: u32,
     /// Which `// -----` case of the file it is in (0 without markers); symbols resolve within
     /// the case first.
     case: u32,
@@ -85,14 +87,7 @@ struct Slot {
 
 impl Slot {
     fn node(&self) -> Option<Op<'_>> {
-        let range = TextRange::at(self.offset, self.len);
-        let mut node = self.parse.root().covering_node(range);
-        loop {
-            if node.kind() == SyntaxKind::OP && node.text_range() == range {
-                return Op::cast(node);
-            }
-            node = node.parent()?;
-        }
+        self.parse.tree().node_at(self.node).and_then(Op::cast)
     }
 }
 
@@ -202,6 +197,7 @@ impl Database {
                 len: range.len(),
                 parse: parse.clone(),
                 offset: range.start(),
+                node: op.syntax().index(),
                 case,
                 hash,
                 lowered,
@@ -234,10 +230,11 @@ impl Database {
             item_text.push_str(new_text);
             item_text.push_str(&old[usize::from(local.end())..]);
             let parse = hsir_parser::parse(item_text.clone());
-            standalone_item(&parse).then(|| (parse, item_text))
+            let node = standalone_item(&parse)?;
+            Some((parse, item_text, node))
         });
         match spliced {
-            Some((parse, item_text)) => {
+            Some((parse, item_text, node)) => {
                 self.counters.item_parses += 1;
                 let data = self.files.get_mut(&file).expect("checked above");
                 data.text.replace_range(std::ops::Range::<usize>::from(range), new_text);
@@ -247,6 +244,7 @@ impl Database {
                 slot.len = new_len;
                 slot.parse = Arc::new(parse);
                 slot.offset = TextSize::from(0);
+                slot.node = node;
                 slot.hash = hash_text(&item_text);
                 slot.lowered = None;
                 slot.checked = None;
@@ -396,15 +394,16 @@ fn shift_diagnostic(d: &mut Diagnostic, shift: &dyn Fn(TextSize) -> TextSize) {
     }
 }
 
-/// Whether a reparsed item's text is still exactly one item, with nothing left unclosed, so it
-/// can stand in for the old one.
-fn standalone_item(parse: &Parse) -> bool {
+/// The node of a reparsed item's text when it is still exactly one item, with nothing left
+/// unclosed, so that it can stand in for the old one.
+fn standalone_item(parse: &Parse) -> Option<u32> {
     let items = crate::items(parse);
-    let [op] = items.as_slice() else { return false };
+    let [op] = items.as_slice() else { return None };
     let text = parse.tree().text();
-    op.syntax().text_range() == TextRange::up_to(TextSize::of(text))
+    let whole = op.syntax().text_range() == TextRange::up_to(TextSize::of(text))
         && !parse.errors().iter().any(|e| e.kind == SyntaxErrorKind::Unclosed)
-        && !op.syntax().tokens().any(|t| t.kind() == SyntaxKind::SPLIT_MARKER)
+        && !op.syntax().tokens().any(|t| t.kind() == SyntaxKind::SPLIT_MARKER);
+    whole.then(|| op.syntax().index())
 }
 
 /// Lowers one item and computes the diagnostics its text alone decides (relative ranges).

@@ -65,6 +65,11 @@ impl SyntaxTree {
         &self.text
     }
 
+    /// The node at a preorder position given by `SyntaxNode::index`, if there is one.
+    pub fn node_at(&self, index: u32) -> Option<SyntaxNode<'_>> {
+        ((index as usize) < self.node_count()).then_some(SyntaxNode { tree: self, index })
+    }
+
     pub fn root(&self) -> SyntaxNode<'_> {
         SyntaxNode { tree: self, index: 0 }
     }
@@ -240,6 +245,12 @@ impl<'t> SyntaxNode<'t> {
 
     pub fn tree(&self) -> &'t SyntaxTree {
         self.tree
+    }
+
+    /// The node's position in its tree's preorder; `SyntaxTree::node_at` gives it back. Stable
+    /// for as long as the tree lives, so callers can keep it instead of the node.
+    pub fn index(&self) -> u32 {
+        self.index
     }
 
     pub fn kind(&self) -> SyntaxKind {

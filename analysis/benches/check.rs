@@ -1,0 +1,158 @@
+//! Full check and re-check after a one-character edit, on generated Handshake IR, beside
+//! `mlir-opt-16` parsing and verifying the generic twin in the same session.
+//!
+//! `cargo bench -p hsir-analysis --bench check` generates the 10 MB file and its generic twin
+//! with `../shared/tools/gen_handshake.py` (seed 42, kept in `target/bench-data`), then:
+//! - cold: a new `Database`, `set_text`, `diagnostics` (parse, lower, check every item);
+//! - re-check: a one-character edit inside a function body in the middle of the file (a space
+//!   inserted, then removed, alternately), then `diagnostics` again;
+//! - `mlir-opt-16 --allow-unregistered-dialect --mlir-timing` on the generic twin: its "Parser"
+//!   plus "Verifier" phases, and the whole process.
+//!
+//! Medians of several runs; ratios use runs from this session only.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use hsir_analysis::{Database, FileId, TextRange, TextSize};
+
+fn data_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-data");
+    std::fs::create_dir_all(&dir).expect("can create target/bench-data");
+    dir
+}
+
+fn generated(size: &str, generic: bool) -> PathBuf {
+    let name = format!("handshake-{size}-seed42{}.mlir", if generic { "-generic" } else { "" });
+    let path = data_dir().join(name);
+    if !path.exists() {
+        let script =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/gen_handshake.py");
+        let mut cmd = Command::new("python3");
+        cmd.arg(&script).args(["--target-bytes", size, "--seed", "42", "-o"]).arg(&path);
+        if generic {
+            cmd.arg("--generic");
+        }
+        let status = cmd.status().expect("python3 runs");
+        assert!(status.success(), "{} failed", script.display());
+    }
+    path
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// Median cold check time, and the database left by the last run.
+fn cold(text: &str, runs: usize) -> (Duration, Database) {
+    let mut samples = Vec::new();
+    let mut last = None;
+    for _ in 0..runs {
+        drop(last.take());
+        let owned = text.to_string();
+        let start = Instant::now();
+        let mut db = Database::new();
+        db.set_text(FileId(0), owned);
+        let diagnostics = db.diagnostics(FileId(0));
+        samples.push(start.elapsed());
+        let errors = diagnostics
+            .iter()
+            .filter(|d| d.severity == hsir_analysis::Severity::Error)
+            .count();
+        assert_eq!(errors, 0, "generated IR checks cleanly");
+        last = Some(db);
+    }
+    (median(samples), last.expect("at least one run"))
+}
+
+/// Median time of a one-character edit plus re-check, alternating insert and delete.
+fn recheck(db: &mut Database, text: &str, runs: usize) -> Duration {
+    // Inside the body of the function in the middle of the file: just after a `{` that ends a
+    // `handshake.func` line.
+    let middle = text.len() / 2;
+    let func = text[middle..].find("handshake.func").expect("a function after the middle") + middle;
+    let body = text[func..].find("{\n").expect("a body") + func + 2;
+    let at = TextSize::from(body as u32);
+    let before = db.counters();
+    let mut samples = Vec::new();
+    for i in 0..runs {
+        let start = Instant::now();
+        if i % 2 == 0 {
+            db.edit(FileId(0), TextRange::empty(at), " ");
+        } else {
+            db.edit(FileId(0), TextRange::at(at, TextSize::from(1)), "");
+        }
+        let diagnostics = db.diagnostics(FileId(0));
+        samples.push(start.elapsed());
+        assert!(diagnostics.iter().all(|d| d.severity != hsir_analysis::Severity::Error));
+    }
+    let after = db.counters();
+    assert_eq!(after.file_parses, before.file_parses, "an edit in a body does not reparse the file");
+    assert_eq!(after.lowerings - before.lowerings, runs as u64, "one item lowered per edit");
+    median(samples)
+}
+
+/// Median "Parser" + "Verifier" phase time and whole-process time of mlir-opt-16.
+fn mlir_opt(path: &Path, runs: usize) -> Option<(Duration, Duration)> {
+    let mut phases = Vec::new();
+    let mut process = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        let output = Command::new("mlir-opt-16")
+            .args(["--allow-unregistered-dialect", "--mlir-timing", "-o", "/dev/null"])
+            .arg(path)
+            .output()
+            .ok()?;
+        process.push(start.elapsed());
+        assert!(output.status.success(), "mlir-opt-16 failed on {}", path.display());
+        let report = String::from_utf8_lossy(&output.stderr);
+        let phase = |name: &str| {
+            report
+                .lines()
+                .find(|l| l.trim_end().ends_with(name))
+                .and_then(|l| l.split_whitespace().next())
+                .and_then(|s| s.parse::<f64>().ok())
+                .unwrap_or(0.0)
+        };
+        phases.push(Duration::from_secs_f64(phase("Parser") + phase("Verifier")));
+    }
+    Some((median(phases), median(process)))
+}
+
+fn main() {
+    let runs = 5;
+    println!(
+        "| file | hsir cold check ms | hsir re-check ms | mlir-opt-16 parse+verify ms \
+         | mlir-opt-16 process ms | cold / parse+verify | cold / process |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    for size in ["1M", "10M"] {
+        let path = generated(size, false);
+        let text = std::fs::read_to_string(&path).expect("generated file is readable");
+        let (cold_time, mut db) = cold(&text, runs);
+        let re = recheck(&mut db, &text, 41);
+        let generic = generated(size, true);
+        match mlir_opt(&generic, runs) {
+            Some((phases, process)) => println!(
+                "| {size} | {:.1} | {:.3} | {:.1} | {:.1} | {:.1}x | {:.1}x |",
+                ms(cold_time),
+                ms(re),
+                ms(phases),
+                ms(process),
+                phases.as_secs_f64() / cold_time.as_secs_f64(),
+                process.as_secs_f64() / cold_time.as_secs_f64(),
+            ),
+            None => println!(
+                "| {size} | {:.1} | {:.3} | (mlir-opt-16 not installed) | | | |",
+                ms(cold_time),
+                ms(re)
+            ),
+        }
+    }
+}
