@@ -171,7 +171,14 @@ impl Database {
 
     /// Sets a file's whole text. Items whose text did not change keep their lowering and checks.
     pub fn set_text(&mut self, file: FileId, text: String) {
-        let parse = Arc::new(hsir_parser::parse(text.clone()));
+        self.set_parse(file, hsir_parser::parse(text));
+    }
+
+    /// Sets a file's text from a parse of it made elsewhere (`hsir check` parses while it
+    /// decodes).
+    pub fn set_parse(&mut self, file: FileId, parse: Parse) {
+        let text = parse.tree().text().to_string();
+        let parse = Arc::new(parse);
         self.counters.file_parses += 1;
         let mut old: HashMap<u64, Vec<Slot>> = HashMap::new();
         if let Some(data) = self.files.remove(&file) {

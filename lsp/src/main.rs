@@ -32,7 +32,12 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
-        /// Files to check.
+        /// Change a code's severity, or turn it off: `--severity HS1108=off`,
+        /// `--severity HS1107=error`. Levels: error, warning, information, hint, off.
+        #[arg(long = "severity", value_name = "CODE=LEVEL")]
+        severity: Vec<String>,
+        /// Files to check, analysed together: an `instance` in one may name a function of
+        /// another.
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -56,7 +61,7 @@ enum Format {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let status = match cli.command {
-        Command::Check { format, files } => cli::check::run(&files, format),
+        Command::Check { format, severity, files } => cli::check::run(&files, format, &severity),
         Command::Syntax { text, file } => cli::syntax::run(&file, text),
     };
     ExitCode::from(status)

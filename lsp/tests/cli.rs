@@ -114,7 +114,7 @@ fn a_corpus_file_checks_clean_in_both_formats() {
 
 #[test]
 fn several_files_and_exit_statuses() {
-    let clean = "parser/test_data/ok/circt_handshake.mlir";
+    let clean = "examples/kernel.mlir";
     let broken = "analysis/test_data/diagnostics/HS0006_invalid_token.mlir";
     assert_eq!(hsir(&["check", clean, clean]).status.code(), Some(0));
     let both = hsir(&["check", "--format", "json", clean, broken]);
@@ -167,4 +167,44 @@ fn syntax_prints_the_tree_and_the_exact_text() {
     assert_eq!(stdout(&tree), expected);
 
     assert_eq!(hsir(&["syntax", "no/such/file.mlir"]).status.code(), Some(2));
+}
+
+#[test]
+fn files_are_checked_together_and_severities_can_be_changed() {
+    let callee = "lsp/tests/data/callee.mlir";
+    let caller = "lsp/tests/data/caller.mlir";
+    let codes = |output: &Output| -> Vec<(String, String)> {
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        json.as_array()
+            .unwrap()
+            .iter()
+            .map(|d| (d["code"].as_str().unwrap().to_string(), d["severity"].as_str().unwrap().to_string()))
+            .collect()
+    };
+    // Alone, the caller names a function that does not exist.
+    let alone = hsir(&["check", "--format", "json", caller]);
+    assert!(codes(&alone).contains(&("HS1210".to_string(), "error".to_string())));
+    // Together, the instance resolves and its operand type is checked against the callee.
+    let together = hsir(&["check", "--format", "json", callee, caller]);
+    assert_eq!(together.status.code(), Some(1));
+    let found = codes(&together);
+    assert!(found.contains(&("HS1209".to_string(), "error".to_string())), "{found:?}");
+    assert!(found.contains(&("HS1107".to_string(), "warning".to_string())), "{found:?}");
+    assert!(!found.iter().any(|(c, _)| c == "HS1210"), "{found:?}");
+    // The unused channel's fix adds a sink.
+    let json: serde_json::Value = serde_json::from_slice(&together.stdout).unwrap();
+    let unused = json.as_array().unwrap().iter().find(|d| d["code"] == "HS1107").unwrap();
+    assert_eq!(unused["fixes"][0]["edits"][0]["new_text"], "  sink %unused : i32\n");
+    assert_eq!(unused["fixes"][0]["edits"][0]["range"]["start"]["line"], 3);
+
+    let raised = hsir(&["check", "--format", "json", "--severity", "HS1107=error", callee, caller]);
+    assert!(codes(&raised).contains(&("HS1107".to_string(), "error".to_string())));
+    let off = hsir(&["check", "--format", "json", "--severity", "HS1107=off", callee, caller]);
+    assert!(!codes(&off).iter().any(|(c, _)| c == "HS1107"));
+
+    for bad in ["HS1107", "HS9999=off", "HS1107=loud"] {
+        let output = hsir(&["check", "--severity", bad, callee]);
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains(bad.split('=').next().unwrap()));
+    }
 }

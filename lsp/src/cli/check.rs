@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use ariadne::{Config, IndexType, Label, Report, ReportKind};
-use hsir_analysis::{Diagnostic, Severity, TextRange};
+use hsir_analysis::{Database, Diagnostic, DiagnosticCode, FileId, Severity, TextRange};
 use serde::Serialize;
 
 use super::LoadedFile;
@@ -19,6 +19,19 @@ struct JsonDiagnostic<'a> {
     code: &'static str,
     message: &'a str,
     related: Vec<JsonRelated<'a>>,
+    fixes: Vec<JsonFix<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    label: &'a str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    range: Range,
+    new_text: &'a str,
 }
 
 #[derive(Serialize)]
@@ -28,18 +41,57 @@ struct JsonRelated<'a> {
     message: &'a str,
 }
 
-pub fn run(paths: &[PathBuf], format: Format) -> u8 {
+/// Reads `CODE=LEVEL` overrides, or says on stderr what is wrong with one.
+fn severity_config(overrides: &[String]) -> Result<hsir_analysis::Config, ()> {
+    let mut config = hsir_analysis::Config::default();
+    for entry in overrides {
+        let Some((code, level)) = entry.split_once('=') else {
+            eprintln!("error: `--severity {entry}` must be CODE=LEVEL, e.g. HS1108=off");
+            return Err(());
+        };
+        let Some(code) = DiagnosticCode::from_code(code.trim()) else {
+            eprintln!("error: `{code}` in `--severity {entry}` is not a diagnostic code (see docs/diagnostics)");
+            return Err(());
+        };
+        let level = match level.trim() {
+            "error" => Some(Severity::Error),
+            "warning" => Some(Severity::Warning),
+            "information" | "info" => Some(Severity::Information),
+            "hint" => Some(Severity::Hint),
+            "off" => None,
+            other => {
+                eprintln!("error: `{other}` in `--severity {entry}` is not a level: use error, warning, information, hint or off");
+                return Err(());
+            }
+        };
+        config.severity.insert(code, level);
+    }
+    Ok(config)
+}
+
+pub fn run(paths: &[PathBuf], format: Format, severity: &[String]) -> u8 {
+    let Ok(config) = severity_config(severity) else {
+        return super::EXIT_USAGE_OR_IO;
+    };
     let mut io_failed = false;
-    let mut checked: Vec<(LoadedFile, Vec<Diagnostic>)> = Vec::new();
+    let mut loaded: Vec<LoadedFile> = Vec::new();
     for path in paths {
         match super::load(path) {
-            Ok(file) => {
-                let mut diagnostics: Vec<Diagnostic> = file.decode_error.iter().cloned().collect();
-                diagnostics.extend(hsir_analysis::check(&file.parse));
-                checked.push((file, diagnostics));
-            }
+            Ok(file) => loaded.push(file),
             Err(()) => io_failed = true,
         }
+    }
+    // All files in one database, so that instances resolve across them.
+    let mut db = Database::new();
+    db.set_config(config);
+    for (i, file) in loaded.iter().enumerate() {
+        db.set_parse(FileId(i as u32), file.parse.clone());
+    }
+    let mut checked: Vec<(LoadedFile, Vec<Diagnostic>)> = Vec::new();
+    for (i, file) in loaded.into_iter().enumerate() {
+        let mut diagnostics: Vec<Diagnostic> = file.decode_error.iter().cloned().collect();
+        diagnostics.extend(db.diagnostics(FileId(i as u32)));
+        checked.push((file, diagnostics));
     }
     let written = match format {
         Format::Human => write_human(&checked),
@@ -79,6 +131,18 @@ fn write_json(checked: &[(LoadedFile, Vec<Diagnostic>)]) -> std::io::Result<()> 
                         file: &file.name,
                         range: positions.range(r.range),
                         message: &r.message,
+                    })
+                    .collect(),
+                fixes: d
+                    .fixes
+                    .iter()
+                    .map(|f| JsonFix {
+                        label: &f.label,
+                        edits: f
+                            .edits
+                            .iter()
+                            .map(|e| JsonEdit { range: positions.range(e.range), new_text: &e.new_text })
+                            .collect(),
                     })
                     .collect(),
             });
