@@ -225,7 +225,12 @@ impl Checker<'_> {
     }
 
     fn counts_and_uses(&mut self, id: OpId) {
-        let Some(typing) = self.typings[id as usize].clone() else { return };
+        let Some(typing) = self.typings[id as usize].take() else { return };
+        self.counts_and_uses_typed(id, &typing);
+        self.typings[id as usize] = Some(typing);
+    }
+
+    fn counts_and_uses_typed(&mut self, id: OpId, typing: &Typing) {
         let item = self.item;
         let op = &item.ops[id as usize];
         let written = op.results.len();
@@ -281,16 +286,17 @@ impl Checker<'_> {
     }
 
     fn op_rules(&mut self, id: OpId, symbols: &mut dyn Symbols) {
-        let op = self.op(id).clone();
+        let item = self.item;
+        let op = &item.ops[id as usize];
         if op.name.is_empty() {
             // A statement the parser could not name: its syntax error says enough.
             return;
         }
-        let Some(name) = known_name(&op) else {
-            self.unknown(&op);
+        let Some(name) = known_name(op) else {
+            self.unknown(op);
             return;
         };
-        let typing = self.typings[id as usize].clone().unwrap_or_default();
+        let typing = self.typings[id as usize].take().unwrap_or_default();
         let operand_ty = |i: usize| typing.operands.get(i).cloned().flatten();
         let result_ty = |i: usize| typing.results.get(i).cloned().flatten();
         match name {
@@ -311,16 +317,16 @@ impl Checker<'_> {
                     ));
                 }
                 if let Some(select) = operand_ty(0) {
-                    self.index_type(&op, &select, data, "select operand");
+                    self.index_type(op, &select, data, "select operand");
                 }
-                self.equal_data(&op, &typing.operands[1.min(typing.operands.len())..], result_ty(0));
+                self.equal_data(op, &typing.operands[1.min(typing.operands.len())..], result_ty(0));
                 let mut all: Vec<Option<Type>> = typing.operands.clone();
                 all.push(result_ty(0));
-                self.equal_extras(&op, &all);
+                self.equal_extras(op, &all);
             }
             "control_merge" => {
                 if let Some(index) = result_ty(1) {
-                    self.index_type(&op, &index, op.operands.len(), "index result");
+                    self.index_type(op, &index, op.operands.len(), "index result");
                 }
             }
             "cond_br" => {
@@ -335,27 +341,27 @@ impl Checker<'_> {
                     }
                 }
                 let all = vec![operand_ty(0), operand_ty(1)];
-                self.equal_extras(&op, &all);
+                self.equal_extras(op, &all);
             }
             "constant" => {
-                self.constant_value(&op, result_ty(0));
+                self.constant_value(op, result_ty(0));
                 let all = vec![operand_ty(0), result_ty(0)];
-                self.equal_extras(&op, &all);
+                self.equal_extras(op, &all);
             }
             "select" => {
                 // The condition's extras are its own; the data and the result share theirs.
                 let all = vec![operand_ty(1), operand_ty(2), result_ty(0)];
-                self.equal_extras(&op, &all);
+                self.equal_extras(op, &all);
             }
-            "buffer" => self.circt_buffer(&op),
-            "memory" | "extmemory" => self.memory(&op, name),
-            "mem_controller" | "lsq" => self.memory_interface(&op, name),
-            "instance" => self.instance(&op, symbols),
-            "end" | "return" if op.results.is_empty() => self.returns(&op),
-            "pack" | "unpack" => self.tuple(&op, name, &typing),
+            "buffer" => self.circt_buffer(op),
+            "memory" | "extmemory" => self.memory(op, name),
+            "mem_controller" | "lsq" => self.memory_interface(op, name),
+            "instance" => self.instance(op, &typing, symbols),
+            "end" | "return" if op.results.is_empty() => self.returns(op),
+            "pack" | "unpack" => self.tuple(op, name, &typing),
             "compose" | "decompose" => {
                 if let (Some(from), Some(to)) = (operand_ty(0), result_ty(0)) {
-                    self.compose(&op, name, &from, &to);
+                    self.compose(op, name, &from, &to);
                 }
             }
             "wait" => {
@@ -372,16 +378,17 @@ impl Checker<'_> {
                     }
                 }
             }
-            "spec_commit" => self.spec_commit(&op, &typing),
+            "spec_commit" => self.spec_commit(op, &typing),
             _ if signatures::CASTS.contains(&name) => {
                 if let (Some(from), Some(to)) = (operand_ty(0), result_ty(0)) {
-                    self.cast(&op, name, &from, &to);
+                    self.cast(op, name, &from, &to);
                 }
             }
             _ if HANDSHAKE_OPS.contains(&name) => {}
             "arith.select" | "arith.constant" => {}
-            _ => self.unknown(&op),
+            _ => self.unknown(op),
         }
+        self.typings[id as usize] = Some(typing);
     }
 
     fn unknown(&mut self, op: &OpData) {
@@ -617,7 +624,7 @@ impl Checker<'_> {
         }
     }
 
-    fn instance(&mut self, op: &OpData, symbols: &mut dyn Symbols) {
+    fn instance(&mut self, op: &OpData, typing: &Typing, symbols: &mut dyn Symbols) {
         let Some((symbol, symbol_range)) = &op.symbol else { return };
         let name = symbol.trim_start_matches('@').trim_matches('"');
         let Some(callee) = symbols.callee(name) else {
@@ -638,7 +645,6 @@ impl Checker<'_> {
             self.push(d);
             return;
         }
-        let Some(typing) = self.typings[self.op_index(op)].clone() else { return };
         let mut problems = Vec::new();
         if op.operands.len() != callee.args.len() {
             problems.push(format!("`{symbol}` takes {} operands, {} given", callee.args.len(), op.operands.len()));
@@ -671,9 +677,6 @@ impl Checker<'_> {
         }
     }
 
-    fn op_index(&self, op: &OpData) -> usize {
-        self.item.ops.iter().position(|o| o.range == op.range && o.name == op.name).unwrap_or(0)
-    }
 
     /// `end` / `return` against the function's results.
     fn returns(&mut self, op: &OpData) {

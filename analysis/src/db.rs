@@ -290,19 +290,18 @@ impl Database {
     }
 
     fn lower_all(&mut self) {
-        let mut changed = false;
+        let mut lowered = 0;
         for data in self.files.values_mut() {
-            for slot in &mut data.slots {
-                if slot.lowered.is_some() {
-                    continue;
-                }
-                let lowered = slot.node().map(|op| lower(&slot.parse, op)).unwrap_or_default();
-                self.counters.lowerings += 1;
-                slot.lowered = Some(Arc::new(lowered));
-                changed = true;
-            }
+            let mut stale: Vec<&mut Slot> =
+                data.slots.iter_mut().filter(|s| s.lowered.is_none()).collect();
+            lowered += stale.len() as u64;
+            par_each(&mut stale, |slot| {
+                let result = slot.node().map(|op| lower(&slot.parse, op)).unwrap_or_default();
+                slot.lowered = Some(Arc::new(result));
+            });
         }
-        if changed {
+        self.counters.lowerings += lowered;
+        if lowered > 0 {
             self.symbols = None;
         }
     }
@@ -331,20 +330,27 @@ impl Database {
     fn check_all(&mut self) {
         self.lower_all();
         let symbols = self.symbol_table();
+        let mut checked = 0;
         for (&file, data) in self.files.iter_mut() {
-            for slot in &mut data.slots {
-                let Some(lowered) = slot.lowered.clone() else { continue };
+            let text = data.text.as_str();
+            let mut stale: Vec<&mut Slot> = data
+                .slots
+                .iter_mut()
+                .filter(|slot| {
+                    let Some(lowered) = &slot.lowered else { return false };
+                    let fresh = slot.checked.as_ref().is_some_and(|c| {
+                        Arc::ptr_eq(&c.lowered, lowered)
+                            && c.deps.iter().all(|(name, seen)| {
+                                resolve(&symbols, name, file, slot.case) == seen.as_ref()
+                            })
+                    });
+                    !fresh
+                })
+                .collect();
+            checked += stale.len() as u64;
+            par_each(&mut stale, |slot| {
+                let Some(lowered) = slot.lowered.clone() else { return };
                 let case = slot.case;
-                let fresh = slot.checked.as_ref().is_some_and(|c| {
-                    Arc::ptr_eq(&c.lowered, &lowered)
-                        && c.deps
-                            .iter()
-                            .all(|(name, seen)| resolve(&symbols, name, file, case) == seen.as_ref())
-                });
-                if fresh {
-                    continue;
-                }
-                let text = &data.text[TextRange::at(slot.start, slot.len)];
                 let mut deps = Vec::new();
                 let mut lookup = |name: &str| {
                     let found = resolve(&symbols, name, file, case).cloned();
@@ -352,11 +358,12 @@ impl Database {
                     found
                 };
                 let mut diagnostics = Vec::new();
-                check_item::check_item(&lowered.item, text, &mut lookup, &mut diagnostics);
-                self.counters.checks += 1;
+                let item_text = &text[TextRange::at(slot.start, slot.len)];
+                check_item::check_item(&lowered.item, item_text, &mut lookup, &mut diagnostics);
                 slot.checked = Some(Checked { diagnostics, lowered, deps });
-            }
+            });
         }
+        self.counters.checks += checked;
     }
 
     /// Everything reported for `file`, in text order, with ranges in its current text.
@@ -386,6 +393,21 @@ impl Database {
         out.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
         out
     }
+}
+
+/// Runs `f` on every element, on up to two threads when there is enough work to share.
+fn par_each<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(2);
+    if threads < 2 || items.len() < 64 {
+        items.iter_mut().for_each(f);
+        return;
+    }
+    let (first, second) = items.split_at_mut(items.len() / 2);
+    std::thread::scope(|scope| {
+        let f = &f;
+        scope.spawn(move || second.iter_mut().for_each(f));
+        first.iter_mut().for_each(f);
+    });
 }
 
 fn shift_diagnostic(d: &mut Diagnostic, shift: &dyn Fn(TextSize) -> TextSize) {

@@ -274,7 +274,8 @@ pub fn lower(op: ast::Op<'_>) -> Item {
 #[derive(Default)]
 struct Scope {
     /// Definitions by (region, name): the values of the group.
-    defs: HashMap<(RegionId, String), (Vec<ValueId>, TextRange)>,
+    /// By name: the regions defining it, with the group's values and where it was written.
+    defs: HashMap<String, Vec<(RegionId, Vec<ValueId>, TextRange)>>,
     /// Uses to resolve when the scope closes, with the region they are in.
     pending: Vec<(UseId, Option<RegionId>)>,
 }
@@ -337,24 +338,28 @@ impl Lowerer {
 
     fn define(&mut self, region: RegionId, name: &str, values: Vec<ValueId>, range: TextRange) {
         let scope = self.scopes.last_mut().expect("a scope is open");
-        let key = (region, name.to_string());
         // A name may be defined once per region and its enclosing regions of the scope.
-        let mut r = (region != NO_REGION).then_some(region);
-        loop {
-            if let Some((_, first)) = scope.defs.get(&(r.unwrap_or(NO_REGION), name.to_string())) {
-                self.item.name_problems.push(NameProblem::Redefined {
-                    range,
-                    name: name.to_string(),
-                    first: *first,
-                });
-                return;
+        if let Some(defs) = scope.defs.get_mut(name) {
+            let mut r = (region != NO_REGION).then_some(region);
+            loop {
+                let here = r.unwrap_or(NO_REGION);
+                if let Some((_, _, first)) = defs.iter().find(|(d, _, _)| *d == here) {
+                    self.item.name_problems.push(NameProblem::Redefined {
+                        range,
+                        name: name.to_string(),
+                        first: *first,
+                    });
+                    return;
+                }
+                match r {
+                    Some(current) => r = self.item.regions[current as usize].parent,
+                    None => break,
+                }
             }
-            match r {
-                Some(current) => r = self.item.regions[current as usize].parent,
-                None => break,
-            }
+            defs.push((region, values, range));
+        } else {
+            scope.defs.insert(name.to_string(), vec![(region, values, range)]);
         }
-        scope.defs.insert(key, (values, range));
     }
 
     fn new_value(&mut self, name: &str, index: u32, def: Def, ty: Option<Type>, range: TextRange) -> ValueId {
@@ -745,21 +750,23 @@ impl Lowerer {
     /// Resolves the uses of a closed scope against its definitions.
     fn resolve(&mut self, scope: Scope) {
         for (uid, region) in scope.pending {
-            let text = self.item.uses[uid as usize].text.clone();
+            let text = &self.item.uses[uid as usize].text;
             let (name, index) = match text.split_once('#') {
                 Some((n, i)) => (n, i.parse::<u32>().unwrap_or(u32::MAX)),
                 None => (text.as_str(), 0),
             };
+            let defs = scope.defs.get(name);
             let mut r = region;
-            let found = loop {
-                if let Some((values, _)) = scope.defs.get(&(r.unwrap_or(NO_REGION), name.to_string())) {
-                    break Some(values.clone());
+            let found = defs.and_then(|defs| loop {
+                let here = r.unwrap_or(NO_REGION);
+                if let Some((_, values, _)) = defs.iter().find(|(d, _, _)| *d == here) {
+                    break Some(values);
                 }
                 match r {
                     Some(current) => r = self.item.regions[current as usize].parent,
                     None => break None,
                 }
-            };
+            });
             let Some(values) = found else {
                 self.item.name_problems.push(NameProblem::Undefined { use_: uid });
                 continue;
