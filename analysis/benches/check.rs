@@ -61,10 +61,8 @@ fn cold(text: &str, runs: usize) -> (Duration, Database) {
         db.set_text(FileId(0), owned);
         let diagnostics = db.diagnostics(FileId(0));
         samples.push(start.elapsed());
-        let errors = diagnostics
-            .iter()
-            .filter(|d| d.severity == hsir_analysis::Severity::Error)
-            .count();
+        let errors =
+            diagnostics.iter().filter(|d| d.severity == hsir_analysis::Severity::Error).count();
         assert_eq!(errors, 0, "generated IR checks cleanly");
         last = Some(db);
     }
@@ -93,7 +91,10 @@ fn recheck(db: &mut Database, text: &str, runs: usize) -> Duration {
         assert!(diagnostics.iter().all(|d| d.severity != hsir_analysis::Severity::Error));
     }
     let after = db.counters();
-    assert_eq!(after.file_parses, before.file_parses, "an edit in a body does not reparse the file");
+    assert_eq!(
+        after.file_parses, before.file_parses,
+        "an edit in a body does not reparse the file"
+    );
     assert_eq!(after.lowerings - before.lowerings, runs as u64, "one item lowered per edit");
     median(samples)
 }

@@ -479,7 +479,10 @@ impl Checker<'_> {
             let d = Diagnostic::new(
                 Code::ConstantValueType,
                 attr.range,
-                format!("the value is `{value_ty}` but the constant's result carries `{}`", result_data.map_or("no data".to_string(), |t| t.to_string())),
+                format!(
+                    "the value is `{value_ty}` but the constant's result carries `{}`",
+                    result_data.map_or("no data".to_string(), |t| t.to_string())
+                ),
             );
             self.push(d);
         }
@@ -488,7 +491,10 @@ impl Checker<'_> {
     /// CIRCT's `buffer [N] seq|fifo`.
     fn circt_buffer(&mut self, op: &OpData) {
         let Some(&slots) = op.bracket_ints.first() else { return };
-        let kind = op.words.iter().find(|(w, _)| w.eq_ignore_ascii_case("seq") || w.eq_ignore_ascii_case("fifo"));
+        let kind = op
+            .words
+            .iter()
+            .find(|(w, _)| w.eq_ignore_ascii_case("seq") || w.eq_ignore_ascii_case("fifo"));
         match kind {
             Some((w, range)) if w != "seq" && w != "fifo" => {
                 let d = Diagnostic::new(
@@ -523,7 +529,11 @@ impl Checker<'_> {
             let d = Diagnostic::new(
                 Code::BufferConfig,
                 init.range,
-                format!("a buffer of {slots} slot{} needs {slots} initial value{}, not {count}", plural(slots), plural(slots)),
+                format!(
+                    "a buffer of {slots} slot{} needs {slots} initial value{}, not {count}",
+                    plural(slots),
+                    plural(slots)
+                ),
             );
             self.push(d);
         }
@@ -531,7 +541,10 @@ impl Checker<'_> {
 
     fn memory(&mut self, op: &OpData, name: &str) {
         let get = |key: &str| {
-            op.bracket_entries.iter().find(|(k, _)| k == key).and_then(|(_, v)| v.trim().parse::<usize>().ok())
+            op.bracket_entries
+                .iter()
+                .find(|(k, _)| k == key)
+                .and_then(|(_, v)| v.trim().parse::<usize>().ok())
         };
         let (Some(ld), Some(st)) = (get("ld"), get("st")) else { return };
         if name == "memory" {
@@ -601,7 +614,9 @@ impl Checker<'_> {
 
     /// `mem_controller` / `lsq`: the function type lists the parenthesised ports.
     fn memory_interface(&mut self, op: &OpData, name: &str) {
-        let Some(ir::TypeEntry::Function(ins, _, _)) = op.types.iter().find(|e| matches!(e, ir::TypeEntry::Function(..))) else {
+        let Some(ir::TypeEntry::Function(ins, _, _)) =
+            op.types.iter().find(|e| matches!(e, ir::TypeEntry::Function(..)))
+        else {
             return;
         };
         let ports = op
@@ -647,12 +662,17 @@ impl Checker<'_> {
         }
         let mut problems = Vec::new();
         if op.operands.len() != callee.args.len() {
-            problems.push(format!("`{symbol}` takes {} operands, {} given", callee.args.len(), op.operands.len()));
+            problems.push(format!(
+                "`{symbol}` takes {} operands, {} given",
+                callee.args.len(),
+                op.operands.len()
+            ));
         } else {
             for (i, (want, got)) in callee.args.iter().zip(&typing.operands).enumerate() {
                 if let (Some(want), Some(got)) = (want, got) {
                     if !same(want, got) {
-                        problems.push(format!("operand {i} of `{symbol}` is `{want}`, not `{got}`"));
+                        problems
+                            .push(format!("operand {i} of `{symbol}` is `{want}`, not `{got}`"));
                     }
                 }
             }
@@ -677,10 +697,11 @@ impl Checker<'_> {
         }
     }
 
-
     /// `end` / `return` against the function's results.
     fn returns(&mut self, op: &OpData) {
-        if op.block.is_none_or(|b| self.item.regions[self.item.blocks[b as usize].region as usize].owner != 0) {
+        if op.block.is_none_or(|b| {
+            self.item.regions[self.item.blocks[b as usize].region as usize].owner != 0
+        }) {
             return;
         }
         let Some(sig) = &self.item.ops[0].signature else { return };
@@ -709,7 +730,10 @@ impl Checker<'_> {
                 let d = Diagnostic::new(
                     Code::ReturnMismatch,
                     self.item.uses[u as usize].range,
-                    format!("result {i} of the function is `{want}`, but `{}` is `{got}`", self.item.uses[u as usize].text),
+                    format!(
+                        "result {i} of the function is `{want}`, but `{}` is `{got}`",
+                        self.item.uses[u as usize].text
+                    ),
                 )
                 .with_related(sig.results[i].range, "declared here");
                 self.push(d);
@@ -723,12 +747,16 @@ impl Checker<'_> {
                 ir::TypeEntry::One(w) => Some(&w.ty),
                 _ => None,
             });
-            let is_tuple = tuple.is_some_and(|t| signatures::tuple_elements(t).is_some() || opaque(t));
+            let is_tuple =
+                tuple.is_some_and(|t| signatures::tuple_elements(t).is_some() || opaque(t));
             if !is_tuple || op.types.len() != 1 {
                 let d = Diagnostic::new(
                     Code::TupleMismatch,
                     op.types.first().map_or(op.name_range, |e| e.range()),
-                    format!("`{name}` is written with the one tuple type it {}: `: tuple<...>`", if name == "pack" { "builds" } else { "splits" }),
+                    format!(
+                        "`{name}` is written with the one tuple type it {}: `: tuple<...>`",
+                        if name == "pack" { "builds" } else { "splits" }
+                    ),
                 );
                 self.push(d);
             }
@@ -747,7 +775,10 @@ impl Checker<'_> {
             let d = Diagnostic::new(
                 Code::TupleMismatch,
                 op.name_range,
-                format!("`{tuple}` has elements that differ from the {} ({list})", if name == "pack" { "inputs" } else { "results" }),
+                format!(
+                    "`{tuple}` has elements that differ from the {} ({list})",
+                    if name == "pack" { "inputs" } else { "results" }
+                ),
             );
             self.push(d);
         }
@@ -757,16 +788,28 @@ impl Checker<'_> {
         let (wide, narrow) = if name == "compose" { (to, from) } else { (from, to) };
         let Some(w) = narrow.widths() else { return };
         let Type::Channel { data, extras } = narrow else { return };
-        let whole = Type::Channel { data: Box::new(int(w.data + w.down)), extras: extras.iter().filter(|e| e.direction == Direction::Up).cloned().collect() };
+        let whole = Type::Channel {
+            data: Box::new(int(w.data + w.down)),
+            extras: extras.iter().filter(|e| e.direction == Direction::Up).cloned().collect(),
+        };
         let mut grouped_extras = Vec::new();
         if w.down > 0 {
-            grouped_extras.push(ExtraSignal { name: None, ty: int(w.down), direction: Direction::Down });
+            grouped_extras.push(ExtraSignal {
+                name: None,
+                ty: int(w.down),
+                direction: Direction::Down,
+            });
         }
         if w.up > 0 {
-            grouped_extras.push(ExtraSignal { name: None, ty: int(w.up), direction: Direction::Up });
+            grouped_extras.push(ExtraSignal {
+                name: None,
+                ty: int(w.up),
+                direction: Direction::Up,
+            });
         }
         let grouped = Type::Channel { data: data.clone(), extras: grouped_extras };
-        let plain_whole = Type::Channel { data: Box::new(int(w.data + w.down)), extras: Vec::new() };
+        let plain_whole =
+            Type::Channel { data: Box::new(int(w.data + w.down)), extras: Vec::new() };
         if wide != &whole && wide != &grouped && !(w.up == 0 && wide == &plain_whole) {
             let d = Diagnostic::new(
                 Code::ComposeWidth,
@@ -780,17 +823,35 @@ impl Checker<'_> {
     }
 
     fn spec_commit(&mut self, op: &OpData, typing: &Typing) {
-        let (Some(Some(ctrl)), Some(Some(input))) = (typing.operands.first(), typing.operands.get(1)) else { return };
+        let (Some(Some(ctrl)), Some(Some(input))) =
+            (typing.operands.first(), typing.operands.get(1))
+        else {
+            return;
+        };
         let Some(Some(output)) = typing.results.first() else { return };
         let is_spec = |e: &ExtraSignal| e.name.as_deref() == Some("spec");
         if !matches!(ctrl, Type::Channel { data, .. } if **data == int(1)) {
-            self.push(Diagnostic::new(Code::BadOperandType, op.name_range, format!("the control of `spec_commit` must be a channel of `i1`, not `{ctrl}`")));
+            self.push(Diagnostic::new(
+                Code::BadOperandType,
+                op.name_range,
+                format!("the control of `spec_commit` must be a channel of `i1`, not `{ctrl}`"),
+            ));
         }
         let spec_in = extras_of(input).iter().find(|e| is_spec(e));
         if spec_in.is_none_or(|e| e.ty != int(1)) {
-            self.push(Diagnostic::new(Code::ExtraSignalsDiffer, op.name_range, format!("the input of `spec_commit` must carry a `spec: i1` signal; `{input}` does not")));
+            self.push(Diagnostic::new(
+                Code::ExtraSignalsDiffer,
+                op.name_range,
+                format!(
+                    "the input of `spec_commit` must carry a `spec: i1` signal; `{input}` does not"
+                ),
+            ));
         } else if extras_of(output).iter().any(is_spec) {
-            self.push(Diagnostic::new(Code::ExtraSignalsDiffer, op.name_range, format!("the output of `spec_commit` must not carry `spec`; `{output}` does")));
+            self.push(Diagnostic::new(
+                Code::ExtraSignalsDiffer,
+                op.name_range,
+                format!("the output of `spec_commit` must not carry `spec`; `{output}` does"),
+            ));
         } else {
             let kept: Vec<&ExtraSignal> = extras_of(input).iter().filter(|e| !is_spec(e)).collect();
             let out: Vec<&ExtraSignal> = extras_of(output).iter().collect();
@@ -799,12 +860,20 @@ impl Checker<'_> {
             }
         }
         if data_of(input) != data_of(output) {
-            self.push(Diagnostic::new(Code::OperandTypesDiffer, op.name_range, format!("`spec_commit` keeps the data type: `{input}` and `{output}` differ")));
+            self.push(Diagnostic::new(
+                Code::OperandTypesDiffer,
+                op.name_range,
+                format!("`spec_commit` keeps the data type: `{input}` and `{output}` differ"),
+            ));
         }
     }
 
     fn cast(&mut self, op: &OpData, name: &str, from: &Type, to: &Type) {
-        let (Some(a), Some(b)) = (data_of(from).and_then(|t| t.bit_width()), data_of(to).and_then(|t| t.bit_width())) else { return };
+        let (Some(a), Some(b)) =
+            (data_of(from).and_then(|t| t.bit_width()), data_of(to).and_then(|t| t.bit_width()))
+        else {
+            return;
+        };
         let wrong = match name {
             "extsi" | "extui" | "extf" => b <= a,
             "trunci" | "truncf" => b >= a,
@@ -831,11 +900,20 @@ impl Checker<'_> {
                 let d = Diagnostic::new(
                     Code::PortNamesCount,
                     attr.range,
-                    format!("`{key}` has {} entr{} for {expected} {}", entries.len(), if entries.len() == 1 { "y" } else { "ies" }, if key == "argNames" { "arguments" } else { "results" }),
+                    format!(
+                        "`{key}` has {} entr{} for {expected} {}",
+                        entries.len(),
+                        if entries.len() == 1 { "y" } else { "ies" },
+                        if key == "argNames" { "arguments" } else { "results" }
+                    ),
                 );
                 self.push(d);
             } else if entries.iter().any(|e| !e.trim().starts_with('"')) {
-                let d = Diagnostic::new(Code::PortNamesCount, attr.range, format!("every entry of `{key}` must be a string"));
+                let d = Diagnostic::new(
+                    Code::PortNamesCount,
+                    attr.range,
+                    format!("every entry of `{key}` must be a string"),
+                );
                 self.push(d);
             }
         }
@@ -865,7 +943,9 @@ impl Checker<'_> {
     /// Every channel defined in the function is consumed exactly once.
     fn single_use(&mut self) {
         let body_values = self.item.values.iter().enumerate().filter(|(_, v)| match v.def {
-            Def::Arg { block, .. } => self.item.regions[self.item.blocks[block as usize].region as usize].owner == 0,
+            Def::Arg { block, .. } => {
+                self.item.regions[self.item.blocks[block as usize].region as usize].owner == 0
+            }
             Def::Result { .. } => true,
         });
         let mut diagnostics = Vec::new();
@@ -900,7 +980,8 @@ impl Checker<'_> {
             Def::Result { op, .. } => (self.op(op).range.end(), None),
             Def::Arg { block, .. } => {
                 // After the function's `{` line: before the first op of the block.
-                let first = self.item.blocks[block as usize].ops.first().map(|&o| self.op(o).range.start());
+                let first =
+                    self.item.blocks[block as usize].ops.first().map(|&o| self.op(o).range.start());
                 match first {
                     Some(start) => {
                         let line_start = self.text[..start.into()].rfind('\n').map_or(0, |i| i + 1);
@@ -913,8 +994,10 @@ impl Checker<'_> {
         };
         let end: usize = anchor.into();
         let line_start = self.text[..end.min(self.text.len())].rfind('\n').map_or(0, |i| i + 1);
-        let indent: String = self.text[line_start..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
-        let line_end = self.text[end.min(self.text.len())..].find('\n').map_or(self.text.len(), |i| end + i);
+        let indent: String =
+            self.text[line_start..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+        let line_end =
+            self.text[end.min(self.text.len())..].find('\n').map_or(self.text.len(), |i| end + i);
         (TextSize::from(line_end as u32), fallback_indent.unwrap_or(indent))
     }
 
@@ -962,9 +1045,13 @@ impl Checker<'_> {
                 fork = format!("{base}_fork{k}");
                 k += 1;
             }
-            let mut edits = vec![self.insert_line(v, &format!("{fork}:{n} = fork [{n}] {name} : {ty}"))];
+            let mut edits =
+                vec![self.insert_line(v, &format!("{fork}:{n} = fork [{n}] {name} : {ty}"))];
             for (i, &u) in value.uses.iter().enumerate() {
-                edits.push(TextEdit { range: self.item.uses[u as usize].range, new_text: format!("{fork}#{i}") });
+                edits.push(TextEdit {
+                    range: self.item.uses[u as usize].range,
+                    new_text: format!("{fork}#{i}"),
+                });
             }
             d.fixes.push(Fix { label: format!("Insert `fork [{n}]` for `{name}`"), edits });
         }
@@ -976,7 +1063,17 @@ impl Checker<'_> {
 fn arity_is_fixed(op: &OpData) -> bool {
     !matches!(
         known_name(op),
-        Some("merge" | "join" | "sync" | "return" | "end" | "mux" | "control_merge" | "fork" | "lazy_fork")
+        Some(
+            "merge"
+                | "join"
+                | "sync"
+                | "return"
+                | "end"
+                | "mux"
+                | "control_merge"
+                | "fork"
+                | "lazy_fork"
+        )
     )
 }
 

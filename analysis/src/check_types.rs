@@ -24,7 +24,13 @@ pub(crate) fn type_diagnostics_outside(
     let mut problems = Vec::new();
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
-        if node.kind() == SyntaxKind::OP && covered.binary_search_by_key(&(node.text_range().start(), node.text_range().end()), |r| (r.start(), r.end())).is_ok() {
+        if node.kind() == SyntaxKind::OP
+            && covered
+                .binary_search_by_key(&(node.text_range().start(), node.text_range().end()), |r| {
+                    (r.start(), r.end())
+                })
+                .is_ok()
+        {
             continue;
         }
         if node.kind() == SyntaxKind::TYPE {

@@ -50,7 +50,7 @@ pub struct Config {
 }
 
 /// What an item's text alone determines.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct Lowered {
     pub item: ir::Item,
     /// The function it offers callers, by name.
@@ -221,7 +221,10 @@ impl Database {
     /// reparses the file.
     pub fn edit(&mut self, file: FileId, range: TextRange, new_text: &str) {
         let Some(data) = self.files.get_mut(&file) else { return };
-        if range.end() > TextSize::of(data.text.as_str()) || !data.text.is_char_boundary(range.start().into()) || !data.text.is_char_boundary(range.end().into()) {
+        if range.end() > TextSize::of(data.text.as_str())
+            || !data.text.is_char_boundary(range.start().into())
+            || !data.text.is_char_boundary(range.end().into())
+        {
             return;
         }
         let index = data.slots.partition_point(|s| s.start + s.len <= range.start());
@@ -460,11 +463,6 @@ fn lower(parse: &Parse, op: Op<'_>) -> Lowered {
     Lowered { item, callee, diagnostics }
 }
 
-impl Default for Lowered {
-    fn default() -> Self {
-        Lowered { item: ir::Item::default(), callee: None, diagnostics: Vec::new() }
-    }
-}
 
 /// Syntax errors and type problems outside every item.
 fn outside_diagnostics(parse: &Parse, covered: &[TextRange]) -> Vec<Diagnostic> {
@@ -502,7 +500,10 @@ pub fn check_parse(parse: &Parse) -> Vec<Diagnostic> {
     let text = parse.tree().text();
     for ((start, l), &case) in lowered.iter().zip(&item_cases) {
         let mut diagnostics = l.diagnostics.clone();
-        let range = TextRange::at(*start, TextSize::of(&text[usize::from(*start)..]).min(item_len(&l.item)));
+        let range = TextRange::at(
+            *start,
+            TextSize::of(&text[usize::from(*start)..]).min(item_len(&l.item)),
+        );
         let mut lookup = |name: &str| resolve(&table, name, file, case).cloned();
         check_item::check_item(&l.item, &text[range], &mut lookup, &mut diagnostics);
         let shift = |at: TextSize| at + *start;

@@ -231,11 +231,7 @@ pub enum NameProblem {
 /// Whether ops named `name` start a new name scope (MLIR's IsolatedFromAbove). Pipelines are
 /// not isolated: their stages may read the enclosing module's values.
 fn isolated(name: &str, has_signature: bool) -> bool {
-    has_signature
-        || matches!(
-            name,
-            "module" | "builtin.module"
-        )
+    has_signature || matches!(name, "module" | "builtin.module")
 }
 
 fn region_kind(owner: &str, enclosing: RegionKind) -> RegionKind {
@@ -263,7 +259,8 @@ fn region_kind(owner: &str, enclosing: RegionKind) -> RegionKind {
 /// Lowers one item. `op` is its node; ranges become relative to its start.
 pub fn lower(op: ast::Op<'_>) -> Item {
     let base = op.syntax().text_range().start();
-    let mut lowerer = Lowerer { base, item: Item::default(), scopes: Vec::new(), region_args: Vec::new() };
+    let mut lowerer =
+        Lowerer { base, item: Item::default(), scopes: Vec::new(), region_args: Vec::new() };
     lowerer.scopes.push(Scope::default());
     lowerer.op(op, None, None, RegionKind::Dominance);
     let scope = lowerer.scopes.pop().unwrap_or_default();
@@ -305,7 +302,8 @@ impl Lowerer {
     fn entry(&self, node: SyntaxNode<'_>) -> Option<TypeEntry> {
         match node.kind() {
             SyntaxKind::TYPE => {
-                if let Some(function) = node.children().find(|n| n.kind() == SyntaxKind::FUNCTION_TYPE)
+                if let Some(function) =
+                    node.children().find(|n| n.kind() == SyntaxKind::FUNCTION_TYPE)
                 {
                     let mut ins = Vec::new();
                     let mut outs = Vec::new();
@@ -316,7 +314,11 @@ impl Lowerer {
                             SyntaxKind::TYPE => {
                                 let Some(n) = element.into_node() else { continue };
                                 let w = self.written(n);
-                                if after { outs.push(w) } else { ins.push(w) }
+                                if after {
+                                    outs.push(w)
+                                } else {
+                                    ins.push(w)
+                                }
                             }
                             _ => {}
                         }
@@ -362,7 +364,14 @@ impl Lowerer {
         }
     }
 
-    fn new_value(&mut self, name: &str, index: u32, def: Def, ty: Option<Type>, range: TextRange) -> ValueId {
+    fn new_value(
+        &mut self,
+        name: &str,
+        index: u32,
+        def: Def,
+        ty: Option<Type>,
+        range: TextRange,
+    ) -> ValueId {
         let id = self.item.values.len() as ValueId;
         self.item.values.push(ValueData {
             name: name.to_string(),
@@ -376,10 +385,18 @@ impl Lowerer {
     }
 
     /// Lowers `op` into `block` (None for the item), in `region` (NO_REGION at the top).
-    fn op(&mut self, op: ast::Op<'_>, block: Option<BlockId>, region: Option<RegionId>, enclosing: RegionKind) -> OpId {
+    fn op(
+        &mut self,
+        op: ast::Op<'_>,
+        block: Option<BlockId>,
+        region: Option<RegionId>,
+        enclosing: RegionKind,
+    ) -> OpId {
         let id = self.item.ops.len() as OpId;
         let name = op.name().unwrap_or("").to_string();
-        let name_range = op.name_node().map_or(TextRange::empty(op.syntax().text_range().start()), |n| n.text_range());
+        let name_range = op
+            .name_node()
+            .map_or(TextRange::empty(op.syntax().text_range().start()), |n| n.text_range());
         let mut data = OpData {
             name: name.clone(),
             range: self.rel(op.syntax().text_range()),
@@ -421,7 +438,13 @@ impl Lowerer {
         for group in &groups {
             let mut values = Vec::new();
             for index in 0..group.count {
-                values.push(self.new_value(&group.name, index, Def::Result { op: id, n }, None, group.range));
+                values.push(self.new_value(
+                    &group.name,
+                    index,
+                    Def::Result { op: id, n },
+                    None,
+                    group.range,
+                ));
                 n += 1;
             }
             self.item.ops[id as usize].results.extend(values.iter().copied());
@@ -458,14 +481,20 @@ impl Lowerer {
             }
             for (i, block_node) in blocks.enumerate() {
                 let label = block_node.label();
-                let bid = self.new_block(rid, label.and_then(|l| l.name()).map(|t| (t.text().to_string(), self.rel(t.text_range()))));
+                let bid = self.new_block(
+                    rid,
+                    label
+                        .and_then(|l| l.name())
+                        .map(|t| (t.text().to_string(), self.rel(t.text_range()))),
+                );
                 if i == 0 && first_region {
                     entry_block_of_first = Some(bid);
                     // Function arguments and pipeline inner values belong to the entry block.
                     self.entry_values(op, id, bid, rid);
                     for (name, range, ty) in &region_args {
                         let n = self.item.blocks[bid as usize].args.len() as u32;
-                        let v = self.new_value(name, 0, Def::Arg { block: bid, n }, ty.clone(), *range);
+                        let v =
+                            self.new_value(name, 0, Def::Arg { block: bid, n }, ty.clone(), *range);
                         self.item.blocks[bid as usize].args.push(v);
                         self.define(rid, name, vec![v], *range);
                     }
@@ -476,7 +505,8 @@ impl Lowerer {
                         let n = self.item.blocks[bid as usize].args.len() as u32;
                         let ty = arg.ty().map(|t| self.written(t.syntax()).ty);
                         let range = self.rel(token.text_range());
-                        let v = self.new_value(token.text(), 0, Def::Arg { block: bid, n }, ty, range);
+                        let v =
+                            self.new_value(token.text(), 0, Def::Arg { block: bid, n }, ty, range);
                         self.item.blocks[bid as usize].args.push(v);
                         self.define(rid, token.text(), vec![v], range);
                     }
@@ -555,7 +585,8 @@ impl Lowerer {
     }
 
     fn signature(&mut self, sig: ast::FuncSignature<'_>, entry: Option<BlockId>) -> Signature {
-        let entry_args: Vec<ValueId> = entry.map(|b| self.item.blocks[b as usize].args.clone()).unwrap_or_default();
+        let entry_args: Vec<ValueId> =
+            entry.map(|b| self.item.blocks[b as usize].args.clone()).unwrap_or_default();
         let mut args = Vec::new();
         let mut named = 0;
         let mut external = true;
@@ -601,13 +632,20 @@ impl Lowerer {
             }
         }
         let name = sig.name().map(|t| (t.text().to_string(), self.rel(t.text_range())));
-        Signature { name, args, results, external: external && entry.is_none(), range: self.rel(sig.syntax().text_range()) }
+        Signature {
+            name,
+            args,
+            results,
+            external: external && entry.is_none(),
+            range: self.rel(sig.syntax().text_range()),
+        }
     }
 
     /// Operands, types, attributes and the other written parts of `op` (not its regions).
     fn parts(&mut self, op: ast::Op<'_>, id: OpId, region_args: bool) {
         let mut after_arrow = false;
-        let mut stack: Vec<(SyntaxNode<'_>, Container)> = op.syntax().children().map(|n| (n, Container::Plain)).collect();
+        let mut stack: Vec<(SyntaxNode<'_>, Container)> =
+            op.syntax().children().map(|n| (n, Container::Plain)).collect();
         stack.reverse();
         // Bare words and symbols directly on the op.
         for token in op.syntax().child_tokens() {
@@ -617,7 +655,8 @@ impl Lowerer {
                     self.item.ops[id as usize].words.push(w);
                 }
                 SyntaxKind::AT_ID if self.item.ops[id as usize].symbol.is_none() => {
-                    self.item.ops[id as usize].symbol = Some((token.text().to_string(), self.rel(token.text_range())));
+                    self.item.ops[id as usize].symbol =
+                        Some((token.text().to_string(), self.rel(token.text_range())));
                 }
                 _ => {}
             }
@@ -627,16 +666,22 @@ impl Lowerer {
                 SyntaxKind::REGION | SyntaxKind::RESULT_LIST | SyntaxKind::OP_NAME => {}
                 SyntaxKind::FUNC_SIGNATURE => {
                     // Only its `attributes {...}` are the op's; ports are read by `signature`.
-                    for attrs in node.children().filter(|n| n.kind() == SyntaxKind::FUNC_ATTRIBUTES) {
+                    for attrs in node.children().filter(|n| n.kind() == SyntaxKind::FUNC_ATTRIBUTES)
+                    {
                         stack.push((attrs, Container::Plain));
                     }
                 }
                 SyntaxKind::OPERAND => {
-                    let Some(token) = ast::Operand::cast(node).and_then(|o| o.value()) else { continue };
+                    let Some(token) = ast::Operand::cast(node).and_then(|o| o.value()) else {
+                        continue;
+                    };
                     if region_args && container == Container::Paren {
                         let next = node.parent().and_then(|p| {
                             let mut siblings = p.children_with_tokens();
-                            siblings.find(|c| c.text_range() == node.text_range() && c.kind() == SyntaxKind::OPERAND)?;
+                            siblings.find(|c| {
+                                c.text_range() == node.text_range()
+                                    && c.kind() == SyntaxKind::OPERAND
+                            })?;
                             siblings.find(|c| !c.kind().is_trivia())
                         });
                         let typed = next.and_then(|e| e.into_node()).filter(|n| {
@@ -644,8 +689,15 @@ impl Lowerer {
                                 && n.first_token().is_some_and(|t| t.kind() == SyntaxKind::COLON)
                         });
                         if let Some(list) = typed {
-                            let ty = list.children().find(|n| n.kind() == SyntaxKind::TYPE).map(|t| self.written(t).ty);
-                            self.region_args.push((token.text().to_string(), self.rel(token.text_range()), ty));
+                            let ty = list
+                                .children()
+                                .find(|n| n.kind() == SyntaxKind::TYPE)
+                                .map(|t| self.written(t).ty);
+                            self.region_args.push((
+                                token.text().to_string(),
+                                self.rel(token.text_range()),
+                                ty,
+                            ));
                             continue;
                         }
                     }
@@ -658,18 +710,31 @@ impl Lowerer {
                         value: None,
                     });
                     self.item.ops[id as usize].operands.push(uid);
-                    let region = self.item.ops[id as usize].block.map(|b| self.item.blocks[b as usize].region);
+                    let region = self.item.ops[id as usize]
+                        .block
+                        .map(|b| self.item.blocks[b as usize].region);
                     self.scopes.last_mut().expect("a scope is open").pending.push((uid, region));
                 }
                 SyntaxKind::TYPE_LIST => {
                     for element in node.children_with_tokens() {
                         match element.kind() {
                             SyntaxKind::ARROW => after_arrow = true,
-                            SyntaxKind::IDENT if element.into_token().is_some_and(|t| t.text() == "to") => after_arrow = true,
+                            SyntaxKind::IDENT
+                                if element.into_token().is_some_and(|t| t.text() == "to") =>
+                            {
+                                after_arrow = true
+                            }
                             SyntaxKind::TYPE | SyntaxKind::BRACKET_TYPE_LIST => {
-                                let Some(entry) = element.into_node().and_then(|n| self.entry(n)) else { continue };
+                                let Some(entry) = element.into_node().and_then(|n| self.entry(n))
+                                else {
+                                    continue;
+                                };
                                 let data = &mut self.item.ops[id as usize];
-                                if after_arrow { data.types_after.push(entry) } else { data.types.push(entry) }
+                                if after_arrow {
+                                    data.types_after.push(entry)
+                                } else {
+                                    data.types.push(entry)
+                                }
                             }
                             _ => {}
                         }
@@ -678,13 +743,17 @@ impl Lowerer {
                 SyntaxKind::ATTR_ENTRY if container == Container::Bracket => {
                     let entry = ast::AttrEntry::cast(node);
                     let key = entry.and_then(|e| e.key()).unwrap_or("").to_string();
-                    let value = entry.and_then(|e| e.value()).map_or(String::new(), |v| v.text().to_string());
+                    let value = entry
+                        .and_then(|e| e.value())
+                        .map_or(String::new(), |v| v.text().to_string());
                     self.item.ops[id as usize].bracket_entries.push((key, value));
                 }
                 SyntaxKind::ATTR_ENTRY => {
                     let entry = ast::AttrEntry::cast(node);
                     let key = entry.and_then(|e| e.key()).unwrap_or("").to_string();
-                    let value = entry.and_then(|e| e.value()).map_or(String::new(), |v| v.text().to_string());
+                    let value = entry
+                        .and_then(|e| e.value())
+                        .map_or(String::new(), |v| v.text().to_string());
                     let inline = node.parent().is_some_and(|p| p.kind() == SyntaxKind::OP);
                     let range = self.rel(node.text_range());
                     self.item.ops[id as usize].attrs.push(Attribute { key, value, range, inline });
@@ -717,7 +786,10 @@ impl Lowerer {
                     stack[before..].reverse();
                 }
                 SyntaxKind::KEYWORD_GROUP => {
-                    let keyword = ast::KeywordGroup::cast(node).and_then(|g| g.keyword()).unwrap_or("").to_string();
+                    let keyword = ast::KeywordGroup::cast(node)
+                        .and_then(|g| g.keyword())
+                        .unwrap_or("")
+                        .to_string();
                     if keyword == "entryEn" {
                         continue;
                     }
@@ -728,13 +800,18 @@ impl Lowerer {
                 SyntaxKind::SYMBOL_REF => {
                     if self.item.ops[id as usize].symbol.is_none() {
                         if let Some(t) = node.tokens().find(|t| t.kind() == SyntaxKind::AT_ID) {
-                            self.item.ops[id as usize].symbol = Some((t.text().to_string(), self.rel(t.text_range())));
+                            self.item.ops[id as usize].symbol =
+                                Some((t.text().to_string(), self.rel(t.text_range())));
                         }
                     }
                 }
                 SyntaxKind::PIPELINE_INPUT_LIST | SyntaxKind::PIPELINE_INPUT => {
                     let before = stack.len();
-                    stack.extend(node.children().filter(|n| n.kind() != SyntaxKind::TYPE).map(|n| (n, container.clone())));
+                    stack.extend(
+                        node.children()
+                            .filter(|n| n.kind() != SyntaxKind::TYPE)
+                            .map(|n| (n, container.clone())),
+                    );
                     stack[before..].reverse();
                 }
                 SyntaxKind::PIPELINE_OUTPUT_LIST | SyntaxKind::LOC | SyntaxKind::TYPE => {}
@@ -771,8 +848,10 @@ impl Lowerer {
                 self.item.name_problems.push(NameProblem::Undefined { use_: uid });
                 continue;
             };
-                        let Some(&value) = values.get(index as usize) else {
-                self.item.name_problems.push(NameProblem::IndexOutOfRange { use_: uid, len: values.len() as u32 });
+            let Some(&value) = values.get(index as usize) else {
+                self.item
+                    .name_problems
+                    .push(NameProblem::IndexOutOfRange { use_: uid, len: values.len() as u32 });
                 continue;
             };
             self.item.uses[uid as usize].value = Some(value);

@@ -5,13 +5,13 @@
 //! steps (lowering, signatures, dataflow lints) extend the same `Vec<Diagnostic>`.
 
 mod check_item;
-pub mod db;
 mod check_pipeline;
-pub mod ir;
-pub mod signatures;
 mod check_types;
+pub mod db;
 pub mod diagnostics;
 pub mod fixture;
+pub mod ir;
+pub mod signatures;
 mod syntax;
 pub mod types;
 

@@ -47,29 +47,136 @@ pub struct Typing {
 
 /// Ops of Handshake (Dynamatic's, CIRCT's and the proposals') that hsir knows, by short name.
 pub const HANDSHAKE_OPS: &[&str] = &[
-    "func", "end", "return", "fork", "lazy_fork", "join", "merge", "mux", "control_merge", "br",
-    "cond_br", "sink", "source", "constant", "buffer", "load", "store", "memory", "extmemory",
-    "mem_controller", "lsq", "instance", "sync", "pack", "unpack", "bundle", "unbundle",
-    "compose", "decompose", "wait", "init", "not", "select", "spec_commit", "speculator",
-    "spec_save", "spec_save_commit", "speculating_branch", "non_spec", "blocker",
-    "ready_remover", "valid_merger", "esi_instance", "extsi", "extui", "trunci", "extf",
-    "truncf", "sitofp", "fptosi", "uitofp", "fptoui", "cmpi", "cmpf", "addi", "subi", "muli",
-    "divsi", "divui", "remsi", "remui", "andi", "ori", "xori", "shli", "shrsi", "shrui", "addf",
-    "subf", "mulf", "divf", "negf", "absf", "maximumf", "minimumf", "maxsi", "maxui", "minsi",
-    "minui", "index_cast", "bitcast",
+    "func",
+    "end",
+    "return",
+    "fork",
+    "lazy_fork",
+    "join",
+    "merge",
+    "mux",
+    "control_merge",
+    "br",
+    "cond_br",
+    "sink",
+    "source",
+    "constant",
+    "buffer",
+    "load",
+    "store",
+    "memory",
+    "extmemory",
+    "mem_controller",
+    "lsq",
+    "instance",
+    "sync",
+    "pack",
+    "unpack",
+    "bundle",
+    "unbundle",
+    "compose",
+    "decompose",
+    "wait",
+    "init",
+    "not",
+    "select",
+    "spec_commit",
+    "speculator",
+    "spec_save",
+    "spec_save_commit",
+    "speculating_branch",
+    "non_spec",
+    "blocker",
+    "ready_remover",
+    "valid_merger",
+    "esi_instance",
+    "extsi",
+    "extui",
+    "trunci",
+    "extf",
+    "truncf",
+    "sitofp",
+    "fptosi",
+    "uitofp",
+    "fptoui",
+    "cmpi",
+    "cmpf",
+    "addi",
+    "subi",
+    "muli",
+    "divsi",
+    "divui",
+    "remsi",
+    "remui",
+    "andi",
+    "ori",
+    "xori",
+    "shli",
+    "shrsi",
+    "shrui",
+    "addf",
+    "subf",
+    "mulf",
+    "divf",
+    "negf",
+    "absf",
+    "maximumf",
+    "minimumf",
+    "maxsi",
+    "maxui",
+    "minsi",
+    "minui",
+    "index_cast",
+    "bitcast",
 ];
 
 /// Binary ops whose operands and result share one type.
 const SAME_TYPE_BINARY: &[&str] = &[
-    "addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "andi", "ori", "xori", "shli",
-    "shrsi", "shrui", "addf", "subf", "mulf", "divf", "remf", "maxsi", "maxui", "minsi", "minui",
-    "maximumf", "minimumf", "maxnumf", "minnumf", "ceildivsi", "ceildivui", "floordivsi",
+    "addi",
+    "subi",
+    "muli",
+    "divsi",
+    "divui",
+    "remsi",
+    "remui",
+    "andi",
+    "ori",
+    "xori",
+    "shli",
+    "shrsi",
+    "shrui",
+    "addf",
+    "subf",
+    "mulf",
+    "divf",
+    "remf",
+    "maxsi",
+    "maxui",
+    "minsi",
+    "minui",
+    "maximumf",
+    "minimumf",
+    "maxnumf",
+    "minnumf",
+    "ceildivsi",
+    "ceildivui",
+    "floordivsi",
 ];
 
 /// Conversions written `: T to U`.
 pub const CASTS: &[&str] = &[
-    "extsi", "extui", "trunci", "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui",
-    "index_cast", "index_castui", "bitcast",
+    "extsi",
+    "extui",
+    "trunci",
+    "extf",
+    "truncf",
+    "sitofp",
+    "uitofp",
+    "fptosi",
+    "fptoui",
+    "index_cast",
+    "index_castui",
+    "bitcast",
 ];
 
 /// The op's name with a `handshake.` or `arith.` prefix removed, when the rest is an op hsir
@@ -248,12 +355,18 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
         "pack" => {
             let tuple = first?;
             let elements = tuple_elements(&tuple)?;
-            Typing { operands: elements.into_iter().map(Some).collect(), results: vec![Some(tuple)] }
+            Typing {
+                operands: elements.into_iter().map(Some).collect(),
+                results: vec![Some(tuple)],
+            }
         }
         "unpack" => {
             let tuple = first?;
             let elements = tuple_elements(&tuple)?;
-            Typing { operands: vec![Some(tuple)], results: elements.into_iter().map(Some).collect() }
+            Typing {
+                operands: vec![Some(tuple)],
+                results: elements.into_iter().map(Some).collect(),
+            }
         }
         _ if SAME_TYPE_BINARY.contains(&name) => {
             Typing { operands: same(first.clone(), 2), results: vec![first] }
@@ -352,7 +465,9 @@ pub fn tuple_elements(ty: &Type) -> Option<Vec<Type>> {
     out.push(&inner[start..]);
     Some(
         out.into_iter()
-            .map(|word| crate::types::builtin(word).unwrap_or_else(|| Type::Other(word.to_string())))
+            .map(|word| {
+                crate::types::builtin(word).unwrap_or_else(|| Type::Other(word.to_string()))
+            })
             .collect(),
     )
 }

@@ -16,7 +16,9 @@ fn generated(count: usize) -> String {
                 "    %c:2 = fork [2] %ctrl : none\n    %r, %rc = instance @f{callee}(%x#0, %c#0) : (i32, none) -> (i32, none)\n    %s = arith.addi %r, %x#1 : i32\n    sink %rc : none\n    return %s, %c#1 : i32, none\n"
             ));
         } else {
-            text.push_str("    %s = arith.addi %x#0, %x#1 : i32\n    return %s, %ctrl : i32, none\n");
+            text.push_str(
+                "    %s = arith.addi %x#0, %x#1 : i32\n    return %s, %ctrl : i32, none\n",
+            );
         }
         text.push_str("  }\n");
     }

@@ -178,7 +178,12 @@ fn files_are_checked_together_and_severities_can_be_changed() {
         json.as_array()
             .unwrap()
             .iter()
-            .map(|d| (d["code"].as_str().unwrap().to_string(), d["severity"].as_str().unwrap().to_string()))
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_string(),
+                    d["severity"].as_str().unwrap().to_string(),
+                )
+            })
             .collect()
     };
     // Alone, the caller names a function that does not exist.

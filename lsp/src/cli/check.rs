@@ -141,7 +141,10 @@ fn write_json(checked: &[(LoadedFile, Vec<Diagnostic>)]) -> std::io::Result<()> 
                         edits: f
                             .edits
                             .iter()
-                            .map(|e| JsonEdit { range: positions.range(e.range), new_text: &e.new_text })
+                            .map(|e| JsonEdit {
+                                range: positions.range(e.range),
+                                new_text: &e.new_text,
+                            })
                             .collect(),
                     })
                     .collect(),
