@@ -379,6 +379,9 @@ impl Checker<'_> {
                 }
             }
             "spec_commit" => self.spec_commit(op, &typing),
+            // The proposal's `unbundle %ch, %up : control, i32` writes the results' types;
+            // the channel's type is the operand's.
+            "unbundle" if op.types_after.is_empty() => self.seed_unbundle(op),
             _ if signatures::CASTS.contains(&name) => {
                 if let (Some(from), Some(to)) = (operand_ty(0), result_ty(0)) {
                     self.cast(op, name, &from, &to);
@@ -389,6 +392,52 @@ impl Checker<'_> {
             _ => self.unknown(op),
         }
         self.typings[id as usize] = Some(typing);
+    }
+
+    fn seed_unbundle(&mut self, op: &OpData) {
+        let Some(v) = op.operands.first().and_then(|&u| self.item.uses[u as usize].value) else {
+            return;
+        };
+        let Some(channel) = self.types[v as usize].clone() else { return };
+        let Some((ups, downs)) = signatures::unbundled(&channel, self.style) else { return };
+        if op.operands.len() != 1 + ups.len() {
+            let d = Diagnostic::new(
+                Code::OperandCount,
+                op.name_range,
+                format!(
+                    "unbundling `{channel}` takes the channel and {} upstream signal{}, {} operand{} given",
+                    ups.len(),
+                    plural(ups.len() as u64),
+                    op.operands.len(),
+                    plural(op.operands.len() as u64)
+                ),
+            );
+            self.push(d);
+        }
+        let written: Vec<&Type> = signatures::flat_types(&op.types);
+        if !written.is_empty() && written.len() != downs.len() {
+            let d = Diagnostic::new(
+                Code::ResultCountMismatch,
+                op.name_range,
+                format!(
+                    "unbundling `{channel}` gives {} value{}, {} type{} written",
+                    downs.len(),
+                    plural(downs.len() as u64),
+                    written.len(),
+                    plural(written.len() as u64)
+                ),
+            );
+            self.push(d);
+        } else if let Some((want, got)) =
+            downs.iter().zip(&written).find(|(want, got)| !same(want, got))
+        {
+            let d = Diagnostic::new(
+                Code::OperandTypesDiffer,
+                op.name_range,
+                format!("unbundling `{channel}` gives `{want}` where `{got}` is written"),
+            );
+            self.push(d);
+        }
     }
 
     fn unknown(&mut self, op: &OpData) {

@@ -211,6 +211,11 @@ fn flat(entries: &[TypeEntry]) -> Vec<&Written> {
     out
 }
 
+/// The written types of an entry list, lists flattened, function types left out.
+pub fn flat_types(entries: &[TypeEntry]) -> Vec<&Type> {
+    flat(entries).into_iter().map(|w| &w.ty).collect()
+}
+
 fn function(entries: &[TypeEntry]) -> Option<(&[Written], &[Written])> {
     entries.iter().find_map(|e| match e {
         TypeEntry::Function(ins, outs, _) => Some((ins.as_slice(), outs.as_slice())),
@@ -414,7 +419,8 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
             Typing { operands, results: downs.into_iter().map(Some).collect() }
         }
         "bundle" => {
-            let channel = after.first()?.ty.clone();
+            // Dynamatic's `: _ to <T>`, or the proposal's `: channel<T>`.
+            let channel = after.first().or(t.first())?.ty.clone();
             let (ups, downs) = unbundled(&channel, style)?;
             let mut results = vec![Some(channel)];
             results.extend(ups.into_iter().map(Some));
