@@ -75,13 +75,13 @@ fn style_of(item: &Item) -> Style {
             return Style::Dynamatic;
         }
     }
+    // Types decide, not `end`: early Dynamatic IR writes raw types and ends in `end`.
     let dynamatic_op = item.ops.iter().skip(1).any(|op| {
-        op.short_name() == "end"
-            || op.types.iter().chain(&op.types_after).any(|e| match e {
-                ir::TypeEntry::One(w) => is_handshake(&w.ty),
-                ir::TypeEntry::List(ws, _) => ws.iter().any(|w| is_handshake(&w.ty)),
-                ir::TypeEntry::Function(..) => false,
-            })
+        op.types.iter().chain(&op.types_after).any(|e| match e {
+            ir::TypeEntry::One(w) => is_handshake(&w.ty),
+            ir::TypeEntry::List(ws, _) => ws.iter().any(|w| is_handshake(&w.ty)),
+            ir::TypeEntry::Function(..) => false,
+        })
     });
     if dynamatic_op {
         Style::Dynamatic
@@ -189,7 +189,7 @@ impl Checker<'_> {
     }
 
     fn outside_handshake(&mut self) {
-        for op in self.item.ops.iter().skip(1) {
+        for op in &self.item.ops {
             // `esi_instance` is how a hardware module instantiates a `handshake.func`.
             let allowed = matches!(op.name.as_str(), "handshake.func" | "handshake.esi_instance");
             if op.name.starts_with("handshake.") && !allowed {
@@ -217,6 +217,9 @@ impl Checker<'_> {
         }
         // Pass 2: counts, uses, and each op's own rules.
         for id in 1..self.item.ops.len() as OpId {
+            if self.item.ops[id as usize].broken {
+                continue;
+            }
             self.counts_and_uses(id);
             self.op_rules(id, symbols);
         }
@@ -348,7 +351,20 @@ impl Checker<'_> {
                 let all = vec![operand_ty(0), result_ty(0)];
                 self.equal_extras(op, &all);
             }
-            "select" => {
+            "select" | "arith.select" => {
+                if let Some(cond) = operand_ty(0) {
+                    if data_of(&cond) != Some(&int(1)) {
+                        let d = Diagnostic::new(
+                            Code::BadOperandType,
+                            op.name_range,
+                            format!(
+                                "the condition of `{}` must be `i1`, not `{cond}`",
+                                op.short_name()
+                            ),
+                        );
+                        self.push(d);
+                    }
+                }
                 // The condition's extras are its own; the data and the result share theirs.
                 let all = vec![operand_ty(1), operand_ty(2), result_ty(0)];
                 self.equal_extras(op, &all);
@@ -388,7 +404,7 @@ impl Checker<'_> {
                 }
             }
             _ if HANDSHAKE_OPS.contains(&name) => {}
-            "arith.select" | "arith.constant" => {}
+            "arith.constant" => {}
             _ => self.unknown(op),
         }
         self.typings[id as usize] = Some(typing);
@@ -615,9 +631,11 @@ impl Checker<'_> {
                 Code::MemoryPorts,
                 op.name_range,
                 format!(
-                    "`{name}` with {ld} load and {st} store port{} takes {} operands (data and address per store, address per load), {operands} given",
-                    plural((ld + st) as u64),
-                    2 * st + ld
+                    "`{name}` with {ld} load port{} and {st} store port{} takes {} operand{} (data and address per store, address per load), {operands} given",
+                    plural(ld as u64),
+                    plural(st as u64),
+                    2 * st + ld,
+                    plural((2 * st + ld) as u64)
                 ),
             );
             self.push(d);
@@ -628,9 +646,11 @@ impl Checker<'_> {
                 Code::MemoryPorts,
                 op.name_range,
                 format!(
-                    "`{name}` with {ld} load and {st} store port{} gives {} results (data per load, then a done token per port), {results} bound",
-                    plural((ld + st) as u64),
-                    2 * ld + st
+                    "`{name}` with {ld} load port{} and {st} store port{} gives {} result{} (data per load, then a done token per port), {results} bound",
+                    plural(ld as u64),
+                    plural(st as u64),
+                    2 * ld + st,
+                    plural((2 * ld + st) as u64)
                 ),
             );
             self.push(d);
@@ -1112,17 +1132,7 @@ impl Checker<'_> {
 fn arity_is_fixed(op: &OpData) -> bool {
     !matches!(
         known_name(op),
-        Some(
-            "merge"
-                | "join"
-                | "sync"
-                | "return"
-                | "end"
-                | "mux"
-                | "control_merge"
-                | "fork"
-                | "lazy_fork"
-        )
+        Some("merge" | "join" | "sync" | "return" | "end" | "mux" | "control_merge")
     )
 }
 

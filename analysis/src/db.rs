@@ -463,7 +463,6 @@ fn lower(parse: &Parse, op: Op<'_>) -> Lowered {
     Lowered { item, callee, diagnostics }
 }
 
-
 /// Syntax errors and type problems outside every item.
 fn outside_diagnostics(parse: &Parse, covered: &[TextRange]) -> Vec<Diagnostic> {
     let inside = |r: TextRange| {

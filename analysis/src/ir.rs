@@ -116,6 +116,9 @@ pub struct OpData {
     pub symbol: Option<(String, TextRange)>,
     /// For function-like ops: the signature.
     pub signature: Option<Signature>,
+    /// Whether the op's own syntax (outside its regions) has an error: junk, or a group left
+    /// unclosed. Its signature is not checked; the syntax error says what is wrong.
+    pub broken: bool,
 }
 
 impl OpData {
@@ -415,6 +418,7 @@ impl Lowerer {
             words: Vec::new(),
             symbol: None,
             signature: None,
+            broken: false,
         };
         for result in op.results() {
             let Some(token) = result.name() else { continue };
@@ -662,6 +666,16 @@ impl Lowerer {
             }
         }
         while let Some((node, container)) = stack.pop() {
+            let closer = match node.kind() {
+                SyntaxKind::BRACKET_GROUP => Some(SyntaxKind::R_BRACK),
+                SyntaxKind::PAREN_GROUP | SyntaxKind::KEYWORD_GROUP => Some(SyntaxKind::R_PAREN),
+                SyntaxKind::ATTR_DICT => Some(SyntaxKind::R_BRACE),
+                _ => None,
+            };
+            let unclosed = closer.is_some_and(|c| node.last_token().is_none_or(|t| t.kind() != c));
+            if unclosed || node.kind() == SyntaxKind::ERROR_NODE {
+                self.item.ops[id as usize].broken = true;
+            }
             match node.kind() {
                 SyntaxKind::REGION | SyntaxKind::RESULT_LIST | SyntaxKind::OP_NAME => {}
                 SyntaxKind::FUNC_SIGNATURE => {

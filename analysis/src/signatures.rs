@@ -258,7 +258,7 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
     let typing = match name {
         "fork" | "lazy_fork" => {
             let count = op.bracket_ints.first().map_or(written_results as usize, |&c| c as usize);
-            Typing { operands: same(first.clone(), n), results: same(first, count) }
+            Typing { operands: vec![first.clone()], results: same(first, count) }
         }
         "merge" => Typing { operands: per_operand(&t, n)?, results: vec![first] },
         "join" => {
@@ -298,7 +298,7 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
             }
         }
         "br" | "buffer" | "init" | "not" => {
-            Typing { operands: same(first.clone(), n.max(1)), results: vec![first] }
+            Typing { operands: vec![first.clone()], results: vec![first] }
         }
         "sink" => Typing { operands: vec![first], results: Vec::new() },
         "source" => {
@@ -347,7 +347,13 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
                 return None;
             }
         }
-        "return" | "end" => Typing { operands: per_operand(&t, n)?, results: Vec::new() },
+        "return" | "end" => {
+            let operands = per_operand(&t, n)?;
+            // The proposals' `%out = return %x : T` passes its operands on to `end`.
+            let results =
+                if name == "return" && written_results > 0 { operands.clone() } else { Vec::new() };
+            Typing { operands, results }
+        }
         "instance" | "call" | "wait" | "memory" | "extmemory" => {
             let (ins, outs) = function(&op.types)?;
             let mut operands: Vec<Option<Type>> = ins.iter().map(|w| Some(w.ty.clone())).collect();

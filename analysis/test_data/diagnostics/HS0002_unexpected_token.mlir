@@ -5,8 +5,8 @@ handshake.func @f(%a: i32) -> i32 {
   // expected-error @+1 {{HS0002: expected `=` after the result names}}
   %x %y
   // expected-error @+1 {{HS0002: unexpected closing delimiter}}
-  %0 = join %a : i32 )
-  return %a : i32
+  %0 = buffer [1] seq %a : i32 )
+  return %0 : i32
 }
 // expected-error @+1 {{HS0002: unexpected closing delimiter}}
 }

@@ -2,9 +2,9 @@
 // expected-error @+1 {{HS0003: unclosed `{`: expected `}`}}
 handshake.func @one(%a: i32) -> i32 {
   // expected-error @+1 {{HS0003: unclosed `(`: expected `)`}}
-  %0 = "test.op"(%a : (i32) -> i32
+  %0 = "handshake.buffer"(%a : (i32) -> i32
   // expected-error @+1 {{HS0003: unclosed `[`: expected `]`}}
-  %1 = fork [2 %0 : i32
+  %1 = fork [1 %0 : i32
   return %1 : i32
 
 handshake.func @two(%a: i32) -> i32 {
