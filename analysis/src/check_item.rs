@@ -6,7 +6,7 @@
 //! relative to the item, as in the `Item`.
 
 use crate::ir::{self, Container, Def, Item, NameProblem, OpData, OpId, ValueId};
-use crate::signatures::{self, int, known_name, Style, Typing, HANDSHAKE_OPS};
+use crate::signatures::{self, int, known_name, Style, Typing};
 use crate::types::{Direction, ExtraSignal, Type};
 use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
 use hsir_parser::{TextRange, TextSize};
@@ -403,7 +403,7 @@ impl Checker<'_> {
                     self.cast(op, name, &from, &to);
                 }
             }
-            _ if HANDSHAKE_OPS.contains(&name) => {}
+            _ if signatures::is_known(name) => {}
             "arith.constant" => {}
             _ => self.unknown(op),
         }

@@ -45,8 +45,9 @@ pub struct Typing {
     pub results: Vec<Option<Type>>,
 }
 
-/// Ops of Handshake (Dynamatic's, CIRCT's and the proposals') that hsir knows, by short name.
-pub const HANDSHAKE_OPS: &[&str] = &[
+/// Dataflow ops of Handshake (Dynamatic's, CIRCT's and the proposals') that hsir knows, by
+/// short name; the arithmetic ones are `SAME_TYPE_BINARY`, `CASTS` and `OTHER_ARITH`.
+const DATAFLOW_OPS: &[&str] = &[
     "func",
     "end",
     "return",
@@ -90,45 +91,15 @@ pub const HANDSHAKE_OPS: &[&str] = &[
     "ready_remover",
     "valid_merger",
     "esi_instance",
-    "extsi",
-    "extui",
-    "trunci",
-    "extf",
-    "truncf",
-    "sitofp",
-    "fptosi",
-    "uitofp",
-    "fptoui",
-    "cmpi",
-    "cmpf",
-    "addi",
-    "subi",
-    "muli",
-    "divsi",
-    "divui",
-    "remsi",
-    "remui",
-    "andi",
-    "ori",
-    "xori",
-    "shli",
-    "shrsi",
-    "shrui",
-    "addf",
-    "subf",
-    "mulf",
-    "divf",
-    "negf",
-    "absf",
-    "maximumf",
-    "minimumf",
-    "maxsi",
-    "maxui",
-    "minsi",
-    "minui",
-    "index_cast",
-    "bitcast",
 ];
+
+/// Arithmetic that is neither a same-type binary op nor a cast.
+const OTHER_ARITH: &[&str] = &["cmpi", "cmpf", "negf", "absf"];
+
+/// Whether hsir knows the op a short name (as `known_name` gives it) names.
+pub fn is_known(name: &str) -> bool {
+    [DATAFLOW_OPS, SAME_TYPE_BINARY, CASTS, OTHER_ARITH].iter().any(|list| list.contains(&name))
+}
 
 /// Binary ops whose operands and result share one type.
 const SAME_TYPE_BINARY: &[&str] = &[
