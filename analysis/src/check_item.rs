@@ -730,33 +730,26 @@ impl Checker<'_> {
             return;
         }
         let mut problems = Vec::new();
-        if op.operands.len() != callee.args.len() {
-            problems.push(format!(
-                "`{symbol}` takes {} operands, {} given",
-                callee.args.len(),
-                op.operands.len()
-            ));
-        } else {
-            for (i, (want, got)) in callee.args.iter().zip(&typing.operands).enumerate() {
-                if let (Some(want), Some(got)) = (want, got) {
-                    if !same(want, got) {
-                        problems
-                            .push(format!("operand {i} of `{symbol}` is `{want}`, not `{got}`"));
-                    }
-                }
+        let operand_count =
+            format!("`{symbol}` takes {} operands, {} given", callee.args.len(), op.operands.len());
+        let result_count = format!(
+            "`{symbol}` gives {} results, the instance lists {}",
+            callee.results.len(),
+            typing.results.len()
+        );
+        let ports = [
+            ("operand", &callee.args, op.operands.len(), &typing.operands, operand_count),
+            ("result", &callee.results, typing.results.len(), &typing.results, result_count),
+        ];
+        for (what, wants, count, gots, count_message) in ports {
+            if wants.len() != count {
+                problems.push(count_message);
+                continue;
             }
-        }
-        if typing.results.len() != callee.results.len() {
-            problems.push(format!(
-                "`{symbol}` gives {} results, the instance lists {}",
-                callee.results.len(),
-                typing.results.len()
-            ));
-        } else {
-            for (i, (want, got)) in callee.results.iter().zip(&typing.results).enumerate() {
+            for (i, (want, got)) in wants.iter().zip(gots).enumerate() {
                 if let (Some(want), Some(got)) = (want, got) {
                     if !same(want, got) {
-                        problems.push(format!("result {i} of `{symbol}` is `{want}`, not `{got}`"));
+                        problems.push(format!("{what} {i} of `{symbol}` is `{want}`, not `{got}`"));
                     }
                 }
             }

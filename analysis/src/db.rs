@@ -72,9 +72,8 @@ struct Slot {
     /// Where the item starts in the file's current text.
     start: TextSize,
     len: TextSize,
-    /// The parse its syntax lives in, and where it starts there.
+    /// The parse its syntax lives in.
     parse: Arc<Parse>,
-    offset: TextSize,
     /// The item's node in `parse` (`SyntaxNode::index`).
     node: u32,
     /// Which `// -----` case of the file it is in (0 without markers); symbols resolve within
@@ -203,7 +202,6 @@ impl Database {
                 start: range.start(),
                 len: range.len(),
                 parse: parse.clone(),
-                offset: range.start(),
                 node: op.syntax().index(),
                 case,
                 hash,
@@ -253,7 +251,6 @@ impl Database {
                 let slot = &mut data.slots[index];
                 slot.len = new_len;
                 slot.parse = Arc::new(parse);
-                slot.offset = TextSize::from(0);
                 slot.node = node;
                 slot.hash = hash_text(&item_text);
                 slot.lowered = None;
@@ -481,40 +478,10 @@ fn outside_diagnostics(parse: &Parse, covered: &[TextRange]) -> Vec<Diagnostic> 
     out
 }
 
-/// Checks one parsed file on its own, without memoization: what `hsir check` reports for it.
+/// Checks one parsed file on its own: what `hsir check` reports for it alone. It is the
+/// database's analysis, run once on a copy of the parse.
 pub fn check_parse(parse: &Parse) -> Vec<Diagnostic> {
-    let items = crate::items(parse);
-    let covered: Vec<TextRange> = items.iter().map(|op| op.syntax().text_range()).collect();
-    let mut out = outside_diagnostics(parse, &covered);
-    let lowered: Vec<(TextSize, Lowered)> =
-        items.iter().map(|op| (op.syntax().text_range().start(), lower(parse, *op))).collect();
-    let item_cases = cases(parse, &items);
-    let file = FileId(0);
-    let mut table = SymbolTable::new();
-    for ((_, l), &case) in lowered.iter().zip(&item_cases) {
-        if let Some((name, callee)) = &l.callee {
-            table.entry(name.clone()).or_default().push((file, case, callee.clone()));
-        }
-    }
-    let text = parse.tree().text();
-    for ((start, l), &case) in lowered.iter().zip(&item_cases) {
-        let mut diagnostics = l.diagnostics.clone();
-        let range = TextRange::at(
-            *start,
-            TextSize::of(&text[usize::from(*start)..]).min(item_len(&l.item)),
-        );
-        let mut lookup = |name: &str| resolve(&table, name, file, case).cloned();
-        check_item::check_item(&l.item, &text[range], &mut lookup, &mut diagnostics);
-        let shift = |at: TextSize| at + *start;
-        for mut d in diagnostics {
-            shift_diagnostic(&mut d, &shift);
-            out.push(d);
-        }
-    }
-    out.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
-    out
-}
-
-fn item_len(item: &ir::Item) -> TextSize {
-    item.ops.first().map_or(TextSize::from(0), |op| op.range.end())
+    let mut db = Database::new();
+    db.set_parse(FileId(0), parse.clone());
+    db.diagnostics(FileId(0))
 }

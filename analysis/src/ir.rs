@@ -494,25 +494,17 @@ impl Lowerer {
                 if i == 0 && first_region {
                     entry_block_of_first = Some(bid);
                     // Function arguments and pipeline inner values belong to the entry block.
-                    self.entry_values(op, id, bid, rid);
+                    self.entry_values(op, bid, rid);
                     for (name, range, ty) in &region_args {
-                        let n = self.item.blocks[bid as usize].args.len() as u32;
-                        let v =
-                            self.new_value(name, 0, Def::Arg { block: bid, n }, ty.clone(), *range);
-                        self.item.blocks[bid as usize].args.push(v);
-                        self.define(rid, name, vec![v], *range);
+                        self.block_arg(bid, rid, name, ty.clone(), *range);
                     }
                 }
                 if let Some(label) = label {
                     for arg in label.args() {
                         let Some(token) = arg.name() else { continue };
-                        let n = self.item.blocks[bid as usize].args.len() as u32;
                         let ty = arg.ty().map(|t| self.written(t.syntax()).ty);
                         let range = self.rel(token.text_range());
-                        let v =
-                            self.new_value(token.text(), 0, Def::Arg { block: bid, n }, ty, range);
-                        self.item.blocks[bid as usize].args.push(v);
-                        self.define(rid, token.text(), vec![v], range);
+                        self.block_arg(bid, rid, token.text(), ty, range);
                     }
                 }
                 for inner in block_node.ops() {
@@ -542,8 +534,23 @@ impl Lowerer {
         bid
     }
 
+    /// Adds an argument named `name` to `block` of `region`.
+    fn block_arg(
+        &mut self,
+        block: BlockId,
+        region: RegionId,
+        name: &str,
+        ty: Option<Type>,
+        range: TextRange,
+    ) {
+        let n = self.item.blocks[block as usize].args.len() as u32;
+        let v = self.new_value(name, 0, Def::Arg { block, n }, ty, range);
+        self.item.blocks[block as usize].args.push(v);
+        self.define(region, name, vec![v], range);
+    }
+
     /// Values an op defines for its body: function arguments, pipeline inputs and `entryEn`.
-    fn entry_values(&mut self, op: ast::Op<'_>, _id: OpId, block: BlockId, region: RegionId) {
+    fn entry_values(&mut self, op: ast::Op<'_>, block: BlockId, region: RegionId) {
         if let Some(sig) = op.signature() {
             for arg in sig.args() {
                 let Some(token) = arg.name() else { continue };
@@ -553,22 +560,16 @@ impl Lowerer {
                 if arg.direction().is_some_and(|d| d.text() == "out") {
                     continue;
                 }
-                let n = self.item.blocks[block as usize].args.len() as u32;
                 let ty = arg.ty().map(|t| self.written(t.syntax()).ty);
                 let range = self.rel(token.text_range());
-                let v = self.new_value(token.text(), 0, Def::Arg { block, n }, ty, range);
-                self.item.blocks[block as usize].args.push(v);
-                self.define(region, token.text(), vec![v], range);
+                self.block_arg(block, region, token.text(), ty, range);
             }
         }
         for input in op.pipeline_inputs() {
             let Some(token) = input.inner() else { continue };
-            let n = self.item.blocks[block as usize].args.len() as u32;
             let ty = input.ty().map(|t| self.written(t.syntax()).ty);
             let range = self.rel(token.text_range());
-            let v = self.new_value(token.text(), 0, Def::Arg { block, n }, ty, range);
-            self.item.blocks[block as usize].args.push(v);
-            self.define(region, token.text(), vec![v], range);
+            self.block_arg(block, region, token.text(), ty, range);
         }
         for group in op.keyword_groups() {
             if group.keyword() != Some("entryEn") {
@@ -578,12 +579,9 @@ impl Lowerer {
                 if token.kind() != SyntaxKind::VALUE_ID {
                     continue;
                 }
-                let n = self.item.blocks[block as usize].args.len() as u32;
                 let range = self.rel(token.text_range());
                 let ty = Some(Type::Int { width: 1, signedness: types::Signedness::Signless });
-                let v = self.new_value(token.text(), 0, Def::Arg { block, n }, ty, range);
-                self.item.blocks[block as usize].args.push(v);
-                self.define(region, token.text(), vec![v], range);
+                self.block_arg(block, region, token.text(), ty, range);
             }
         }
     }

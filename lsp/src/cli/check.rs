@@ -8,6 +8,13 @@ use hsir_analysis::{Database, Diagnostic, DiagnosticCode, FileId, Severity, Text
 use serde::Serialize;
 
 use super::LoadedFile;
+
+/// One file's output: its name, its text and what was found in it.
+struct Checked<'a> {
+    name: &'a str,
+    text: &'a str,
+    diagnostics: &'a [Diagnostic],
+}
 use crate::convert::{Positions, Range};
 use crate::Format;
 
@@ -81,18 +88,31 @@ pub fn run(paths: &[PathBuf], format: Format, severity: &[String]) -> u8 {
             Err(()) => io_failed = true,
         }
     }
-    // All files in one database, so that instances resolve across them.
+    // All files in one database, so that instances resolve across them. The parses move in;
+    // the output reads the texts back from the database.
     let mut db = Database::new();
     db.set_config(config);
-    for (i, file) in loaded.iter().enumerate() {
-        db.set_parse(FileId(i as u32), file.parse.clone());
-    }
-    let mut checked: Vec<(LoadedFile, Vec<Diagnostic>)> = Vec::new();
+    let mut files: Vec<(FileId, String, Option<Diagnostic>)> = Vec::new();
     for (i, file) in loaded.into_iter().enumerate() {
-        let mut diagnostics: Vec<Diagnostic> = file.decode_error.iter().cloned().collect();
-        diagnostics.extend(db.diagnostics(FileId(i as u32)));
-        checked.push((file, diagnostics));
+        let id = FileId(i as u32);
+        db.set_parse(id, file.parse);
+        files.push((id, file.name, file.decode_error));
     }
+    let mut diagnostics: Vec<Vec<Diagnostic>> = Vec::new();
+    for (id, _, decode_error) in &files {
+        let mut found: Vec<Diagnostic> = decode_error.iter().cloned().collect();
+        found.extend(db.diagnostics(*id));
+        diagnostics.push(found);
+    }
+    let checked: Vec<Checked<'_>> = files
+        .iter()
+        .zip(&diagnostics)
+        .map(|((id, name, _), diagnostics)| Checked {
+            name,
+            text: db.text(*id).unwrap_or_default(),
+            diagnostics,
+        })
+        .collect();
     let written = match format {
         Format::Human => write_human(&checked),
         Format::Json => write_json(&checked),
@@ -103,7 +123,7 @@ pub fn run(paths: &[PathBuf], format: Format, severity: &[String]) -> u8 {
             return super::EXIT_USAGE_OR_IO;
         }
     }
-    let has_error = checked.iter().flat_map(|(_, d)| d).any(|d| d.severity == Severity::Error);
+    let has_error = diagnostics.iter().flatten().any(|d| d.severity == Severity::Error);
     if io_failed {
         super::EXIT_USAGE_OR_IO
     } else if has_error {
@@ -113,13 +133,13 @@ pub fn run(paths: &[PathBuf], format: Format, severity: &[String]) -> u8 {
     }
 }
 
-fn write_json(checked: &[(LoadedFile, Vec<Diagnostic>)]) -> std::io::Result<()> {
+fn write_json(checked: &[Checked<'_>]) -> std::io::Result<()> {
     let mut out = Vec::new();
-    for (file, diagnostics) in checked {
-        let positions = Positions::new(file.parse.tree().text());
+    for &Checked { name, text, diagnostics } in checked {
+        let positions = Positions::new(text);
         for d in diagnostics {
             out.push(JsonDiagnostic {
-                file: &file.name,
+                file: name,
                 range: positions.range(d.range),
                 severity: d.severity.as_str(),
                 code: d.code.code(),
@@ -128,7 +148,7 @@ fn write_json(checked: &[(LoadedFile, Vec<Diagnostic>)]) -> std::io::Result<()> 
                     .related
                     .iter()
                     .map(|r| JsonRelated {
-                        file: &file.name,
+                        file: name,
                         range: positions.range(r.range),
                         message: &r.message,
                     })
@@ -173,14 +193,12 @@ fn label_span(text: &str, range: TextRange) -> std::ops::Range<usize> {
     }
 }
 
-fn write_human(checked: &[(LoadedFile, Vec<Diagnostic>)]) -> std::io::Result<()> {
+fn write_human(checked: &[Checked<'_>]) -> std::io::Result<()> {
     let color = std::io::stdout().is_terminal();
     let config = Config::default().with_color(color).with_index_type(IndexType::Byte);
     let mut stdout = std::io::stdout().lock();
     let (mut errors, mut warnings) = (0usize, 0usize);
-    for (file, diagnostics) in checked {
-        let text = file.parse.tree().text();
-        let name = file.name.as_str();
+    for &Checked { name, text, diagnostics } in checked {
         let mut cache = (name, ariadne::Source::from(text));
         for d in diagnostics {
             let kind = match d.severity {
