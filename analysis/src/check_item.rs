@@ -225,6 +225,7 @@ impl Checker<'_> {
         }
         self.function_rules();
         self.single_use();
+        crate::lints::run(self.item, self.text, &self.types, self.style, self.acc);
     }
 
     fn counts_and_uses(&mut self, id: OpId) {

@@ -7,10 +7,12 @@
 mod check_item;
 mod check_pipeline;
 mod check_types;
+pub mod dataflow;
 pub mod db;
 pub mod diagnostics;
 pub mod fixture;
 pub mod ir;
+pub mod lints;
 pub mod signatures;
 mod syntax;
 pub mod types;

@@ -1,0 +1,529 @@
+//! The dataflow graph of one `handshake.func`, and what its buffers do to the signals that cross
+//! them.
+//!
+//! Nodes are the function's arguments and the ops of its body; an edge is one use of a channel,
+//! from the node that produces it to the op that consumes it. Buffers are ops like any other, so
+//! a channel through buffers is a path; `channel_buffers` walks it. Everything here is derived
+//! from a lowered `Item` and the value types the checks inferred; nothing reports diagnostics.
+
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
+
+use crate::ir::{Attribute, Def, Item, OpData, OpId, UseId, ValueId};
+use crate::types::Type;
+use hsir_parser::TextRange;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Node {
+    /// Argument `n` of the function (its value is the entry block's argument `n`).
+    Arg {
+        n: u32,
+        value: ValueId,
+    },
+    Op(OpId),
+}
+
+/// One use of a channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edge {
+    pub value: ValueId,
+    pub use_: UseId,
+    /// The use's position among its op's operands.
+    pub operand: u32,
+}
+
+#[derive(Debug)]
+pub struct FuncGraph {
+    pub graph: DiGraph<Node, Edge>,
+    /// The node of each op of the item, by `OpId`; `None` for the function op itself.
+    pub op_nodes: Vec<Option<NodeIndex>>,
+    /// The node of each function argument.
+    pub arg_nodes: Vec<NodeIndex>,
+    /// The component (`sccs` index) of each node.
+    pub scc_of: Vec<u32>,
+    /// Strongly connected components, each as its nodes; a component of one node is listed
+    /// too (it is a cycle only if the node feeds itself).
+    pub sccs: Vec<Vec<NodeIndex>>,
+}
+
+/// The op or argument that defines `value`, as a node.
+pub fn producer(graph: &FuncGraph, item: &Item, value: ValueId) -> Option<NodeIndex> {
+    match item.values[value as usize].def {
+        Def::Result { op, .. } => graph.op_nodes.get(op as usize).copied().flatten(),
+        Def::Arg { block, n } => {
+            let entry = item.ops.first()?.regions.first()?;
+            let first = *item.regions[*entry as usize].blocks.first()?;
+            (block == first).then(|| graph.arg_nodes.get(n as usize).copied()).flatten()
+        }
+    }
+}
+
+impl FuncGraph {
+    /// Builds the graph of a `handshake.func` item (op 0 is the function).
+    pub fn build(item: &Item) -> FuncGraph {
+        let mut graph = DiGraph::new();
+        let mut op_nodes = vec![None; item.ops.len()];
+        let mut arg_nodes = Vec::new();
+        if let Some(entry) = item.ops.first().and_then(|f| f.regions.first()) {
+            if let Some(&block) = item.regions[*entry as usize].blocks.first() {
+                for (n, &value) in item.blocks[block as usize].args.iter().enumerate() {
+                    arg_nodes.push(graph.add_node(Node::Arg { n: n as u32, value }));
+                }
+            }
+        }
+        for (id, node) in op_nodes.iter_mut().enumerate().skip(1) {
+            *node = Some(graph.add_node(Node::Op(id as OpId)));
+        }
+        let mut fg = FuncGraph { graph, op_nodes, arg_nodes, scc_of: Vec::new(), sccs: Vec::new() };
+        for (id, op) in item.ops.iter().enumerate().skip(1) {
+            let Some(to) = fg.op_nodes[id] else { continue };
+            for (i, &u) in op.operands.iter().enumerate() {
+                let Some(value) = item.uses[u as usize].value else { continue };
+                let Some(from) = producer(&fg, item, value) else { continue };
+                fg.graph.add_edge(from, to, Edge { value, use_: u, operand: i as u32 });
+            }
+        }
+        fg.sccs = tarjan_scc(&fg.graph);
+        fg.scc_of = vec![0; fg.graph.node_count()];
+        for (i, scc) in fg.sccs.iter().enumerate() {
+            for n in scc {
+                fg.scc_of[n.index()] = i as u32;
+            }
+        }
+        fg
+    }
+
+    pub fn op_node(&self, op: OpId) -> Option<NodeIndex> {
+        self.op_nodes.get(op as usize).copied().flatten()
+    }
+
+    /// Whether `node` lies on a cycle.
+    pub fn on_cycle(&self, node: NodeIndex) -> bool {
+        self.sccs[self.scc_of[node.index()] as usize].len() > 1
+            || self.graph.edges(node).any(|e| e.target() == node)
+    }
+
+    /// Whether the channel `value` lies on a cycle: its producer and a consumer share a
+    /// component.
+    pub fn value_on_cycle(&self, item: &Item, value: ValueId) -> bool {
+        let Some(from) = producer(self, item, value) else { return false };
+        self.graph
+            .edges(from)
+            .filter(|e| e.weight().value == value)
+            .any(|e| self.scc_of[e.target().index()] == self.scc_of[from.index()])
+    }
+
+    /// The ops that consume `value`, with the operand position of each use.
+    pub fn consumers<'a>(
+        &'a self,
+        item: &'a Item,
+        value: ValueId,
+    ) -> impl Iterator<Item = (OpId, u32)> + 'a {
+        item.values[value as usize].uses.iter().filter_map(move |&u| {
+            let use_ = &item.uses[u as usize];
+            let op = &item.ops[use_.op as usize];
+            let operand = op.operands.iter().position(|&x| x == u)?;
+            Some((use_.op, operand as u32))
+        })
+    }
+}
+
+/// The six buffer implementations of Dynamatic (seed 000).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BufferType {
+    OneSlotBreakDv,
+    OneSlotBreakR,
+    OneSlotBreakDvr,
+    FifoBreakDv,
+    FifoBreakNone,
+    ShiftRegBreakDv,
+}
+
+/// Cycles of latency on the data, valid and ready paths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Timing {
+    pub d: u32,
+    pub v: u32,
+    pub r: u32,
+}
+
+impl BufferType {
+    pub const ALL: [BufferType; 6] = [
+        BufferType::OneSlotBreakDv,
+        BufferType::OneSlotBreakR,
+        BufferType::OneSlotBreakDvr,
+        BufferType::FifoBreakDv,
+        BufferType::FifoBreakNone,
+        BufferType::ShiftRegBreakDv,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BufferType::OneSlotBreakDv => "ONE_SLOT_BREAK_DV",
+            BufferType::OneSlotBreakR => "ONE_SLOT_BREAK_R",
+            BufferType::OneSlotBreakDvr => "ONE_SLOT_BREAK_DVR",
+            BufferType::FifoBreakDv => "FIFO_BREAK_DV",
+            BufferType::FifoBreakNone => "FIFO_BREAK_NONE",
+            BufferType::ShiftRegBreakDv => "SHIFT_REG_BREAK_DV",
+        }
+    }
+
+    /// The name the type had before the standard names (seed 000's table).
+    pub fn legacy_name(self) -> Option<&'static str> {
+        match self {
+            BufferType::OneSlotBreakDv => Some("OEHB"),
+            BufferType::OneSlotBreakR => Some("TEHB"),
+            BufferType::FifoBreakDv => Some("elastic_fifo_inner"),
+            BufferType::FifoBreakNone => Some("TFIFO"),
+            BufferType::OneSlotBreakDvr | BufferType::ShiftRegBreakDv => None,
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<BufferType> {
+        BufferType::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    pub fn from_legacy_name(name: &str) -> Option<BufferType> {
+        BufferType::ALL.into_iter().find(|t| t.legacy_name() == Some(name))
+    }
+
+    /// The latencies the type's `TIMING` must state.
+    pub fn timing(self) -> Timing {
+        match self {
+            BufferType::OneSlotBreakDv | BufferType::FifoBreakDv | BufferType::ShiftRegBreakDv => {
+                Timing { d: 1, v: 1, r: 0 }
+            }
+            BufferType::OneSlotBreakR => Timing { d: 0, v: 0, r: 1 },
+            BufferType::OneSlotBreakDvr => Timing { d: 1, v: 1, r: 1 },
+            BufferType::FifoBreakNone => Timing { d: 0, v: 0, r: 0 },
+        }
+    }
+
+    /// Whether the type holds exactly one slot.
+    pub fn one_slot(self) -> bool {
+        matches!(
+            self,
+            BufferType::OneSlotBreakDv | BufferType::OneSlotBreakR | BufferType::OneSlotBreakDvr
+        )
+    }
+}
+
+/// How a buffer op names its implementation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BufferKind {
+    /// One of the six types, by its current name.
+    Known(BufferType),
+    /// One of the six types, by its legacy name (the text as written).
+    Legacy(BufferType, String),
+    /// CIRCT's `buffer [N] seq`: a chain of registers that breaks data, valid and ready.
+    CirctSeq,
+    /// CIRCT's `buffer [N] fifo`: a FIFO with registered outputs; ready passes through.
+    CirctFifo,
+    /// A name hsir does not know (as written, quotes stripped).
+    Unknown(String),
+    /// No type written.
+    Missing,
+}
+
+/// Which of the three buffer syntaxes an op uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BufferSyntax {
+    /// `{hw.parameters = {BUFFER_TYPE = "...", NUM_SLOTS = N : ui32, TIMING = #handshake<timing
+    /// {D: 1, V: 1, R: 0}>}}`.
+    HwParameters,
+    /// `buffer %x, bufferType = T, numSlots = N[, dvLatency = L]`.
+    Inline,
+    /// CIRCT's `buffer [N] seq|fifo %x`.
+    Circt,
+}
+
+/// A written value with where it was written (relative to the item).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenValue<T> {
+    pub value: T,
+    pub range: TextRange,
+}
+
+/// What a buffer op (or an op configured like one, such as Dynamatic's `init`) says about itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BufferInfo {
+    pub op: OpId,
+    pub syntax: BufferSyntax,
+    pub kind: BufferKind,
+    /// Where the type name was written (the attribute entry, or the `seq` / `fifo` word).
+    pub kind_range: Option<TextRange>,
+    /// The slot count as written: `Ok(n)` for an integer, `Err(text)` otherwise.
+    pub slots: Option<WrittenValue<Result<i64, String>>>,
+    /// `TIMING = #handshake<timing {D: d, V: v, R: r}>`, when written; `Err(text)` when not in
+    /// that form.
+    pub timing: Option<WrittenValue<Result<Timing, String>>>,
+    /// `dvLatency = L`, when written.
+    pub dv_latency: Option<WrittenValue<Result<i64, String>>>,
+}
+
+impl BufferInfo {
+    /// The buffer type the op names, if it names one of the six.
+    pub fn buffer_type(&self) -> Option<BufferType> {
+        match &self.kind {
+            BufferKind::Known(t) | BufferKind::Legacy(t, _) => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// Slots as a count, when written as a positive integer.
+    pub fn slot_count(&self) -> Option<u32> {
+        match &self.slots {
+            Some(WrittenValue { value: Ok(n), .. }) if *n > 0 => u32::try_from(*n).ok(),
+            _ => None,
+        }
+    }
+
+    /// The latencies of one pass through the buffer: the type's own, or for CIRCT's buffers, one
+    /// cycle per slot on the paths they break.
+    pub fn latency(&self) -> Timing {
+        let slots = self.slot_count().unwrap_or(1);
+        match &self.kind {
+            BufferKind::Known(t) | BufferKind::Legacy(t, _) => match t {
+                BufferType::ShiftRegBreakDv => Timing { d: slots, v: slots, r: 0 },
+                t => t.timing(),
+            },
+            BufferKind::CirctSeq => Timing { d: slots, v: slots, r: slots },
+            BufferKind::CirctFifo => Timing { d: 1, v: 1, r: 0 },
+            BufferKind::Unknown(_) | BufferKind::Missing => Timing::default(),
+        }
+    }
+
+    /// Whether a token waits at least a cycle here: the data and valid paths are registered.
+    pub fn breaks_dv(&self) -> bool {
+        let t = self.latency();
+        t.d > 0 && t.v > 0
+    }
+
+    /// Whether the ready path is registered.
+    pub fn breaks_r(&self) -> bool {
+        self.latency().r > 0
+    }
+}
+
+/// Strips surrounding quotes and a `: type` suffix from an attribute value's text.
+pub fn attribute_scalar(value: &str) -> &str {
+    let value = value.trim();
+    let value = match value.rfind(':') {
+        // `4 : ui32`, but not `#handshake<timing {D: 1, ...}>`.
+        Some(colon) if !value.starts_with('#') && !value.starts_with('{') => value[..colon].trim(),
+        _ => value,
+    };
+    value.trim_matches('"')
+}
+
+/// A dictionary entry: key, value text, and the entry's byte range in the dictionary's text.
+pub type DictEntry<'t> = (&'t str, &'t str, std::ops::Range<usize>);
+
+/// The entries of a dictionary attribute's text `{K = V, ...}`, with each entry's offset in
+/// `text`: key, value text, and the byte range of the whole entry. Nested brackets and strings
+/// are kept whole.
+pub fn dictionary_entries(text: &str) -> Vec<DictEntry<'_>> {
+    let trimmed_start = text.len() - text.trim_start().len();
+    let inner_start = trimmed_start + 1;
+    let body = text.trim();
+    if !body.starts_with('{') || !body.ends_with('}') {
+        return Vec::new();
+    }
+    let inner_end = trimmed_start + body.len() - 1;
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut in_string = false;
+    let mut start = inner_start;
+    let bytes = text.as_bytes();
+    fn push<'t>(text: &'t str, from: usize, to: usize, out: &mut Vec<DictEntry<'t>>) {
+        let piece = &text[from..to];
+        let lead = piece.len() - piece.trim_start().len();
+        let trimmed = piece.trim();
+        if trimmed.is_empty() {
+            return;
+        }
+        let range = from + lead..from + lead + trimmed.len();
+        match trimmed.split_once('=') {
+            Some((k, v)) => out.push((k.trim(), v.trim(), range)),
+            None => out.push((trimmed, "", range)),
+        }
+    }
+    let mut i = inner_start;
+    while i < inner_end {
+        let b = bytes[i];
+        if in_string {
+            if b == b'\\' {
+                i += 1;
+            } else if b == b'"' {
+                in_string = false;
+            }
+        } else {
+            match b {
+                b'"' => in_string = true,
+                b'{' | b'[' | b'(' | b'<' => depth += 1,
+                b'}' | b']' | b')' | b'>' => depth -= 1,
+                b',' if depth == 0 => {
+                    push(text, start, i, &mut out);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    push(text, start, inner_end, &mut out);
+    out
+}
+
+/// Reads `#handshake<timing {D: 1, V: 1, R: 0}>`.
+pub fn parse_timing(text: &str) -> Option<Timing> {
+    let open = text.find('{')?;
+    let close = text.rfind('}')?;
+    let mut timing = Timing::default();
+    let mut seen = [false; 3];
+    for part in text.get(open + 1..close)?.split(',') {
+        let (key, value) = part.split_once(':')?;
+        let value: u32 = value.trim().parse().ok()?;
+        let slot = match key.trim() {
+            "D" => 0,
+            "V" => 1,
+            "R" => 2,
+            _ => return None,
+        };
+        seen[slot] = true;
+        match slot {
+            0 => timing.d = value,
+            1 => timing.v = value,
+            _ => timing.r = value,
+        }
+    }
+    seen.iter().all(|s| *s).then_some(timing)
+}
+
+fn integer(text: &str) -> Result<i64, String> {
+    let scalar = attribute_scalar(text);
+    scalar.parse::<i64>().map_err(|_| scalar.to_string())
+}
+
+fn kind_of(name: &str) -> BufferKind {
+    if let Some(t) = BufferType::from_name(name) {
+        BufferKind::Known(t)
+    } else if let Some(t) = BufferType::from_legacy_name(name) {
+        BufferKind::Legacy(t, name.to_string())
+    } else {
+        BufferKind::Unknown(name.to_string())
+    }
+}
+
+/// The attribute `key` of `op`'s `hw.parameters` dictionary: its value text and the entry's
+/// range in the item.
+fn hw_parameter<'a>(attr: &'a Attribute, key: &str) -> Option<(&'a str, TextRange)> {
+    // `attr.value` starts at the value; find where it starts inside the entry's range.
+    let value_at = attr.range.end() - hsir_parser::TextSize::of(attr.value.as_str());
+    dictionary_entries(&attr.value).into_iter().find(|(k, _, _)| *k == key).map(|(_, v, r)| {
+        let start = value_at + hsir_parser::TextSize::from(r.start as u32);
+        let end = value_at + hsir_parser::TextSize::from(r.end as u32);
+        (v, TextRange::new(start, end))
+    })
+}
+
+/// What `op` says about itself as a buffer; `None` when it is not a buffer and carries no
+/// buffer configuration (an `init` with `hw.parameters = {BUFFER_TYPE = ...}` is read too).
+pub fn buffer_info(op: &OpData, id: OpId) -> Option<BufferInfo> {
+    let short = op.short_name();
+    let params = op.attr("hw.parameters");
+    let has_param_type = params.is_some_and(|a| hw_parameter(a, "BUFFER_TYPE").is_some());
+    if short != "buffer" && !has_param_type {
+        return None;
+    }
+    let mut info = BufferInfo {
+        op: id,
+        syntax: BufferSyntax::Circt,
+        kind: BufferKind::Missing,
+        kind_range: None,
+        slots: None,
+        timing: None,
+        dv_latency: None,
+    };
+    if let Some(params) = params {
+        info.syntax = BufferSyntax::HwParameters;
+        if let Some((v, range)) = hw_parameter(params, "BUFFER_TYPE") {
+            info.kind = kind_of(attribute_scalar(v));
+            info.kind_range = Some(range);
+        }
+        if let Some((v, range)) = hw_parameter(params, "NUM_SLOTS") {
+            info.slots = Some(WrittenValue { value: integer(v), range });
+        }
+        if let Some((v, range)) = hw_parameter(params, "TIMING") {
+            let value = parse_timing(v).ok_or_else(|| v.to_string());
+            info.timing = Some(WrittenValue { value, range });
+        }
+        return Some(info);
+    }
+    if let Some(kind) = op.attr("bufferType") {
+        info.syntax = BufferSyntax::Inline;
+        info.kind = kind_of(attribute_scalar(&kind.value));
+        info.kind_range = Some(kind.range);
+        if let Some(slots) = op.attr("numSlots") {
+            info.slots = Some(WrittenValue { value: integer(&slots.value), range: slots.range });
+        }
+        if let Some(dv) = op.attr("dvLatency") {
+            info.dv_latency = Some(WrittenValue { value: integer(&dv.value), range: dv.range });
+        }
+        return Some(info);
+    }
+    // CIRCT: `buffer [N] seq|fifo`.
+    if let Some(&n) = op.bracket_ints.first() {
+        let range = op.name_range;
+        info.slots =
+            Some(WrittenValue { value: i64::try_from(n).map_err(|_| n.to_string()), range });
+    }
+    for (word, range) in &op.words {
+        match word.to_ascii_lowercase().as_str() {
+            "seq" => (info.kind, info.kind_range) = (BufferKind::CirctSeq, Some(*range)),
+            "fifo" => (info.kind, info.kind_range) = (BufferKind::CirctFifo, Some(*range)),
+            _ => {}
+        }
+    }
+    Some(info)
+}
+
+/// The buffers of every op of the item that is one, by `OpId`.
+pub fn buffers(item: &Item) -> Vec<Option<BufferInfo>> {
+    item.ops.iter().enumerate().map(|(id, op)| buffer_info(op, id as OpId)).collect()
+}
+
+/// Whether a value of this type carries no data: `none` or `control`.
+pub fn is_control(ty: &Type) -> bool {
+    matches!(ty, Type::None | Type::Control { .. })
+}
+
+/// Follows `value` downstream through buffers (ops with a `BufferInfo`, one operand, one
+/// result) and returns the buffers crossed, in order, and the first op that is not a buffer
+/// with the operand position there. A channel that forks after a buffer (multiple uses) follows
+/// the first use.
+pub fn channel_buffers(
+    item: &Item,
+    buffers: &[Option<BufferInfo>],
+    value: ValueId,
+) -> (Vec<OpId>, Option<(OpId, u32)>) {
+    let mut crossed = Vec::new();
+    let mut current = value;
+    loop {
+        let Some(&u) = item.values[current as usize].uses.first() else {
+            return (crossed, None);
+        };
+        let op_id = item.uses[u as usize].op;
+        let op = &item.ops[op_id as usize];
+        let position = op.operands.iter().position(|&x| x == u).unwrap_or(0) as u32;
+        let is_buffer = buffers.get(op_id as usize).is_some_and(|b| b.is_some())
+            && op.short_name() == "buffer"
+            && op.results.len() == 1;
+        if !is_buffer || crossed.contains(&op_id) {
+            return (crossed, Some((op_id, position)));
+        }
+        crossed.push(op_id);
+        current = op.results[0];
+    }
+}
