@@ -146,6 +146,11 @@ diagnostic_codes! {
     /// `wait` whose result type is not its second operand's type.
     WaitResultType = "HS1219", Error, "wait result type differs from the waited value";
 
+    // ---- HS202x: dataflow cycles --------------------------------------------------------------
+    CombinationalLoop = "HS2020", Error, "combinational loop";
+    ReadyLoop = "HS2021", Warning, "ready-path loop";
+    MergeInCycle = "HS2022", Warning, "merge in a cycle without a buffer slot";
+
     // ---- HS4xxx: pipelines ------------------------------------------------------------------
     /// A stage block that does not end in `pipeline.stage` / `pipeline.return`.
     PipelineStageNoTerminator = "HS4001", Error, "stage block without a pipeline terminator";

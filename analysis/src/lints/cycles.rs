@@ -1,6 +1,255 @@
+//! Cycle lints (HS2020-HS2022): combinational loops, ready-path loops, and merges whose output
+//! circulates without a buffer slot before the fork below them.
+//!
+//! They apply to functions whose buffers have been placed (see `placed`): an unplaced function
+//! is the input of buffer placement, which is there to break its cycles, so reporting them
+//! would be noise. A placed function claims its cycles are broken, and one left open is a real
+//! defect.
+//!
+//! What breaks a path: a buffer whose type registers it (`BufferInfo::breaks_dv` /
+//! `breaks_r`); a memory interface, whose ports are sequential on both paths; and in
+//! Dynamatic's IR, the pipelined units of its timing model (floating-point ops, integer
+//! multiplication and division, conversions), which register data and valid but pass ready
+//! through, and its `merge` and `control_merge`, whose RTL ends in a slot that registers ready.
+
+use petgraph::graph::NodeIndex;
+use petgraph::visit::{EdgeRef, NodeFiltered};
+
 use super::Context;
-use crate::Diagnostic;
+use crate::dataflow::Node;
+use crate::diagnostics::{Diagnostic, DiagnosticCode as Code};
+use crate::ir::{OpId, ValueId};
+use crate::signatures::Style;
+
+/// Ops whose ports are sequential: no combinational path runs through them.
+const MEMORY_INTERFACES: &[&str] = &["mem_controller", "lsq", "memory", "extmemory"];
+
+/// Dynamatic's pipelined units: a token spends at least a cycle inside, ready is combinational.
+const PIPELINED: &[&str] = &[
+    "addf", "subf", "mulf", "divf", "cmpf", "muli", "divsi", "divui", "remsi", "remui", "sitofp",
+    "uitofp", "fptosi", "fptoui", "extf", "truncf",
+];
+
+/// Dynamatic units whose RTL ends in a ready-breaking slot (a TEHB after the merge logic).
+const READY_REGISTERED: &[&str] = &["merge", "control_merge"];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Path {
+    /// Data and valid.
+    Dv,
+    /// Ready.
+    R,
+}
 
 pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
-    let _ = (cx, acc);
+    if !placed(cx) {
+        return;
+    }
+    let breaks = |node: NodeIndex, path: Path| -> bool {
+        let Node::Op(op) = cx.graph.graph[node] else { return false };
+        if let Some(buffer) = &cx.buffers[op as usize] {
+            return match path {
+                Path::Dv => buffer.breaks_dv(),
+                Path::R => buffer.breaks_r(),
+            };
+        }
+        let name = cx.item.ops[op as usize].short_name();
+        let dynamatic = cx.style == Style::Dynamatic;
+        MEMORY_INTERFACES.contains(&name)
+            || (path == Path::Dv && dynamatic && PIPELINED.contains(&name))
+            || (path == Path::R && dynamatic && READY_REGISTERED.contains(&name))
+    };
+
+    // Combinational loops: cycles among the ops that do not break data/valid.
+    let open_dv = NodeFiltered::from_fn(&cx.graph.graph, |n| !breaks(n, Path::Dv));
+    for scc in petgraph::algo::tarjan_scc(&open_dv) {
+        if let Some(cycle) = cycle_through(cx, &scc, scc_start(cx, &scc), &|n| !breaks(n, Path::Dv))
+        {
+            acc.push(report(cx, Code::CombinationalLoop, &cycle, "data and valid"));
+        }
+    }
+
+    // Ready loops: cycles among the ops that do not break ready, which some op does break
+    // data/valid on (otherwise the cycle is a combinational loop, reported above).
+    let open_r = NodeFiltered::from_fn(&cx.graph.graph, |n| !breaks(n, Path::R));
+    for scc in petgraph::algo::tarjan_scc(&open_r) {
+        let Some(&registered) = scc.iter().filter(|&&n| breaks(n, Path::Dv)).min() else {
+            continue;
+        };
+        if let Some(cycle) = cycle_through(cx, &scc, registered, &|n| !breaks(n, Path::R)) {
+            acc.push(report(cx, Code::ReadyLoop, &cycle, "ready"));
+        }
+    }
+
+    merges_in_cycles(cx, acc);
+}
+
+/// Whether buffers were placed in the function: some buffer registers data and valid and is
+/// not there to hold an initial token (`initValues`, Dynamatic's `init`), which are part of
+/// what the program computes rather than of its placement. Before placement, every loop is
+/// open, and closing them is placement's job.
+fn placed(cx: &Context<'_>) -> bool {
+    cx.buffers.iter().flatten().any(|b| {
+        let op = &cx.item.ops[b.op as usize];
+        b.breaks_dv() && op.short_name() == "buffer" && op.attr("initValues").is_none()
+    })
+}
+
+/// The node of a component to start its reported cycle from: the first op in text order.
+fn scc_start(cx: &Context<'_>, scc: &[NodeIndex]) -> NodeIndex {
+    scc.iter()
+        .copied()
+        .min_by_key(|&n| match cx.graph.graph[n] {
+            Node::Op(op) => cx.item.ops[op as usize].range.start(),
+            Node::Arg { .. } => 0.into(),
+        })
+        .unwrap_or(scc[0])
+}
+
+/// One channel of a reported cycle: the value and the op that consumes it there.
+struct Hop {
+    value: ValueId,
+    use_: u32,
+    to: OpId,
+}
+
+/// A simple cycle through `start` inside the component `scc`, walking only nodes `open` admits:
+/// the channels along it, in order. `None` when the component has no cycle (a single node that
+/// does not feed itself).
+fn cycle_through(
+    cx: &Context<'_>,
+    scc: &[NodeIndex],
+    start: NodeIndex,
+    open: &dyn Fn(NodeIndex) -> bool,
+) -> Option<Vec<Hop>> {
+    let graph = &cx.graph.graph;
+    let inside = |n: NodeIndex| scc.contains(&n) && open(n);
+    // Breadth-first search from `start` back to itself, remembering each node's parent edge.
+    let mut parent: std::collections::HashMap<NodeIndex, petgraph::graph::EdgeIndex> =
+        std::collections::HashMap::new();
+    let mut queue = std::collections::VecDeque::from([start]);
+    let mut closing = None;
+    'search: while let Some(n) = queue.pop_front() {
+        for e in graph.edges(n) {
+            let t = e.target();
+            if !inside(t) {
+                continue;
+            }
+            if t == start {
+                closing = Some(e.id());
+                break 'search;
+            }
+            if let std::collections::hash_map::Entry::Vacant(slot) = parent.entry(t) {
+                slot.insert(e.id());
+                queue.push_back(t);
+            }
+        }
+    }
+    let mut edge = closing?;
+    let mut hops = Vec::new();
+    loop {
+        let (from, to) = graph.edge_endpoints(edge)?;
+        let weight = graph[edge];
+        let Node::Op(to) = graph[to] else { return None };
+        hops.push(Hop { value: weight.value, use_: weight.use_, to });
+        if from == start {
+            break;
+        }
+        edge = *parent.get(&from)?;
+    }
+    hops.reverse();
+    Some(hops)
+}
+
+fn value_name(cx: &Context<'_>, value: ValueId) -> String {
+    cx.item.values[value as usize].display(crate::ir::group_len(cx.item, value))
+}
+
+fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnostic {
+    // The hops start at the node the cycle was searched from; the last one closes it there.
+    let first = &cx.item.ops[cycle[cycle.len() - 1].to as usize];
+    let names: Vec<String> = cycle.iter().map(|h| format!("`{}`", value_name(cx, h.value))).collect();
+    let (what, consequence) = match code {
+        Code::CombinationalLoop => (
+            "combinational loop",
+            "a token can race around it within one clock cycle; place a buffer that breaks data and valid (e.g. ONE_SLOT_BREAK_DV) on one of its channels",
+        ),
+        _ => (
+            "ready-path loop",
+            "`ready` runs around it combinationally; place a buffer that breaks ready (e.g. ONE_SLOT_BREAK_R) on one of its channels",
+        ),
+    };
+    let mut d = Diagnostic::new(
+        code,
+        first.name_range,
+        format!(
+            "{what}: the cycle through {} has no buffer that breaks {paths}; {consequence}",
+            names.join(" -> ")
+        ),
+    );
+    for hop in cycle {
+        let use_ = &cx.item.uses[hop.use_ as usize];
+        let consumer = cx.item.ops[hop.to as usize].short_name();
+        d = d.with_related(
+            use_.range,
+            format!("channel `{}` into `{consumer}`, part of the cycle", value_name(cx, hop.value)),
+        );
+    }
+    d
+}
+
+/// HS2022: a merge with several inputs (or an `init`) whose output lies on a cycle and reaches
+/// the fork below it without crossing a buffer slot.
+fn merges_in_cycles(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
+    for op in cx.item.ops.iter().skip(1) {
+        let name = op.short_name();
+        let merge_like = (name == "merge" && op.operands.len() >= 2) || name == "init";
+        if !merge_like || op.results.len() != 1 {
+            continue;
+        }
+        let output = op.results[0];
+        if !cx.graph.value_on_cycle(cx.item, output) {
+            continue;
+        }
+        let Some(fork) = first_fork_without_slot(cx, output) else { continue };
+        let fork_op = &cx.item.ops[fork as usize];
+        let mut d = Diagnostic::new(
+            Code::MergeInCycle,
+            op.name_range,
+            format!(
+                "`{name}` output `{}` circulates in a cycle and reaches the `{}` below it without a buffer slot; the fork may copy a token back into the merge while another is still waiting at its other input, and the merge can reorder them",
+                value_name(cx, output),
+                fork_op.short_name(),
+            ),
+        )
+        .with_related(fork_op.name_range, "the first fork below the merge, reached without a slot");
+        d.related.push(crate::Related {
+            range: cx.item.values[output as usize].range,
+            message: "place a buffer (at least one slot) on this channel".to_string(),
+        });
+        acc.push(d);
+    }
+}
+
+/// Follows `value` down its first use through single-result ops until a fork; returns the
+/// fork if no buffer with a slot was crossed on the way.
+fn first_fork_without_slot(cx: &Context<'_>, value: ValueId) -> Option<OpId> {
+    let mut current = value;
+    for _ in 0..cx.item.ops.len() {
+        let values = &cx.item.values[current as usize];
+        let &u = values.uses.first()?;
+        let op_id = cx.item.uses[u as usize].op;
+        let op = &cx.item.ops[op_id as usize];
+        if matches!(op.short_name(), "fork" | "lazy_fork") {
+            return Some(op_id);
+        }
+        if cx.buffers[op_id as usize].as_ref().is_some_and(|b| b.slot_count().unwrap_or(1) > 0) {
+            return None;
+        }
+        if op.results.len() != 1 {
+            return None;
+        }
+        current = op.results[0];
+    }
+    None
 }

@@ -24,9 +24,9 @@ func.func @nested(%cond: i1, %a: i32) -> i32 {
 
 // Valid: Handshake functions are graph regions; cycles go through later definitions.
 handshake.func @dynamatic_loop(%a: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) {
-  %0 = merge %a, %2 : <i32>
-  %1:2 = fork [2] %0 : <i32>
-  %2 = buffer %1#0, bufferType = ONE_SLOT_BREAK_DV, numSlots = 1 : <i32>
+  %0 = merge %a, %1#0 : <i32>
+  %2 = buffer %0, bufferType = ONE_SLOT_BREAK_DV, numSlots = 1 : <i32>
+  %1:2 = fork [2] %2 : <i32>
   end %1#1, %start : <i32>, <>
 }
 
