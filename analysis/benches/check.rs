@@ -9,6 +9,10 @@
 //! - `mlir-opt-16 --allow-unregistered-dialect --mlir-timing` on the generic twin: its "Parser"
 //!   plus "Verifier" phases, and the whole process.
 //!
+//! - the dataflow lints against the type checks alone, on the 10 MB file's lowered items, one
+//!   thread: the time of `check_types` over every item, and of `lints::lint` over every item
+//!   given what `check_types` learnt (goal: the lints take at most 2x the type checks).
+//!
 //! Medians of several runs; ratios use runs from this session only.
 
 use std::path::{Path, PathBuf};
@@ -126,6 +130,42 @@ fn mlir_opt(path: &Path, runs: usize) -> Option<(Duration, Duration)> {
     Some((median(phases), median(process)))
 }
 
+/// Median time of the type checks and of the lints over every item of `text`, one thread.
+fn lints_vs_types(text: &str, runs: usize) -> (Duration, Duration, usize) {
+    use hsir_analysis::ast_node_range;
+    let parse = hsir_parser::parse(text);
+    let items: Vec<(hsir_analysis::ir::Item, &str)> = hsir_analysis::items(&parse)
+        .into_iter()
+        .map(|op| {
+            let range = ast_node_range(op);
+            (hsir_analysis::ir::lower(op), &text[range])
+        })
+        .collect();
+    let table: std::collections::HashMap<String, hsir_analysis::Callee> =
+        items.iter().filter_map(|(item, _)| hsir_analysis::callee_of(item)).collect();
+    let mut symbols = |name: &str| table.get(name).cloned();
+    let (mut types_samples, mut lint_samples) = (Vec::new(), Vec::new());
+    let mut reported = 0;
+    for _ in 0..runs {
+        let mut acc = Vec::new();
+        let start = Instant::now();
+        let typed: Vec<_> = items
+            .iter()
+            .map(|(item, text)| hsir_analysis::check_types(item, text, &mut symbols, &mut acc))
+            .collect();
+        types_samples.push(start.elapsed());
+        let start = Instant::now();
+        for ((item, text), typed) in items.iter().zip(&typed) {
+            if let Some(typed) = typed {
+                hsir_analysis::lints::lint(item, text, typed, &mut acc);
+            }
+        }
+        lint_samples.push(start.elapsed());
+        reported = acc.len();
+    }
+    (median(types_samples), median(lint_samples), reported)
+}
+
 fn main() {
     let runs = 5;
     println!(
@@ -156,4 +196,16 @@ fn main() {
             ),
         }
     }
+
+    let text = std::fs::read_to_string(generated("10M", false)).expect("generated file is readable");
+    let (types, lints, reported) = lints_vs_types(&text, 7);
+    println!();
+    println!("| file | type checks ms | dataflow lints ms | lints / type checks | diagnostics |");
+    println!("| --- | --- | --- | --- | --- |");
+    println!(
+        "| 10M | {:.1} | {:.1} | {:.2}x | {reported} |",
+        ms(types),
+        ms(lints),
+        lints.as_secs_f64() / types.as_secs_f64()
+    );
 }

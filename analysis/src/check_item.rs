@@ -47,7 +47,29 @@ pub fn callee_of(item: &Item) -> Option<(String, Callee)> {
     ))
 }
 
+/// The type checks and then the dataflow lints of one item.
 pub fn check_item(item: &Item, text: &str, symbols: &mut dyn Symbols, acc: &mut Vec<Diagnostic>) {
+    if let Some(typed) = check_types(item, text, symbols, acc) {
+        crate::lints::run(item, text, &typed.types, typed.style, acc);
+    }
+}
+
+/// What the type checks of a `handshake.func` learn, for the lints that follow them.
+#[derive(Debug, Clone)]
+pub struct Typed {
+    /// Each value's type: written, or given by its defining op's typing.
+    pub types: Vec<Option<Type>>,
+    pub style: Style,
+}
+
+/// The type checks of one item: names, op signatures, function rules, single use. Returns the
+/// value types for a `handshake.func`, `None` for other items.
+pub fn check_types(
+    item: &Item,
+    text: &str,
+    symbols: &mut dyn Symbols,
+    acc: &mut Vec<Diagnostic>,
+) -> Option<Typed> {
     let mut checker = Checker {
         item,
         text,
@@ -57,12 +79,14 @@ pub fn check_item(item: &Item, text: &str, symbols: &mut dyn Symbols, acc: &mut 
         style: Style::Circt,
     };
     checker.names();
-    let Some(top) = item.ops.first() else { return };
+    let top = item.ops.first()?;
     if top.name == "handshake.func" {
         checker.style = style_of(item);
         checker.handshake_func(symbols);
+        Some(Typed { types: checker.types, style: checker.style })
     } else {
         checker.outside_handshake();
+        None
     }
 }
 
@@ -225,7 +249,6 @@ impl Checker<'_> {
         }
         self.function_rules();
         self.single_use();
-        crate::lints::run(self.item, self.text, &self.types, self.style, self.acc);
     }
 
     fn counts_and_uses(&mut self, id: OpId) {

@@ -151,6 +151,26 @@ diagnostic_codes! {
     ReadyLoop = "HS2021", Warning, "ready-path loop";
     MergeInCycle = "HS2022", Warning, "merge in a cycle without a buffer slot";
 
+    // ---- HS3020-HS3039: memory accesses and their ctrl-done tokens (lints/memory.rs) ------
+    /// An access's ctrl derives from neither the start token nor its own memory's done tokens.
+    AccessCtrlSource = "HS3020", Error, "access ctrl not derived from the start token or its memory";
+    /// An access's ctrl depends on done tokens of another memory interface (LOOM's CTRL_MULTI_MEM).
+    AccessCtrlMultiMem = "HS3021", Error, "access ctrl depends on another memory (CTRL_MULTI_MEM)";
+    /// A load's or store's memory-side results do not all feed one memory interface.
+    AccessNotAttached = "HS3022", Error, "access not attached to exactly one memory interface";
+    /// An access wired to a port of the wrong kind, or a load reading another port's data.
+    AccessPortMismatch = "HS3023", Error, "access wired to the wrong memory port";
+    /// A memory interface whose `ld` / `st` counts differ from the loads and stores attached.
+    AccessCountMismatch = "HS3024", Error, "memory port counts differ from the attached accesses";
+    /// A memory interface result that breaks the load-data / store-done / load-done layout.
+    MemoryResultLayout = "HS3025", Error, "memory result used against the port layout";
+    /// An access's done token that goes straight into a `sink`.
+    DoneTokenSunk = "HS3026", Error, "access done token discarded";
+    /// An access's done token that can end elsewhere than in the returned control.
+    DoneNotCompleted = "HS3027", Error, "access done token does not reach the returned control";
+    /// A join of done tokens of two memory interfaces that feeds more than the returned control.
+    CrossDomainJoin = "HS3028", Warning, "done tokens of two memories joined before the return";
+
     // ---- HS4xxx: pipelines ------------------------------------------------------------------
     /// A stage block that does not end in `pipeline.stage` / `pipeline.return`.
     PipelineStageNoTerminator = "HS4001", Error, "stage block without a pipeline terminator";

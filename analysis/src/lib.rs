@@ -17,7 +17,7 @@ pub mod signatures;
 mod syntax;
 pub mod types;
 
-pub use check_item::Callee;
+pub use check_item::{callee_of, check_types, Callee, Symbols, Typed};
 pub use db::{Config, Counters, Database, FileId};
 pub use diagnostics::{Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit};
 pub use hsir_parser::{Parse, TextRange, TextSize};
@@ -53,6 +53,13 @@ pub fn items(parse: &Parse) -> Vec<hsir_parser::ast::Op<'_>> {
         }
     }
     out
+}
+
+/// The text range of an item, as `items` returns them.
+pub fn ast_node_range(op: hsir_parser::ast::Op<'_>) -> std::ops::Range<usize> {
+    use hsir_parser::ast::AstNode;
+    let range = op.syntax().text_range();
+    usize::from(range.start())..usize::from(range.end())
 }
 
 /// Decodes file bytes and parses them. A decoding problem is returned as a diagnostic, the

@@ -87,6 +87,18 @@ fn human_output_of_a_broken_fixture() {
 }
 
 #[test]
+fn json_output_of_a_dataflow_lint_lists_the_cycle_in_related_notes() {
+    let output = hsir(&[
+        "check",
+        "--format",
+        "json",
+        "analysis/test_data/diagnostics/HS2020_combinational_loop.mlir",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    expect_file!["snapshots/check_json_combinational_loop.json"].assert_eq(&stdout(&output));
+}
+
+#[test]
 fn json_output_of_a_broken_fixture() {
     let output = hsir(&[
         "check",

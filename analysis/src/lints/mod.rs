@@ -37,6 +37,12 @@ impl Context<'_> {
     }
 }
 
+/// Runs every dataflow lint on a `handshake.func` item, given what its type checks learnt
+/// (`check_types`).
+pub fn lint(item: &Item, text: &str, typed: &crate::Typed, acc: &mut Vec<Diagnostic>) {
+    run(item, text, &typed.types, typed.style, acc);
+}
+
 /// Runs every dataflow lint on a `handshake.func` item.
 pub(crate) fn run(
     item: &Item,

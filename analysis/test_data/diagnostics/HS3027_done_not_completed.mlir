@@ -1,0 +1,48 @@
+// After a fork, one copy of the load's done token is sunk: the returned control does not wait
+// for it on that path.
+handshake.func @forked_then_sunk(%a: memref<4xi32>, %i: index, %start: none) -> (i32, none) {
+  %ld, %ldDone = extmemory [ld = 1, st = 0] (%a : memref<4xi32>) (%addr) {id = 0 : i32} : (index) -> (i32, none)
+  // expected-error @-1 {{HS3027: the done token `%ldDone` of load `%x` must reach the returned control `%done` on every path, but can end in a `sink`}}
+  // expected-note @+1 {{the access}}
+  %x, %addr = load [%i] %ld, %start : index, i32
+  %d:2 = fork [2] %ldDone : none
+  // expected-note @+1 {{the token ends here}}
+  sink %d#1 : none
+  %done = join %d#0 : none
+  return %x, %done : i32, none
+}
+
+// -----
+
+// The load's done token orders the store, but the store's done token goes nowhere but a
+// branch whose false side is dropped.
+handshake.func @dropped_branch(%a: memref<4xi32>, %i: index, %j: index, %v: i32, %c: i1, %start: none) -> (i32, none) {
+  %s:2 = fork [2] %start : none
+  %ld, %stDone, %ldDone = extmemory [ld = 1, st = 1] (%a : memref<4xi32>) (%stData, %stAddr, %addr) {id = 0 : i32} : (i32, index, index) -> (i32, none, none)
+  // expected-error @-1 {{HS3027: the done token `%stDone` of store `%stData` must reach the returned control `%done` on every path, but can end in a `sink`}}
+  // expected-error @-2 {{HS3027: the done token `%ldDone` of load `%x` must reach the returned control `%done` on every path, but can end in a `sink`}}
+  // expected-note @+1 {{the access}}
+  %x, %addr = load [%i] %ld, %s#0 : index, i32
+  // expected-note @+1 {{the access}}
+  %stData, %stAddr = store [%j] %v, %ldDone : index, i32
+  %t, %f = cond_br %c, %stDone : none
+  // expected-note @+1 {{the token ends here}}
+  sink %f : none
+  // expected-note @-1 {{the token ends here}}
+  %done = join %t, %s#1 : none, none
+  return %x, %done : i32, none
+}
+
+// -----
+
+// A done token caught in a loop that never leaves it does not reach the return either.
+handshake.func @trapped(%a: memref<4xi32>, %i: index, %start: none) -> (i32, none) {
+  %s:2 = fork [2] %start : none
+  %ld, %ldDone = extmemory [ld = 1, st = 0] (%a : memref<4xi32>) (%addr) {id = 0 : i32} : (index) -> (i32, none)
+  // expected-error @-1 {{HS3027: the done token `%ldDone` of load `%x` must reach the returned control `%s#1` on every path, but never reaches it}}
+  // expected-note @+1 {{the access}}
+  %x, %addr = load [%i] %ld, %s#0 : index, i32
+  %m = merge %ldDone, %back : none
+  %back = buffer [1] seq %m : none
+  return %x, %s#1 : i32, none
+}
