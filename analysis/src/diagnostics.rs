@@ -146,6 +146,18 @@ diagnostic_codes! {
     /// `wait` whose result type is not its second operand's type.
     WaitResultType = "HS1219", Error, "wait result type differs from the waited value";
 
+    // ---- HS30xx: LOOM loop control ---------------------------------------------------------
+    /// A `dataflow.stream`, `gate`, `carry` or `invariant` whose written types do not fit it.
+    LoomOpMalformed = "HS3001", Error, "malformed LOOM dataflow op";
+    /// A `dataflow.stream` whose `step_op` or `cont_cond` names no supported operator.
+    StreamAttribute = "HS3002", Error, "stream step or condition operator unknown";
+    /// Loop-body control or a body done split keyed by a stream's raw_will_continue.
+    RawWillContinueBodyControl = "HS3003", Error, "loop-body control keyed by raw_will_continue";
+    /// A loop-carried data value keyed by a gate's after_cond instead of raw_will_continue.
+    DataCarryAfterCond = "HS3004", Warning, "loop-carried value keyed by after_cond";
+    /// An op whose operands receive different numbers of tokens per invocation.
+    TokenRateMismatch = "HS3005", Warning, "operands receive different token counts";
+
     // ---- HS202x: dataflow cycles --------------------------------------------------------------
     CombinationalLoop = "HS2020", Error, "combinational loop";
     ReadyLoop = "HS2021", Warning, "ready-path loop";

@@ -93,16 +93,22 @@ const DATAFLOW_OPS: &[&str] = &[
     "esi_instance",
 ];
 
+/// LOOM's loop-stream ops, known by their full (dotted) names.
+pub const LOOM_OPS: &[&str] =
+    &["dataflow.stream", "dataflow.gate", "dataflow.carry", "dataflow.invariant"];
+
 /// Arithmetic that is neither a same-type binary op nor a cast.
 const OTHER_ARITH: &[&str] = &["cmpi", "cmpf", "negf", "absf"];
 
 /// Whether hsir knows the op a short name (as `known_name` gives it) names.
 pub fn is_known(name: &str) -> bool {
-    [DATAFLOW_OPS, SAME_TYPE_BINARY, CASTS, OTHER_ARITH].iter().any(|list| list.contains(&name))
+    [DATAFLOW_OPS, SAME_TYPE_BINARY, CASTS, OTHER_ARITH, LOOM_OPS]
+        .iter()
+        .any(|list| list.contains(&name))
 }
 
 /// Binary ops whose operands and result share one type.
-const SAME_TYPE_BINARY: &[&str] = &[
+pub const SAME_TYPE_BINARY: &[&str] = &[
     "addi",
     "subi",
     "muli",
@@ -163,6 +169,9 @@ pub fn known_name(op: &OpData) -> Option<&str> {
             "constant" => "arith.constant",
             other => other,
         });
+    }
+    if let Some(loom) = LOOM_OPS.iter().find(|&&l| l == name) {
+        return Some(loom);
     }
     if name.contains('.') {
         return None;
@@ -408,9 +417,57 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
             let to = after.first()?.ty.clone();
             Typing { operands: vec![Some(from)], results: vec![Some(to)] }
         }
+        "dataflow.stream" | "dataflow.gate" | "dataflow.carry" | "dataflow.invariant" => {
+            loom_typing(op, name, style)
+        }
         _ => return None,
     };
     Some(typing)
+}
+
+/// LOOM's `dataflow` ops have a fixed shape: the typing always has it, with the written types
+/// in place where as many are written as the shape has (the lints report other counts).
+fn loom_typing(op: &OpData, name: &str, style: Style) -> Typing {
+    let index = match style {
+        Style::Circt => Type::Index,
+        Style::Dynamatic => Type::Channel { data: Box::new(Type::Index), extras: Vec::new() },
+    };
+    let (ins, outs) = loom_shape(name);
+    let (written_ins, written_outs): (Vec<&Written>, Vec<&Written>) = match function(&op.types) {
+        Some((i, o)) => (i.iter().collect(), o.iter().collect()),
+        None => (flat(&op.types), flat(&op.types_after)),
+    };
+    let place = |written: &[&Written], count: usize| -> Vec<Option<Type>> {
+        if written.len() == count {
+            tys(written)
+        } else {
+            vec![None; count]
+        }
+    };
+    let mut operands = place(&written_ins, ins);
+    let mut results = place(&written_outs, outs);
+    if name == "dataflow.stream" {
+        // Types are optional on a stream: `index` operands, `(index, i1)` results.
+        if written_ins.len() == 1 {
+            operands = vec![Some(written_ins[0].ty.clone()); ins];
+        } else if written_ins.is_empty() {
+            operands = vec![Some(index.clone()); ins];
+        }
+        if written_outs.is_empty() {
+            results = vec![Some(index), Some(style.i1())];
+        }
+    }
+    Typing { operands, results }
+}
+
+/// Operand and result counts of LOOM's `dataflow` ops.
+pub fn loom_shape(name: &str) -> (usize, usize) {
+    match name {
+        "dataflow.stream" => (3, 2),
+        "dataflow.gate" => (2, 2),
+        "dataflow.carry" => (3, 1),
+        _ => (2, 1),
+    }
 }
 
 /// Types for `n` operands from a list written either once for all or once per operand.

@@ -1,6 +1,1097 @@
+//! Loop control of LOOM's `dataflow` ops (HS3001-HS3005).
+//!
+//! A `dataflow.stream` gives, per loop entry, N+1 indices and N+1 `raw_will_continue`
+//! conditions (N times true, then false once); a `dataflow.gate` on those gives N values and N
+//! `after_cond` conditions. Body-local control (what orders the body's loads and stores) must
+//! run N times, so it is keyed by `after_cond`; loop-carried data (iter_args) runs N+1 times, so
+//! it is keyed by `raw_will_continue`. Values are classified by their defining op and result
+//! index, through forks, buffers and `br`, never by their names.
+//!
+//! Token rates: every channel gets a symbolic count of tokens per invocation of the function,
+//! a sum of integer multiples of atoms (one invocation, the trips of a stream over all its
+//! entries, the true tokens of a condition). Ops that take one token from every operand per
+//! firing must see equal counts on their operands; where they do not, one operand is left with
+//! tokens no firing consumes (the "extra latched ctrl" or "extra latched cond" symptom).
+//! Unknown counts (cycles through merges, sources, instances, ops hsir does not model) never
+//! produce a diagnostic.
+
+use std::collections::{BTreeMap, BTreeSet};
+
 use super::Context;
-use crate::Diagnostic;
+use crate::dataflow::{attribute_scalar, is_control};
+use crate::ir::{group_len, Container, Def, OpData, OpId, UseId, ValueId};
+use crate::signatures::{self, known_name};
+use crate::types::Type;
+use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
+use hsir_parser::{TextRange, TextSize};
 
 pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
-    let _ = (cx, acc);
+    for (id, op) in cx.item.ops.iter().enumerate().skip(1) {
+        if op.broken {
+            continue;
+        }
+        malformed(cx, id as OpId, op, acc);
+    }
+    let classes = Classes::new(cx);
+    let rates = Rates::compute(cx, &classes);
+    raw_body_control(cx, &classes, acc);
+    data_carry_after_cond(cx, &classes, acc);
+    rates.check(cx, acc);
+}
+
+// ---- HS3001 / HS3002: the ops' own shape ----------------------------------------------------
+
+const STEP_OPS: &[&str] = &["+=", "-=", "*=", "/=", "<<=", ">>="];
+const CONT_CONDS: &[&str] = &["<", "<=", ">", ">=", "!="];
+
+fn is_i1(ty: &Type) -> bool {
+    match ty {
+        Type::Int { width: 1, .. } => true,
+        Type::Channel { data, .. } => matches!(**data, Type::Int { width: 1, .. }),
+        _ => false,
+    }
+}
+
+fn is_index(ty: &Type) -> bool {
+    match ty {
+        Type::Index => true,
+        Type::Channel { data, .. } => **data == Type::Index,
+        _ => false,
+    }
+}
+
+/// `_` and aliases match anything, as in the type checks.
+fn opaque(ty: &Type) -> bool {
+    matches!(ty, Type::Other(t) if t == "_" || (t.starts_with('!') && !t.contains('<')))
+}
+
+fn malformed(cx: &Context<'_>, id: OpId, op: &OpData, acc: &mut Vec<Diagnostic>) {
+    let Some(name) = known_name(op).filter(|n| signatures::LOOM_OPS.contains(n)) else { return };
+    let short = name.trim_start_matches("dataflow.");
+    let err = |msg: String| Diagnostic::new(Code::LoomOpMalformed, op.name_range, msg);
+    if name == "dataflow.stream" {
+        stream_attributes(op, acc);
+    }
+    let (ins, outs) = signatures::loom_shape(name);
+    let (written_ins, written_outs) = written_counts(op);
+    let optional = name == "dataflow.stream";
+    if !optional && written_ins == 0 && written_outs == 0 && !op.generic {
+        acc.push(err(format!(
+            "`{name}` must write its types (`: {}`)",
+            match short {
+                "gate" => "T, i1 -> T, i1",
+                "carry" => "i1, T, T -> T",
+                _ => "i1, T -> T",
+            }
+        )));
+        return;
+    }
+    let ins_ok = written_ins == ins || (optional && (written_ins == 0 || written_ins == 1));
+    let outs_ok = written_outs == outs || (optional && written_outs == 0);
+    if !ins_ok || !outs_ok {
+        acc.push(err(format!(
+            "`{name}` has {ins} operands and {outs} result{}, but {written_ins} operand type{} and {written_outs} result type{} are written",
+            if outs == 1 { "" } else { "s" },
+            if written_ins == 1 { "" } else { "s" },
+            if written_outs == 1 { "" } else { "s" },
+        )));
+        return;
+    }
+    let Some(typing) = signatures::typing(op, cx.item, cx.style) else { return };
+    let operand = |i: usize| typing.operands.get(i).cloned().flatten();
+    let result = |i: usize| typing.results.get(i).cloned().flatten();
+    let _ = id;
+    let not = |t: &Option<Type>, pred: fn(&Type) -> bool| {
+        t.as_ref().is_some_and(|t| !pred(t) && !opaque(t))
+    };
+    let differ = |a: &Option<Type>, b: &Option<Type>| match (a, b) {
+        (Some(a), Some(b)) => a != b && !opaque(a) && !opaque(b),
+        _ => false,
+    };
+    let show = |t: &Option<Type>| t.as_ref().map_or(String::from("?"), |t| t.to_string());
+    match short {
+        "stream" => {
+            for (i, what) in ["start", "step", "bound"].iter().enumerate() {
+                if not(&operand(i), is_index) {
+                    acc.push(err(format!(
+                        "the {what} operand of `dataflow.stream` must be `index`, not `{}`",
+                        show(&operand(i))
+                    )));
+                }
+            }
+            if not(&result(0), is_index) {
+                acc.push(err(format!(
+                    "the index result of `dataflow.stream` must be `index`, not `{}`",
+                    show(&result(0))
+                )));
+            }
+            if not(&result(1), is_i1) {
+                acc.push(err(format!(
+                    "the raw_will_continue result of `dataflow.stream` must be `i1`, not `{}`",
+                    show(&result(1))
+                )));
+            }
+        }
+        "gate" => {
+            if not(&operand(1), is_i1) {
+                acc.push(err(format!(
+                    "the condition operand of `dataflow.gate` must be `i1`, not `{}`",
+                    show(&operand(1))
+                )));
+            }
+            if not(&result(1), is_i1) {
+                acc.push(err(format!(
+                    "the after_cond result of `dataflow.gate` must be `i1`, not `{}`",
+                    show(&result(1))
+                )));
+            }
+            if differ(&operand(0), &result(0)) {
+                acc.push(err(format!(
+                    "`dataflow.gate` passes its value through: the value is `{}` but the result is `{}`",
+                    show(&operand(0)),
+                    show(&result(0))
+                )));
+            }
+        }
+        _ => {
+            if not(&operand(0), is_i1) {
+                acc.push(err(format!(
+                    "the key (first operand) of `{name}` must be an `i1` condition, not `{}`",
+                    show(&operand(0))
+                )));
+            }
+            let mut values = vec![operand(1)];
+            if short == "carry" {
+                values.push(operand(2));
+            }
+            values.push(result(0));
+            let first = values.iter().flatten().find(|t| !opaque(t)).cloned();
+            if let Some(first) = first {
+                if values.iter().flatten().any(|t| *t != first && !opaque(t)) {
+                    let shown: Vec<String> = values.iter().map(show).collect();
+                    let what = if short == "carry" {
+                        "its initial value, its carried value and its result"
+                    } else {
+                        "its value and its result"
+                    };
+                    acc.push(err(format!(
+                        "`{name}` needs one type for {what}, but `{}` are written",
+                        shown.join("`, `")
+                    )));
+                }
+            }
+        }
+    }
+}
+
+/// Operand and result types written (a function type, or the lists around `->`).
+fn written_counts(op: &OpData) -> (usize, usize) {
+    use crate::ir::TypeEntry;
+    if let Some((ins, outs)) = op.types.iter().find_map(|e| match e {
+        TypeEntry::Function(i, o, _) => Some((i.len(), o.len())),
+        _ => None,
+    }) {
+        return (ins, outs);
+    }
+    (signatures::flat_types(&op.types).len(), signatures::flat_types(&op.types_after).len())
+}
+
+fn stream_attributes(op: &OpData, acc: &mut Vec<Diagnostic>) {
+    for (key, allowed) in
+        [("step_op", STEP_OPS), ("cont_cond", CONT_CONDS), ("stop_cond", CONT_CONDS)]
+    {
+        let Some(attr) = op.attr(key) else { continue };
+        let value = attribute_scalar(&attr.value);
+        if !allowed.contains(&value) {
+            acc.push(Diagnostic::new(
+                Code::StreamAttribute,
+                attr.range,
+                format!(
+                    "`{key}` of `dataflow.stream` is `{}`; it must be one of {}",
+                    attr.value.trim(),
+                    allowed.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+    }
+}
+
+// ---- Loop-control classes -----------------------------------------------------------------------
+
+/// What a value is to a loop, by the op that defines it (through forks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LoopClass {
+    /// Result #0 of a `dataflow.stream`: N+1 indices per loop entry.
+    RawIndex { stream: OpId },
+    /// Result #1 of a `dataflow.stream`: N+1 conditions per loop entry.
+    RawWillContinue { stream: OpId },
+    /// Result #0 of a `dataflow.gate`: N values per loop entry.
+    AfterValue { gate: OpId },
+    /// Result #1 of a `dataflow.gate`: N conditions per loop entry.
+    AfterCond { gate: OpId },
+}
+
+/// Ops whose result is their operand's token sequence unchanged.
+fn is_identity(op: &OpData) -> bool {
+    match known_name(op) {
+        Some("fork" | "lazy_fork" | "br") => op.operands.len() == 1,
+        Some("buffer") => op.operands.len() == 1 && op.attr("initValues").is_none(),
+        _ => false,
+    }
+}
+
+struct Classes {
+    /// Each value's root: the value it copies through identity ops (itself if none).
+    root: Vec<ValueId>,
+    class: Vec<Option<LoopClass>>,
+}
+
+impl Classes {
+    fn new(cx: &Context<'_>) -> Classes {
+        let item = cx.item;
+        let n = item.values.len();
+        let mut root: Vec<ValueId> = (0..n as ValueId).collect();
+        for (v, r) in root.iter_mut().enumerate() {
+            let mut current = v as ValueId;
+            // Bounded: a cycle of forks has no root outside it.
+            for _ in 0..n {
+                let Def::Result { op, .. } = item.values[current as usize].def else { break };
+                let op = &item.ops[op as usize];
+                if !is_identity(op) {
+                    break;
+                }
+                match item.uses[op.operands[0] as usize].value {
+                    Some(next) if next != current => current = next,
+                    _ => break,
+                }
+            }
+            *r = current;
+        }
+        let class = root
+            .iter()
+            .map(|&r| {
+                let Def::Result { op, n } = item.values[r as usize].def else { return None };
+                match (known_name(&item.ops[op as usize]), n) {
+                    (Some("dataflow.stream"), 0) => Some(LoopClass::RawIndex { stream: op }),
+                    (Some("dataflow.stream"), 1) => Some(LoopClass::RawWillContinue { stream: op }),
+                    (Some("dataflow.gate"), 0) => Some(LoopClass::AfterValue { gate: op }),
+                    (Some("dataflow.gate"), 1) => Some(LoopClass::AfterCond { gate: op }),
+                    _ => None,
+                }
+            })
+            .collect();
+        Classes { root, class }
+    }
+
+    fn of(&self, v: ValueId) -> Option<LoopClass> {
+        self.class[v as usize]
+    }
+
+    /// The stream whose raw streams a gate takes, if its operands come from one.
+    fn gate_stream(&self, cx: &Context<'_>, gate: OpId) -> Option<OpId> {
+        let op = &cx.item.ops[gate as usize];
+        op.operands.iter().find_map(|&u| match self.of(cx.item.uses[u as usize].value?)? {
+            LoopClass::RawWillContinue { stream } | LoopClass::RawIndex { stream } => Some(stream),
+            _ => None,
+        })
+    }
+
+    /// The first gate on a stream's values.
+    fn gate_of(&self, cx: &Context<'_>, stream: OpId) -> Option<OpId> {
+        (1..cx.item.ops.len() as OpId).find(|&g| {
+            known_name(&cx.item.ops[g as usize]) == Some("dataflow.gate")
+                && self.gate_stream(cx, g) == Some(stream)
+        })
+    }
+}
+
+fn operand_value(cx: &Context<'_>, op: &OpData, i: usize) -> Option<ValueId> {
+    cx.item.uses[*op.operands.get(i)? as usize].value
+}
+
+fn display(cx: &Context<'_>, v: ValueId) -> String {
+    cx.item.values[v as usize].display(group_len(cx.item, v))
+}
+
+/// The operand position of a CIRCT load's or store's ctrl: after its addresses and data.
+fn ctrl_operand(cx: &Context<'_>, op: &OpData) -> Option<usize> {
+    if !matches!(known_name(op), Some("load" | "store")) {
+        return None;
+    }
+    let addresses = op
+        .operands
+        .iter()
+        .filter(|&&u| cx.item.uses[u as usize].container == Container::Bracket)
+        .count();
+    (addresses > 0 && op.operands.len() == addresses + 2).then_some(addresses + 1)
+}
+
+// ---- HS3003: body control keyed by raw_will_continue -----------------------------------------------
+
+fn raw_body_control(cx: &Context<'_>, classes: &Classes, acc: &mut Vec<Diagnostic>) {
+    let item = cx.item;
+    for (id, op) in item.ops.iter().enumerate().skip(1) {
+        let id = id as OpId;
+        if op.broken {
+            continue;
+        }
+        let name = known_name(op);
+        let Some(&key_use) = op.operands.first() else { continue };
+        let Some(key) = item.uses[key_use as usize].value else { continue };
+        let Some(LoopClass::RawWillContinue { stream }) = classes.of(key) else { continue };
+        let key_text = &item.uses[key_use as usize].text;
+        match name {
+            Some(short @ ("dataflow.carry" | "dataflow.invariant")) => {
+                let Some(&out) = op.results.first() else { continue };
+                if !cx.ty(out).is_some_and(is_control) {
+                    continue;
+                }
+                let Some((access, ctrl_use)) = reaches_access(cx, classes, out, stream) else {
+                    continue;
+                };
+                let access_name = item.ops[access as usize].short_name().to_string();
+                let d = Diagnostic::new(
+                    Code::RawWillContinueBodyControl,
+                    item.uses[key_use as usize].range,
+                    format!(
+                        "control `{short}` `{}` is keyed by `{key_text}`, a stream's raw_will_continue, and drives the ctrl of a `{access_name}` without a `cond_br` on that condition: the loop body runs N times per loop entry but the raw stream has N+1 events, so the `{access_name}` gets one extra ctrl token; key body control by the gate's after_cond",
+                        display(cx, out)
+                    ),
+                )
+                .with_related(item.uses[ctrl_use as usize].range, format!("ctrl of the `{access_name}`"));
+                acc.push(finish(cx, classes, d, id, key_use, stream));
+            }
+            Some("cond_br") => {
+                let Some(data) = operand_value(cx, op, 1) else { continue };
+                let Some(done) = done_token_source(cx, data) else { continue };
+                let data_text = &item.uses[op.operands[1] as usize].text;
+                let d = Diagnostic::new(
+                    Code::RawWillContinueBodyControl,
+                    item.uses[key_use as usize].range,
+                    format!(
+                        "`cond_br` splits the loop-body done token `{data_text}` by `{key_text}`, a stream's raw_will_continue: the body runs N times per loop entry but the raw stream has N+1 events, so one condition token is left latched in the `cond_br`; split the body's done token by the gate's after_cond"
+                    ),
+                )
+                .with_related(item.ops[done as usize].name_range, "the done token comes from this memory");
+                acc.push(finish(cx, classes, d, id, key_use, stream));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Adds the notes on the stream and its gate, and the fix that rewires the key.
+fn finish(
+    cx: &Context<'_>,
+    classes: &Classes,
+    mut d: Diagnostic,
+    op: OpId,
+    key_use: UseId,
+    stream: OpId,
+) -> Diagnostic {
+    let item = cx.item;
+    d = d.with_related(
+        item.ops[stream as usize].name_range,
+        "the stream: raw_will_continue has N+1 events per loop entry (N true, then one false)",
+    );
+    if let Some(gate) = classes.gate_of(cx, stream) {
+        d = d.with_related(
+            item.ops[gate as usize].name_range,
+            "the gate: its after_cond has N events per loop entry, one per body iteration",
+        );
+        if let Some(fix) = rewire_fix(cx, op, key_use, gate) {
+            d.fixes.push(fix);
+        }
+    }
+    d
+}
+
+/// Walks control forward from `start` and returns the first load or store whose ctrl it
+/// reaches without a `cond_br` keyed by the same stream's raw_will_continue.
+fn reaches_access(
+    cx: &Context<'_>,
+    classes: &Classes,
+    start: ValueId,
+    stream: OpId,
+) -> Option<(OpId, UseId)> {
+    let item = cx.item;
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![start];
+    while let Some(v) = stack.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        // The graph's edges are every use, `wait`'s awaited operand included.
+        for (op_id, position) in cx.graph.consumers(item, v) {
+            let op = &item.ops[op_id as usize];
+            let position = position as usize;
+            if ctrl_operand(cx, op) == Some(position) {
+                return Some((op_id, op.operands[position]));
+            }
+            let next: &[ValueId] = match known_name(op) {
+                Some("cond_br") if position == 1 => {
+                    let cond = operand_value(cx, op, 0).and_then(|c| classes.of(c));
+                    if cond == Some(LoopClass::RawWillContinue { stream }) {
+                        continue;
+                    }
+                    &op.results
+                }
+                Some(
+                    "fork" | "lazy_fork" | "buffer" | "br" | "join" | "sync" | "wait" | "merge"
+                    | "mux",
+                ) => &op.results,
+                Some("control_merge") => &op.results[..op.results.len().min(1)],
+                _ => &[],
+            };
+            stack.extend(next.iter().rev());
+        }
+    }
+    None
+}
+
+/// The memory op whose done token `v` is, through forks, buffers, joins and waits.
+fn done_token_source(cx: &Context<'_>, v: ValueId) -> Option<OpId> {
+    let item = cx.item;
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        let Def::Result { op: id, n } = item.values[v as usize].def else { continue };
+        let op = &item.ops[id as usize];
+        match known_name(op) {
+            Some("memory" | "extmemory") => {
+                let loads = memory_ports(op).map_or(0, |(loads, _)| loads);
+                if n as usize >= loads {
+                    return Some(id);
+                }
+            }
+            Some("fork" | "lazy_fork" | "buffer" | "br" | "join" | "sync" | "wait") => {
+                stack.extend(op.operands.iter().filter_map(|&u| item.uses[u as usize].value));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `[ld = L, st = S]` of a memory op.
+fn memory_ports(op: &OpData) -> Option<(usize, usize)> {
+    let get = |key: &str| {
+        op.bracket_entries.iter().find(|(k, _)| k == key).and_then(|(_, v)| v.trim().parse().ok())
+    };
+    Some((get("ld")?, get("st")?))
+}
+
+/// The fix: key the op by the gate's after_cond, keeping every channel used once.
+fn rewire_fix(cx: &Context<'_>, op: OpId, key_use: UseId, gate: OpId) -> Option<Fix> {
+    let item = cx.item;
+    let text = cx.text;
+    let after = *item.ops[gate as usize].results.get(1)?;
+    let after_name = display(cx, after);
+    let after_ty = cx.ty(after).cloned().unwrap_or_else(|| cx.style.i1());
+    let key = &item.uses[key_use as usize];
+    let old = key.value?;
+    let mut edits = Vec::new();
+    let uses = &item.values[after as usize].uses;
+    let new_key = match uses.as_slice() {
+        [] => after_name.clone(),
+        [only] => {
+            let consumer = &item.ops[item.uses[*only as usize].op as usize];
+            match widen_fork(cx, consumer) {
+                Some((widen, new_name)) => {
+                    edits.extend(widen);
+                    new_name
+                }
+                None => {
+                    let base = after_name.replace('#', "_");
+                    let mut fork = format!("{base}_fork");
+                    let mut k = 1;
+                    while item.values.iter().any(|v| v.name == fork) {
+                        fork = format!("{base}_fork{k}");
+                        k += 1;
+                    }
+                    let gate_op = &item.ops[gate as usize];
+                    edits.push(line_after(
+                        text,
+                        gate_op.range.end(),
+                        &format!("{fork}:2 = fork [2] {after_name} : {after_ty}"),
+                    ));
+                    edits.push(TextEdit {
+                        range: item.uses[*only as usize].range,
+                        new_text: format!("{fork}#0"),
+                    });
+                    format!("{fork}#1")
+                }
+            }
+        }
+        // Already used more than once (HS1108 says so): one more use.
+        _ => after_name.clone(),
+    };
+    edits.push(TextEdit { range: key.range, new_text: new_key.clone() });
+    // The raw condition loses this use: consume it with a sink so it does not stall.
+    if item.values[old as usize].uses.len() == 1 {
+        let ty = cx.ty(old).cloned().unwrap_or_else(|| cx.style.i1());
+        edits.push(line_before(
+            text,
+            item.ops[op as usize].range.start(),
+            &format!("sink {} : {ty}", key.text),
+        ));
+    }
+    Some(Fix {
+        label: format!(
+            "Key `{}` by the gate's after_cond `{new_key}`",
+            item.ops[op as usize].short_name()
+        ),
+        edits,
+    })
+}
+
+/// Edits that give a `fork [k]` one more result; the new result's name.
+fn widen_fork(cx: &Context<'_>, fork: &OpData) -> Option<(Vec<TextEdit>, String)> {
+    if known_name(fork) != Some("fork") || fork.result_groups.len() != 1 {
+        return None;
+    }
+    let group = &fork.result_groups[0];
+    let k = group.count as u64;
+    if !group.explicit_count || fork.bracket_ints.first() != Some(&k) {
+        return None;
+    }
+    let text = cx.text;
+    // `%f:k`: the count follows the name.
+    let after_name: usize = group.range.end().into();
+    let rest = &text[after_name..];
+    let colon = rest.find(':')?;
+    let digits_start = after_name + colon + 1;
+    let digits_len = text[digits_start..].chars().take_while(|c| c.is_ascii_digit()).count();
+    if digits_len == 0 || !rest[..colon].trim().is_empty() {
+        return None;
+    }
+    // `[k]` after the op name.
+    let name_end: usize = fork.name_range.end().into();
+    let op_end: usize = fork.range.end().into();
+    let open = name_end + text[name_end..op_end].find('[')?;
+    let close = open + text[open..op_end].find(']')?;
+    let range =
+        |a: usize, b: usize| TextRange::new(TextSize::from(a as u32), TextSize::from(b as u32));
+    Some((
+        vec![
+            TextEdit {
+                range: range(digits_start, digits_start + digits_len),
+                new_text: (k + 1).to_string(),
+            },
+            TextEdit { range: range(open + 1, close), new_text: (k + 1).to_string() },
+        ],
+        format!("{}#{k}", group.name),
+    ))
+}
+
+/// A new line after the line holding `at`, indented like it.
+fn line_after(text: &str, at: TextSize, line: &str) -> TextEdit {
+    let at: usize = at.into();
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent: String = text[start..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    TextEdit {
+        range: TextRange::empty(TextSize::from(end as u32)),
+        new_text: format!("\n{indent}{line}"),
+    }
+}
+
+/// A new line before the line holding `at`, indented like it.
+fn line_before(text: &str, at: TextSize, line: &str) -> TextEdit {
+    let at: usize = at.into();
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent: String = text[start..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+    TextEdit {
+        range: TextRange::empty(TextSize::from(start as u32)),
+        new_text: format!("{indent}{line}\n"),
+    }
+}
+
+// ---- HS3004: loop-carried data keyed by after_cond -------------------------------------------------
+
+fn data_carry_after_cond(cx: &Context<'_>, classes: &Classes, acc: &mut Vec<Diagnostic>) {
+    let item = cx.item;
+    for op in item.ops.iter().skip(1) {
+        if op.broken || known_name(op) != Some("dataflow.carry") {
+            continue;
+        }
+        let (Some(&key_use), Some(&out)) = (op.operands.first(), op.results.first()) else {
+            continue;
+        };
+        let Some(key) = item.uses[key_use as usize].value else { continue };
+        let Some(LoopClass::AfterCond { gate }) = classes.of(key) else { continue };
+        let Some(ty) = cx.ty(out) else { continue };
+        if is_control(ty) || opaque(ty) {
+            continue;
+        }
+        let d = Diagnostic::new(
+            Code::DataCarryAfterCond,
+            item.uses[key_use as usize].range,
+            format!(
+                "loop-carried `{ty}` value `{}` is keyed by `{}`, a gate's after_cond: after_cond has N events per loop entry (none when the loop runs zero times), but a loop-carried value takes N+1 (its initial value, then one per iteration); key it by the stream's raw_will_continue",
+                display(cx, out),
+                item.uses[key_use as usize].text
+            ),
+        )
+        .with_related(item.ops[gate as usize].name_range, "the gate giving after_cond");
+        acc.push(d);
+    }
+}
+
+// ---- HS3005: token rates -------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Atom {
+    /// One token per invocation.
+    Invocation,
+    /// The body iterations of a stream, summed over its loop entries.
+    Trips(OpId),
+    /// The true tokens of a condition (by its root value).
+    True(ValueId),
+}
+
+/// Tokens per invocation: a sum of integer multiples of atoms.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Rate(BTreeMap<Atom, i64>);
+
+impl Rate {
+    fn atom(atom: Atom) -> Rate {
+        Rate(BTreeMap::from([(atom, 1)]))
+    }
+
+    fn combine(&self, other: &Rate, sign: i64) -> Rate {
+        let mut out = self.0.clone();
+        for (atom, k) in &other.0 {
+            let entry = out.entry(*atom).or_insert(0);
+            *entry += sign * k;
+            if *entry == 0 {
+                out.remove(atom);
+            }
+        }
+        Rate(out)
+    }
+
+    fn plus(&self, other: &Rate) -> Rate {
+        self.combine(other, 1)
+    }
+
+    fn minus(&self, other: &Rate) -> Rate {
+        self.combine(other, -1)
+    }
+
+    fn render(&self, cx: &Context<'_>) -> String {
+        if self.0.is_empty() {
+            return "0".to_string();
+        }
+        let mut out = String::new();
+        // Positive terms first, loop terms before the per-invocation constant:
+        // `trips(%i) + 1`, `1 - true(%c)`.
+        let mut terms: Vec<(&Atom, &i64)> = self.0.iter().collect();
+        terms.sort_by_key(|(a, k)| (**k < 0, **a == Atom::Invocation));
+        for (i, (atom, &k)) in terms.into_iter().enumerate() {
+            let name = match atom {
+                Atom::Invocation => None,
+                Atom::Trips(stream) => Some(format!(
+                    "trips({})",
+                    cx.item.ops[*stream as usize]
+                        .results
+                        .first()
+                        .map_or("?".into(), |&v| display(cx, v))
+                )),
+                Atom::True(v) => Some(format!("true({})", display(cx, *v))),
+            };
+            let term = match (name, k.unsigned_abs()) {
+                (None, m) => m.to_string(),
+                (Some(n), 1) => n,
+                (Some(n), m) => format!("{m}*{n}"),
+            };
+            match (i, k < 0) {
+                (0, true) => out.push('-'),
+                (0, false) => {}
+                (_, true) => out.push_str(" - "),
+                (_, false) => out.push_str(" + "),
+            }
+            out.push_str(&term);
+        }
+        out
+    }
+}
+
+struct Rates {
+    rate: Vec<Option<Rate>>,
+    classes_root: Vec<ValueId>,
+    class: Vec<Option<LoopClass>>,
+    gate_stream: BTreeMap<OpId, OpId>,
+}
+
+/// What an op does with counts: the rates of its results, and the operand groups that must
+/// agree.
+struct Eval {
+    results: Vec<Option<Rate>>,
+    /// Operands whose counts disagree (with each other, or with `expected`).
+    mismatch: Option<Mismatch>,
+}
+
+struct Mismatch {
+    what: String,
+    operands: Vec<(UseId, Rate)>,
+    /// What the op takes instead, when it is not simply "all the same".
+    expected: Option<String>,
+}
+
+impl Rates {
+    fn compute(cx: &Context<'_>, classes: &Classes) -> Rates {
+        let item = cx.item;
+        let gate_stream = (1..item.ops.len() as OpId)
+            .filter(|&g| known_name(&item.ops[g as usize]) == Some("dataflow.gate"))
+            .filter_map(|g| Some((g, classes.gate_stream(cx, g)?)))
+            .collect();
+        let mut rates = Rates {
+            rate: vec![None; item.values.len()],
+            classes_root: classes.root.clone(),
+            class: classes.class.clone(),
+            gate_stream,
+        };
+        // Function arguments: one token each per invocation (memrefs carry none).
+        if let Some(region) = item.ops.first().and_then(|f| f.regions.first()) {
+            if let Some(&block) = item.regions[*region as usize].blocks.first() {
+                for &v in &item.blocks[block as usize].args {
+                    let memref =
+                        matches!(cx.ty(v), Some(Type::Other(t)) if t.starts_with("memref"));
+                    if !memref {
+                        rates.rate[v as usize] = Some(Rate::atom(Atom::Invocation));
+                    }
+                }
+            }
+        }
+        // A worklist: a value's rate is set once, from known operand rates; consumers of a
+        // value that becomes known are evaluated again.
+        let mut queue: Vec<OpId> = (1..item.ops.len() as OpId).rev().collect();
+        let mut queued = vec![true; item.ops.len()];
+        while let Some(id) = queue.pop() {
+            queued[id as usize] = false;
+            let op = &item.ops[id as usize];
+            if op.broken {
+                continue;
+            }
+            let eval = rates.eval(cx, id, op);
+            for (i, r) in eval.results.into_iter().enumerate() {
+                let (Some(r), Some(&v)) = (r, op.results.get(i)) else { continue };
+                // A count of zero (an op with no inputs) says nothing useful.
+                if r.0.is_empty() {
+                    continue;
+                }
+                if rates.rate[v as usize].is_some() {
+                    continue;
+                }
+                rates.rate[v as usize] = Some(r);
+                for &u in &item.values[v as usize].uses {
+                    let consumer = item.uses[u as usize].op;
+                    if !queued[consumer as usize] {
+                        queued[consumer as usize] = true;
+                        queue.push(consumer);
+                    }
+                }
+            }
+        }
+        rates
+    }
+
+    fn of_use(&self, cx: &Context<'_>, u: UseId) -> Option<&Rate> {
+        self.rate[cx.item.uses[u as usize].value? as usize].as_ref()
+    }
+
+    /// The true and false tokens of a condition.
+    fn split(&self, cx: &Context<'_>, u: UseId) -> Option<(Rate, Rate)> {
+        self.split_of(cx, u, true)
+    }
+
+    /// The true and false tokens of a loop condition (raw_will_continue or after_cond); `None`
+    /// for other conditions.
+    fn loop_split(&self, cx: &Context<'_>, u: UseId) -> Option<(Rate, Rate)> {
+        self.split_of(cx, u, false)
+    }
+
+    fn split_of(&self, cx: &Context<'_>, u: UseId, generic: bool) -> Option<(Rate, Rate)> {
+        let v = cx.item.uses[u as usize].value?;
+        let root = self.classes_root[v as usize];
+        let total = self.rate[v as usize].as_ref()?;
+        let raw_split = |stream: OpId| -> Option<(Rate, Rate)> {
+            let raw = cx.item.ops[stream as usize].results.get(1)?;
+            let trips = Rate::atom(Atom::Trips(stream));
+            let entries = self.rate[*raw as usize].as_ref()?.minus(&trips);
+            Some((trips, entries))
+        };
+        match self.class[v as usize] {
+            Some(LoopClass::RawWillContinue { stream }) => raw_split(stream),
+            Some(LoopClass::AfterCond { gate }) if self.gate_stream.contains_key(&gate) => {
+                let (trips, entries) = raw_split(self.gate_stream[&gate])?;
+                Some((trips.minus(&entries), entries))
+            }
+            _ if !generic => None,
+            _ => {
+                let t = Rate::atom(Atom::True(root));
+                Some((t.clone(), total.minus(&t)))
+            }
+        }
+    }
+
+    fn eval(&self, cx: &Context<'_>, id: OpId, op: &OpData) -> Eval {
+        let n_results = op.results.len();
+        let none = |mismatch| Eval { results: vec![None; n_results], mismatch };
+        let name = known_name(op).unwrap_or("");
+        let all: Vec<usize> = (0..op.operands.len()).collect();
+        match name {
+            "sink" | "source" | "instance" | "init" | "arith.constant" | "" => none(None),
+            "buffer" if op.attr("initValues").is_some() => none(None),
+            // Results leave through independent ports: `return` does not synchronize them.
+            "return" | "end" if op.results.is_empty() => none(None),
+            "merge" | "control_merge" if op.operands.is_empty() => none(None),
+            "merge" | "control_merge" => {
+                let sum = op
+                    .operands
+                    .iter()
+                    .try_fold(Rate::default(), |acc, &u| Some(acc.plus(self.of_use(cx, u)?)));
+                Eval { results: vec![sum; n_results], mismatch: None }
+            }
+            "mux" => {
+                let select = op.operands.first().and_then(|&u| self.of_use(cx, u)).cloned();
+                let data = op
+                    .operands
+                    .iter()
+                    .skip(1)
+                    .try_fold(Rate::default(), |acc, &u| Some(acc.plus(self.of_use(cx, u)?)));
+                // Only a mux inside branch or loop structure is checked: one whose data comes
+                // from a split or a loop. A mux of per-invocation values alone (an op-level
+                // test) has nothing to compare against.
+                let structured = op.operands.iter().skip(1).any(|&u| {
+                    self.of_use(cx, u).is_some_and(|r| r.0.keys().any(|a| *a != Atom::Invocation))
+                });
+                let mismatch = match (&select, &data) {
+                    (Some(s), Some(d)) if s != d && structured => Some(Mismatch {
+                        what: "`mux`".into(),
+                        operands: op
+                            .operands
+                            .iter()
+                            .skip(1)
+                            .filter_map(|&u| Some((u, self.of_use(cx, u)?.clone())))
+                            .collect(),
+                        expected: Some(format!(
+                            "its select `{}` picks {} data tokens in all",
+                            cx.item.uses[op.operands[0] as usize].text,
+                            s.render(cx)
+                        )),
+                    }),
+                    _ => None,
+                };
+                Eval { results: vec![select.or(data); n_results], mismatch }
+            }
+            "cond_br" => {
+                let (rate, mismatch) = self.same(cx, op, &all, &all);
+                let split = match rate {
+                    Some(_) => op.operands.first().and_then(|&u| self.split(cx, u)),
+                    None => None,
+                };
+                let results = match split {
+                    Some((t, f)) => vec![Some(t), Some(f)],
+                    None => vec![None, None],
+                };
+                Eval { results, mismatch }
+            }
+            "dataflow.stream" => {
+                let (rate, mismatch) = self.same(cx, op, &all, &all);
+                let raw = rate.map(|e| e.plus(&Rate::atom(Atom::Trips(id))));
+                Eval { results: vec![raw; n_results], mismatch }
+            }
+            "dataflow.gate" => {
+                let (rate, mismatch) = self.same(cx, op, &all, &all);
+                let after = match rate {
+                    Some(_) => op.operands.get(1).and_then(|&u| self.split(cx, u)).map(|(t, _)| t),
+                    None => None,
+                };
+                Eval { results: vec![after; n_results], mismatch }
+            }
+            "dataflow.carry" | "dataflow.invariant" => {
+                let key = op.operands.first().and_then(|&u| self.of_use(cx, u)).cloned();
+                let split = op.operands.first().and_then(|&u| self.loop_split(cx, u));
+                let mut mismatch = None;
+                if let Some((t, f)) = split {
+                    // The initial value once per loop entry (per false key), the carried value
+                    // once per true key.
+                    let expect = [
+                        (1, f, "its initial value once per loop entry, one per false key"),
+                        (2, t, "one carried value per true key"),
+                    ];
+                    for (i, want, why) in expect {
+                        let Some(&u) = op.operands.get(i) else { continue };
+                        if i == 2 && name == "dataflow.invariant" {
+                            continue;
+                        }
+                        let Some(got) = self.of_use(cx, u) else { continue };
+                        if *got != want && mismatch.is_none() {
+                            mismatch = Some(Mismatch {
+                                what: format!("`{name}`"),
+                                operands: vec![(u, got.clone())],
+                                expected: Some(format!("it takes {} ({why})", want.render(cx))),
+                            });
+                        }
+                    }
+                }
+                Eval { results: vec![key; n_results], mismatch }
+            }
+            "memory" | "extmemory" => self.memory(cx, op, name),
+            "load" => {
+                // The data from memory is excluded from the result's rate: it depends on the
+                // load's own address result (a cycle through the memory op).
+                let data = op
+                    .operands
+                    .iter()
+                    .filter(|&&u| cx.item.uses[u as usize].container == Container::Bracket)
+                    .count();
+                let drive: Vec<usize> = all.iter().copied().filter(|&i| i != data).collect();
+                let (rate, mismatch) = self.same(cx, op, &drive, &all);
+                Eval { results: vec![rate; n_results], mismatch }
+            }
+            _ if same_rate_op(name) => {
+                let (rate, mismatch) = self.same(cx, op, &all, &all);
+                Eval { results: vec![rate; n_results], mismatch }
+            }
+            _ => none(None),
+        }
+    }
+
+    /// Operands `checked` must agree; the result is their common rate when every operand of
+    /// `drive` is known.
+    fn same(
+        &self,
+        cx: &Context<'_>,
+        op: &OpData,
+        drive: &[usize],
+        checked: &[usize],
+    ) -> (Option<Rate>, Option<Mismatch>) {
+        let known: Vec<(UseId, Rate)> = checked
+            .iter()
+            .filter_map(|&i| {
+                let u = *op.operands.get(i)?;
+                Some((u, self.of_use(cx, u)?.clone()))
+            })
+            .collect();
+        let disagree = known.windows(2).any(|w| w[0].1 != w[1].1);
+        if disagree {
+            let mismatch = Mismatch {
+                what: format!("`{}`", op.short_name()),
+                operands: known,
+                expected: None,
+            };
+            return (None, Some(mismatch));
+        }
+        let all_known = drive
+            .iter()
+            .all(|&i| op.operands.get(i).is_some_and(|&u| self.of_use(cx, u).is_some()));
+        let rate = if all_known && !drive.is_empty() {
+            drive.first().and_then(|&i| self.of_use(cx, op.operands[i])).cloned()
+        } else {
+            None
+        };
+        (rate, None)
+    }
+
+    /// CIRCT's memory ops: operands (after extmemory's memref) are data and address per store,
+    /// then an address per load; results are data per load, then done per store, then done per
+    /// load.
+    fn memory(&self, cx: &Context<'_>, op: &OpData, name: &str) -> Eval {
+        let n_results = op.results.len();
+        let unknown = Eval { results: vec![None; n_results], mismatch: None };
+        let Some((loads, stores)) = memory_ports(op) else { return unknown };
+        let base = usize::from(name == "extmemory");
+        if op.operands.len() != base + 2 * stores + loads || n_results != 2 * loads + stores {
+            return unknown;
+        }
+        let mut results = vec![None; n_results];
+        let mut mismatch = None;
+        for j in 0..stores {
+            let pair = [base + 2 * j, base + 2 * j + 1];
+            let (rate, m) = self.same(cx, op, &pair, &pair);
+            results[loads + j] = rate;
+            mismatch = mismatch.or(m);
+        }
+        for i in 0..loads {
+            let rate = self.of_use(cx, op.operands[base + 2 * stores + i]).cloned();
+            results[i] = rate.clone();
+            results[loads + stores + i] = rate;
+        }
+        Eval { results, mismatch }
+    }
+
+    fn check(&self, cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
+        for (id, op) in cx.item.ops.iter().enumerate().skip(1) {
+            if op.broken {
+                continue;
+            }
+            let Some(m) = self.eval(cx, id as OpId, op).mismatch else { continue };
+            let shown: Vec<String> = m
+                .operands
+                .iter()
+                .map(|(u, r)| format!("`{}` gets {}", cx.item.uses[*u as usize].text, r.render(cx)))
+                .collect();
+            let message = match &m.expected {
+                None => format!(
+                    "the operands of {} receive different numbers of tokens per invocation: {}; the extra tokens of one operand are never consumed (left latched in the op) or the op waits forever",
+                    m.what,
+                    shown.join(", ")
+                ),
+                Some(why) => format!(
+                    "{} receives the wrong number of tokens per invocation: {}, but {why}",
+                    m.what,
+                    shown.join(", "),
+                ),
+            };
+            let mut d = Diagnostic::new(Code::TokenRateMismatch, op.name_range, message);
+            for (u, r) in &m.operands {
+                if let Some(v) = cx.item.uses[*u as usize].value {
+                    let count = if *r == Rate::atom(Atom::Invocation) {
+                        "1 token".to_string()
+                    } else {
+                        format!("{} tokens", r.render(cx))
+                    };
+                    d = d.with_related(
+                        cx.item.values[v as usize].range,
+                        format!("`{}` receives {count} per invocation", display(cx, v)),
+                    );
+                }
+            }
+            acc.push(d);
+        }
+    }
+}
+
+/// Ops that take one token from every operand per firing and give one on every result.
+fn same_rate_op(name: &str) -> bool {
+    matches!(
+        name,
+        "fork"
+            | "lazy_fork"
+            | "br"
+            | "buffer"
+            | "not"
+            | "join"
+            | "sync"
+            | "wait"
+            | "pack"
+            | "unpack"
+            | "compose"
+            | "decompose"
+            | "constant"
+            | "store"
+            | "select"
+            | "arith.select"
+            | "cmpi"
+            | "cmpf"
+            | "negf"
+            | "absf"
+    ) || signatures::CASTS.contains(&name)
+        || signatures::SAME_TYPE_BINARY.contains(&name)
 }

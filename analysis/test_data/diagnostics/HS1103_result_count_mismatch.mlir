@@ -38,8 +38,11 @@ handshake.func @generic(%a: i32, %ctrl: none) -> (i32, none) {
 // Valid: a fork binds exactly as many results as `[N]` says, a cond_br two.
 handshake.func @valid(%a: !handshake.channel<i32>, %cond: !handshake.channel<i1>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) {
   %0:2 = fork [2] %a : <i32>
-  %t, %f = cond_br %cond, %0#0 : <i1>, <i32>
+  %c:2 = fork [2] %cond : <i1>
+  %t, %f = cond_br %c#0, %0#0 : <i1>, <i32>
+  %t2, %f2 = cond_br %c#1, %0#1 : <i1>, <i32>
   sink %f : <i32>
-  %1 = addi %t, %0#1 : <i32>
+  sink %f2 : <i32>
+  %1 = addi %t, %t2 : <i32>
   end %1, %start : <i32>, <>
 }
