@@ -29,6 +29,7 @@ handshake.func @carry_raw(%mem: memref<8xi32>, %n: index, %start: none) -> none 
 // An invariant repeating a control token is body control too. Names do not matter: here
 // `%after_cond` is the stream's raw_will_continue and `%raw_cond` the gate's after_cond.
 handshake.func @invariant_raw(%mem: memref<8xi32>, %n: index, %val: i32, %start: none) -> none {
+  // expected-note @+1 {{the done token}}
   %st_done = extmemory [ld = 0, st = 1] (%mem : memref<8xi32>) (%st_data, %st_addr) {id = 0 : i32} : (i32, index) -> (none)
   %s:4 = fork [4] %start : none
   %c0 = constant %s#0 {value = 0 : index} : index
@@ -46,7 +47,10 @@ handshake.func @invariant_raw(%mem: memref<8xi32>, %n: index, %val: i32, %start:
   %tick = dataflow.invariant %raw#1, %s#2 : i1, none -> none
   // expected-note @below {{ctrl of the `store`}}
   // expected-warning @below {{HS3005: the operands of `store` receive different numbers of tokens per invocation: `%v` gets trips(%i), `%vi` gets trips(%i), `%tick` gets trips(%i) + 1}}
+  // expected-note @+1 {{the store}}
   %st_data, %st_addr = store [%v] %vi, %tick : index, i32
+  // The store's done token is dropped, which the memory lints report on their own.
+  // expected-error @+1 {{HS3026: the done token `%st_done` of store `%st_data` is discarded}}
   sink %st_done : none
   return %s#3 : none
 }

@@ -17,6 +17,7 @@ handshake.func @forked_then_sunk(%a: memref<4xi32>, %i: index, %start: none) -> 
 // The load's done token orders the store, but the store's done token goes nowhere but a
 // branch whose false side is dropped.
 handshake.func @dropped_branch(%a: memref<4xi32>, %i: index, %j: index, %v: i32, %c: i1, %start: none) -> (i32, none) {
+  // expected-note @+1 {{`%s#1` receives 1 token per invocation}}
   %s:2 = fork [2] %start : none
   %ld, %stDone, %ldDone = extmemory [ld = 1, st = 1] (%a : memref<4xi32>) (%stData, %stAddr, %addr) {id = 0 : i32} : (i32, index, index) -> (i32, none, none)
   // expected-error @-1 {{HS3027: the done token `%stDone` of store `%stData` must reach the returned control `%done` on every path, but can end in a `sink`}}
@@ -25,10 +26,13 @@ handshake.func @dropped_branch(%a: memref<4xi32>, %i: index, %j: index, %v: i32,
   %x, %addr = load [%i] %ld, %s#0 : index, i32
   // expected-note @+1 {{the access}}
   %stData, %stAddr = store [%j] %v, %ldDone : index, i32
+  // expected-note @+1 {{`%t` receives true(%c) tokens per invocation}}
   %t, %f = cond_br %c, %stDone : none
   // expected-note @+1 {{the token ends here}}
   sink %f : none
   // expected-note @-1 {{the token ends here}}
+  // The join waits for a token the branch sends only when `%c` holds: the rate lint sees it too.
+  // expected-warning @+1 {{HS3005: the operands of `join` receive different numbers of tokens per invocation: `%t` gets true(%c), `%s#1` gets 1}}
   %done = join %t, %s#1 : none, none
   return %x, %done : i32, none
 }
