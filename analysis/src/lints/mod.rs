@@ -15,7 +15,7 @@ use crate::signatures::Style;
 use crate::types::Type;
 use crate::Diagnostic;
 
-pub use buffers::{buffer_hover, BufferHover};
+pub use buffers::{buffer_hover, BufferHover, Signal};
 
 /// What every lint reads.
 pub(crate) struct Context<'a> {
