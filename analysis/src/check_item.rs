@@ -580,6 +580,14 @@ impl Checker<'_> {
     /// CIRCT's `buffer [N] seq|fifo`.
     fn circt_buffer(&mut self, op: &OpData) {
         let Some(&slots) = op.bracket_ints.first() else { return };
+        if slots == 0 {
+            let d = Diagnostic::new(
+                Code::BufferConfig,
+                op.name_range,
+                "`buffer [0]` has no slot; a buffer holds at least one",
+            );
+            self.push(d);
+        }
         let kind = op
             .words
             .iter()

@@ -148,6 +148,45 @@ pub struct Timing {
     pub r: u32,
 }
 
+/// Latencies add up along a channel.
+impl std::ops::Add for Timing {
+    type Output = Timing;
+
+    fn add(self, other: Timing) -> Timing {
+        Timing { d: self.d + other.d, v: self.v + other.v, r: self.r + other.r }
+    }
+}
+
+/// `D: 1, V: 1, R: 0`, the body of Dynamatic's `#handshake<timing {...}>`.
+impl std::fmt::Display for Timing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "D: {}, V: {}, R: {}", self.d, self.v, self.r)
+    }
+}
+
+/// A `TIMING` attribute as written. Dynamatic prints only the latencies it knows
+/// (`{R: 1}`), so each one may be left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct WrittenTiming {
+    pub d: Option<u32>,
+    pub v: Option<u32>,
+    pub r: Option<u32>,
+}
+
+impl WrittenTiming {
+    /// The latencies, with those left out taken as 0.
+    pub fn or_zero(self) -> Timing {
+        Timing { d: self.d.unwrap_or(0), v: self.v.unwrap_or(0), r: self.r.unwrap_or(0) }
+    }
+
+    /// Whether every latency written equals `timing`'s.
+    pub fn agrees_with(self, timing: Timing) -> bool {
+        [(self.d, timing.d), (self.v, timing.v), (self.r, timing.r)]
+            .iter()
+            .all(|(written, expected)| written.is_none_or(|w| w == *expected))
+    }
+}
+
 impl BufferType {
     pub const ALL: [BufferType; 6] = [
         BufferType::OneSlotBreakDv,
@@ -188,6 +227,20 @@ impl BufferType {
         BufferType::ALL.into_iter().find(|t| t.legacy_name() == Some(name))
     }
 
+    /// The type of a case number of Dynamatic's `BufferType` enum, as the generic form writes
+    /// it (`bufferType = 0 : i64`).
+    pub fn from_enum_case(case: i64) -> Option<BufferType> {
+        match case {
+            0 => Some(BufferType::OneSlotBreakDv),
+            1 => Some(BufferType::OneSlotBreakR),
+            2 => Some(BufferType::FifoBreakNone),
+            3 => Some(BufferType::FifoBreakDv),
+            4 => Some(BufferType::OneSlotBreakDvr),
+            5 => Some(BufferType::ShiftRegBreakDv),
+            _ => None,
+        }
+    }
+
     /// The latencies the type's `TIMING` must state.
     pub fn timing(self) -> Timing {
         match self {
@@ -226,6 +279,20 @@ pub enum BufferKind {
     Missing,
 }
 
+impl BufferKind {
+    /// The type's name as hsir reads it: one of the six (also when written by its legacy name),
+    /// CIRCT's `seq` / `fifo`, or an unknown name as written.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            BufferKind::Known(t) | BufferKind::Legacy(t, _) => Some(t.name()),
+            BufferKind::CirctSeq => Some("seq"),
+            BufferKind::CirctFifo => Some("fifo"),
+            BufferKind::Unknown(name) => Some(name),
+            BufferKind::Missing => None,
+        }
+    }
+}
+
 /// Which of the three buffer syntaxes an op uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BufferSyntax {
@@ -255,9 +322,9 @@ pub struct BufferInfo {
     pub kind_range: Option<TextRange>,
     /// The slot count as written: `Ok(n)` for an integer, `Err(text)` otherwise.
     pub slots: Option<WrittenValue<Result<i64, String>>>,
-    /// `TIMING = #handshake<timing {D: d, V: v, R: r}>`, when written; `Err(text)` when not in
-    /// that form.
-    pub timing: Option<WrittenValue<Result<Timing, String>>>,
+    /// `TIMING = #handshake<timing {D: d, V: v, R: r}>`, when written; `Err(why)` when not in
+    /// that form (see `parse_timing`).
+    pub timing: Option<WrittenValue<Result<WrittenTiming, String>>>,
     /// `dvLatency = L`, when written.
     pub dv_latency: Option<WrittenValue<Result<i64, String>>>,
 }
@@ -280,7 +347,9 @@ impl BufferInfo {
     }
 
     /// The latencies of one pass through the buffer: the type's own, or for CIRCT's buffers, one
-    /// cycle per slot on the paths they break.
+    /// cycle per slot on the paths they break. A buffer without a known type (Dynamatic's IR
+    /// before the type names, `{NUM_SLOTS = 2, TIMING = #handshake<timing {R: 1}>}`) has the
+    /// latencies its `TIMING` states.
     pub fn latency(&self) -> Timing {
         let slots = self.slot_count().unwrap_or(1);
         match &self.kind {
@@ -290,7 +359,10 @@ impl BufferInfo {
             },
             BufferKind::CirctSeq => Timing { d: slots, v: slots, r: slots },
             BufferKind::CirctFifo => Timing { d: 1, v: 1, r: 0 },
-            BufferKind::Unknown(_) | BufferKind::Missing => Timing::default(),
+            BufferKind::Unknown(_) | BufferKind::Missing => match &self.timing {
+                Some(WrittenValue { value: Ok(written), .. }) => written.or_zero(),
+                _ => Timing::default(),
+            },
         }
     }
 
@@ -376,29 +448,45 @@ pub fn dictionary_entries(text: &str) -> Vec<DictEntry<'_>> {
     out
 }
 
-/// Reads `#handshake<timing {D: 1, V: 1, R: 0}>`.
-pub fn parse_timing(text: &str) -> Option<Timing> {
-    let open = text.find('{')?;
-    let close = text.rfind('}')?;
-    let mut timing = Timing::default();
-    let mut seen = [false; 3];
-    for part in text.get(open + 1..close)?.split(',') {
-        let (key, value) = part.split_once(':')?;
-        let value: u32 = value.trim().parse().ok()?;
-        let slot = match key.trim() {
-            "D" => 0,
-            "V" => 1,
-            "R" => 2,
-            _ => return None,
-        };
-        seen[slot] = true;
-        match slot {
-            0 => timing.d = value,
-            1 => timing.v = value,
-            _ => timing.r = value,
-        }
+/// Reads `#handshake<timing {D: 1, V: 1, R: 0}>` as Dynamatic's parser does: each of `D`, `V`
+/// and `R` at most once, any of them left out. The error says what is wrong, as a message
+/// fragment.
+pub fn parse_timing(text: &str) -> Result<WrittenTiming, String> {
+    let text = text.trim();
+    let body = text
+        .strip_prefix("#handshake<")
+        .and_then(|t| t.strip_suffix('>'))
+        .and_then(|t| t.trim().strip_prefix("timing"))
+        .and_then(|t| t.trim().strip_prefix('{'))
+        .and_then(|t| t.trim_end().strip_suffix('}'))
+        .ok_or_else(|| {
+            format!("`{text}` is not a timing attribute `#handshake<timing {{D: _, V: _, R: _}}>`")
+        })?;
+    let mut timing = WrittenTiming::default();
+    if body.trim().is_empty() {
+        return Ok(timing);
     }
-    seen.iter().all(|s| *s).then_some(timing)
+    for part in body.split(',') {
+        let part = part.trim();
+        let Some((key, value)) = part.split_once(':') else {
+            return Err(format!("`{part}` is not `KEY: latency`"));
+        };
+        let (key, value) = (key.trim(), value.trim());
+        let slot = match key {
+            "D" => &mut timing.d,
+            "V" => &mut timing.v,
+            "R" => &mut timing.r,
+            _ => return Err(format!("`{key}` is not a signal; the keys are `D`, `V` and `R`")),
+        };
+        if slot.is_some() {
+            return Err(format!("`{key}` is given twice"));
+        }
+        let latency = value
+            .parse()
+            .map_err(|_| format!("the latency of `{key}` is `{value}`, not a whole number"))?;
+        *slot = Some(latency);
+    }
+    Ok(timing)
 }
 
 fn integer(text: &str) -> Result<i64, String> {
@@ -456,14 +544,18 @@ pub fn buffer_info(op: &OpData, id: OpId) -> Option<BufferInfo> {
             info.slots = Some(WrittenValue { value: integer(v), range });
         }
         if let Some((v, range)) = hw_parameter(params, "TIMING") {
-            let value = parse_timing(v).ok_or_else(|| v.to_string());
-            info.timing = Some(WrittenValue { value, range });
+            info.timing = Some(WrittenValue { value: parse_timing(v), range });
         }
         return Some(info);
     }
     if let Some(kind) = op.attr("bufferType") {
         info.syntax = BufferSyntax::Inline;
-        info.kind = kind_of(attribute_scalar(&kind.value));
+        let name = attribute_scalar(&kind.value);
+        info.kind = match name.parse::<i64>() {
+            Ok(case) => BufferType::from_enum_case(case)
+                .map_or_else(|| BufferKind::Unknown(name.to_string()), BufferKind::Known),
+            Err(_) => kind_of(name),
+        };
         info.kind_range = Some(kind.range);
         if let Some(slots) = op.attr("numSlots") {
             info.slots = Some(WrittenValue { value: integer(&slots.value), range: slots.range });
@@ -499,10 +591,19 @@ pub fn is_control(ty: &Type) -> bool {
     matches!(ty, Type::None | Type::Control { .. })
 }
 
-/// Follows `value` downstream through buffers (ops with a `BufferInfo`, one operand, one
-/// result) and returns the buffers crossed, in order, and the first op that is not a buffer
-/// with the operand position there. A channel that forks after a buffer (multiple uses) follows
-/// the first use.
+/// Whether `op` is a buffer on a channel: a `buffer` op with a `BufferInfo`, one operand and one
+/// result. (An `init` configured like a buffer is not one: it also emits a token of its own.)
+pub fn is_channel_buffer(item: &Item, buffers: &[Option<BufferInfo>], op: OpId) -> bool {
+    let data = &item.ops[op as usize];
+    buffers.get(op as usize).is_some_and(|b| b.is_some())
+        && data.short_name() == "buffer"
+        && data.operands.len() == 1
+        && data.results.len() == 1
+}
+
+/// Follows `value` downstream through buffers and returns the buffers crossed, in order, and
+/// the first op that is not a buffer with the operand position there. A channel that forks
+/// after a buffer (multiple uses) follows the first use.
 pub fn channel_buffers(
     item: &Item,
     buffers: &[Option<BufferInfo>],
@@ -517,13 +618,33 @@ pub fn channel_buffers(
         let op_id = item.uses[u as usize].op;
         let op = &item.ops[op_id as usize];
         let position = op.operands.iter().position(|&x| x == u).unwrap_or(0) as u32;
-        let is_buffer = buffers.get(op_id as usize).is_some_and(|b| b.is_some())
-            && op.short_name() == "buffer"
-            && op.results.len() == 1;
-        if !is_buffer || crossed.contains(&op_id) {
+        if !is_channel_buffer(item, buffers, op_id) || crossed.contains(&op_id) {
             return (crossed, Some((op_id, position)));
         }
         crossed.push(op_id);
         current = op.results[0];
     }
+}
+
+/// Follows `value` upstream through the buffers that produce it and returns the buffers
+/// crossed, nearest first, and the value where the channel starts: a result of an op that is
+/// not a buffer, or an argument.
+pub fn upstream_buffers(
+    item: &Item,
+    buffers: &[Option<BufferInfo>],
+    value: ValueId,
+) -> (Vec<OpId>, ValueId) {
+    let mut crossed = Vec::new();
+    let mut current = value;
+    while let Def::Result { op, .. } = item.values[current as usize].def {
+        if !is_channel_buffer(item, buffers, op) || crossed.contains(&op) {
+            break;
+        }
+        let Some(input) = item.uses[item.ops[op as usize].operands[0] as usize].value else {
+            break;
+        };
+        crossed.push(op);
+        current = input;
+    }
+    (crossed, current)
 }

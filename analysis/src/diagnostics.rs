@@ -146,6 +146,26 @@ diagnostic_codes! {
     /// `wait` whose result type is not its second operand's type.
     WaitResultType = "HS1219", Error, "wait result type differs from the waited value";
 
+    // ---- HS2001-HS2019: buffers (lints/buffers.rs) -------------------------------------------
+    /// A buffer type that is none of Dynamatic's six.
+    UnknownBufferType = "HS2001", Error, "unknown buffer type";
+    /// A buffer type written by its legacy name (`OEHB`, `TEHB`, `elastic_fifo_inner`, `TFIFO`).
+    LegacyBufferType = "HS2002", Warning, "legacy buffer type name";
+    /// `NUM_SLOTS` / `numSlots` that is not a strictly positive integer.
+    BufferSlotCount = "HS2003", Error, "buffer slot count is not a positive integer";
+    /// A `ONE_SLOT_*` buffer with more than one slot.
+    OneSlotBufferSlots = "HS2004", Error, "one-slot buffer with several slots";
+    /// A `TIMING` other than the latencies of the buffer's type.
+    BufferTimingMismatch = "HS2005", Error, "TIMING differs from the buffer type's latencies";
+    /// A `TIMING` that is not `#handshake<timing {D: d, V: v, R: r}>`.
+    MalformedBufferTiming = "HS2006", Error, "malformed TIMING";
+    /// A `dvLatency` other than the one the buffer's type requires.
+    DvLatencyMismatch = "HS2007", Error, "dvLatency differs from the buffer type's";
+    /// A buffer on a memref or on a port channel of a memory interface.
+    UnbufferizableChannel = "HS2008", Error, "buffer on an unbufferizable channel";
+    /// A load or store attached to an LSQ without a buffer slot on its inputs.
+    LsqAccessUnbuffered = "HS2009", Warning, "LSQ access without a buffer slot on its inputs";
+
     // ---- HS30xx: LOOM loop control ---------------------------------------------------------
     /// A `dataflow.stream`, `gate`, `carry` or `invariant` whose written types do not fit it.
     LoomOpMalformed = "HS3001", Error, "malformed LOOM dataflow op";

@@ -1,7 +1,7 @@
 //! Cycle lints (HS2020-HS2022): combinational loops, ready-path loops, and merges whose output
 //! circulates without a buffer slot before the fork below them.
 //!
-//! They apply to functions whose buffers have been placed (see `placed`): an unplaced function
+//! They apply to functions whose buffers have been placed (see `Context::placed`): an unplaced function
 //! is the input of buffer placement, which is there to break its cycles, so reporting them
 //! would be noise. A placed function claims its cycles are broken, and one left open is a real
 //! defect.
@@ -42,7 +42,7 @@ enum Path {
 }
 
 pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
-    if !placed(cx) {
+    if !cx.placed() {
         return;
     }
     let breaks = |node: NodeIndex, path: Path| -> bool {
@@ -82,17 +82,6 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     }
 
     merges_in_cycles(cx, acc);
-}
-
-/// Whether buffers were placed in the function: some buffer registers data and valid and is
-/// not there to hold an initial token (`initValues`, Dynamatic's `init`), which are part of
-/// what the program computes rather than of its placement. Before placement, every loop is
-/// open, and closing them is placement's job.
-fn placed(cx: &Context<'_>) -> bool {
-    cx.buffers.iter().flatten().any(|b| {
-        let op = &cx.item.ops[b.op as usize];
-        b.breaks_dv() && op.short_name() == "buffer" && op.attr("initValues").is_none()
-    })
 }
 
 /// The node of a component to start its reported cycle from: the first op in text order.

@@ -15,7 +15,7 @@ use crate::signatures::Style;
 use crate::types::Type;
 use crate::Diagnostic;
 
-pub use buffers::{buffer_hover, BufferHover};
+pub use buffers::{buffer_hover, BufferHover, Signal};
 
 /// What every lint reads.
 pub(crate) struct Context<'a> {
@@ -31,6 +31,17 @@ pub(crate) struct Context<'a> {
 }
 
 impl Context<'_> {
+    /// Whether buffers were placed in the function: some buffer registers data and valid and
+    /// is not there to hold an initial token (`initValues`, `init`), which belongs to what the
+    /// program computes rather than to its placement. Lints that judge placement (cycles, LSQ
+    /// slots) wait for it: before placement every loop is open and every access unbuffered.
+    pub fn placed(&self) -> bool {
+        self.buffers.iter().flatten().any(|b| {
+            let op = &self.item.ops[b.op as usize];
+            b.breaks_dv() && op.short_name() == "buffer" && op.attr("initValues").is_none()
+        })
+    }
+
     /// The type of `value`, if known.
     pub fn ty(&self, value: crate::ir::ValueId) -> Option<&Type> {
         self.types.get(value as usize).and_then(|t| t.as_ref())

@@ -1,8 +1,16 @@
-// CIRCT's `buffer [N] seq|fifo`: the kind is lowercase and required; only `seq` buffers have
-// initial values, one per slot.
+// CIRCT's `buffer [N] seq|fifo`: at least one slot; the kind is lowercase and required; only
+// `seq` buffers have initial values, one per slot.
 handshake.func @init_count(%a: i32, %ctrl: none) -> (i32, none) {
   // expected-error @+1 {{HS1207: a buffer of 2 slots needs 2 initial values, not 1}}
   %0 = buffer [2] seq %a {initValues = [1]} : i32
+  return %0, %ctrl : i32, none
+}
+
+// -----
+
+handshake.func @no_slot(%a: i32, %ctrl: none) -> (i32, none) {
+  // expected-error @+1 {{HS1207: `buffer [0]` has no slot; a buffer holds at least one}}
+  %0 = buffer [0] fifo %a : i32
   return %0, %ctrl : i32, none
 }
 
