@@ -205,7 +205,8 @@ fn main() {
         }
     }
 
-    let text = std::fs::read_to_string(generated("10M", false)).expect("generated file is readable");
+    let text =
+        std::fs::read_to_string(generated("10M", false)).expect("generated file is readable");
     let (types, lints, reported) = lints_vs_types(&text, 7);
     println!();
     println!("| file | type checks ms | dataflow lints ms | lints / type checks | diagnostics |");

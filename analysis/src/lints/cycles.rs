@@ -157,7 +157,8 @@ fn value_name(cx: &Context<'_>, value: ValueId) -> String {
 fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnostic {
     // The hops start at the node the cycle was searched from; the last one closes it there.
     let first = &cx.item.ops[cycle[cycle.len() - 1].to as usize];
-    let names: Vec<String> = cycle.iter().map(|h| format!("`{}`", value_name(cx, h.value))).collect();
+    let names: Vec<String> =
+        cycle.iter().map(|h| format!("`{}`", value_name(cx, h.value))).collect();
     let (what, consequence) = match code {
         Code::CombinationalLoop => (
             "combinational loop",
