@@ -251,6 +251,20 @@ pub struct Fix {
 }
 
 /// Another location that explains a diagnostic.
+impl Fix {
+    /// `text` with the fix's edits applied. The edits are ranges of `text` that do not overlap;
+    /// they are applied last first, so each range still means what it meant in `text`.
+    pub fn apply(&self, text: &str) -> String {
+        let mut edits: Vec<&TextEdit> = self.edits.iter().collect();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.range.start()));
+        let mut out = text.to_string();
+        for edit in edits {
+            out.replace_range(std::ops::Range::<usize>::from(edit.range), &edit.new_text);
+        }
+        out
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Related {
     pub range: TextRange,

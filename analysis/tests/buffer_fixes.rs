@@ -13,12 +13,7 @@ fn check_fix(code: &str, text: &str, expect: Expect) {
     let diagnostic =
         diagnostics.iter().find(|d| d.code == code).expect("the text has the diagnostic");
     let fix = diagnostic.fixes.first().expect("the diagnostic has a fix");
-    let mut edits = fix.edits.clone();
-    edits.sort_by_key(|e| std::cmp::Reverse(e.range.start()));
-    let mut fixed = text.to_string();
-    for edit in edits {
-        fixed.replace_range(std::ops::Range::<usize>::from(edit.range), &edit.new_text);
-    }
+    let fixed = fix.apply(text);
     let after = hsir_analysis::check(&hsir_analysis::parse_bytes(fixed.as_bytes()).0);
     assert!(after.iter().all(|d| d.code != code), "the fix leaves {code:?}: {after:#?}");
     expect.assert_eq(&format!("{}\n{fixed}", fix.label));

@@ -22,14 +22,7 @@ fn apply(text: &str, fix: &Fix) -> String {
     for pair in edits.windows(2) {
         assert!(pair[1].range.end() <= pair[0].range.start(), "overlapping edits in {fix:?}");
     }
-    let mut out = text.to_string();
-    for edit in edits {
-        out.replace_range(
-            usize::from(edit.range.start())..usize::from(edit.range.end()),
-            &edit.new_text,
-        );
-    }
-    out
+    fix.apply(text)
 }
 
 fn count(diagnostics: &[Diagnostic], code: DiagnosticCode) -> usize {

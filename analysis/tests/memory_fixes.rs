@@ -16,14 +16,7 @@ fn apply_first_fix(text: &str, code: DiagnosticCode) -> String {
         .find(|d| d.code == code)
         .unwrap_or_else(|| panic!("no {} in {diagnostics:#?}", code.code()));
     let fix = d.fixes.first().unwrap_or_else(|| panic!("{} has no fix", code.code()));
-    let mut edits = fix.edits.clone();
-    edits.sort_by_key(|e| std::cmp::Reverse(e.range.start()));
-    let mut out = text.to_string();
-    for edit in edits {
-        let range = usize::from(edit.range.start())..usize::from(edit.range.end());
-        out.replace_range(range, &edit.new_text);
-    }
-    out
+    fix.apply(text)
 }
 
 const STORE_DONE_SUNK: &str = "\

@@ -112,7 +112,8 @@ fn cycle_through(
     open: &dyn Fn(NodeIndex) -> bool,
 ) -> Option<Vec<Hop>> {
     let graph = &cx.graph.graph;
-    let inside = |n: NodeIndex| scc.contains(&n) && open(n);
+    let members: std::collections::HashSet<NodeIndex> = scc.iter().copied().collect();
+    let inside = |n: NodeIndex| members.contains(&n) && open(n);
     // Breadth-first search from `start` back to itself, remembering each node's parent edge.
     let mut parent: std::collections::HashMap<NodeIndex, petgraph::graph::EdgeIndex> =
         std::collections::HashMap::new();

@@ -266,9 +266,7 @@ impl<'a, 'c> Memory<'a, 'c> {
     }
 
     fn is_buffer(&self, op: OpId) -> bool {
-        self.cx.buffers.get(op as usize).is_some_and(|b| b.is_some())
-            && self.op(op).short_name() == "buffer"
-            && self.op(op).results.len() == 1
+        dataflow::is_channel_buffer(self.cx.item, &self.cx.buffers, op)
     }
 
     /// The ops consuming `value`, through buffers, with the operand position of each use.
@@ -297,22 +295,7 @@ impl<'a, 'c> Memory<'a, 'c> {
 
     /// The value `value` is a copy of, looking upstream through buffers.
     fn source(&self, value: ValueId) -> ValueId {
-        let item = self.cx.item;
-        let mut current = value;
-        let mut seen = HashSet::new();
-        while seen.insert(current) {
-            let Def::Result { op, .. } = item.values[current as usize].def else { break };
-            if !self.is_buffer(op) {
-                break;
-            }
-            let Some(next) =
-                self.op(op).operands.first().and_then(|&u| item.uses[u as usize].value)
-            else {
-                break;
-            };
-            current = next;
-        }
-        current
+        dataflow::upstream_buffers(self.cx.item, &self.cx.buffers, value).1
     }
 
     /// The results of an access that go to memory: a load's addresses, a store's data and
