@@ -10,6 +10,7 @@
 use super::Context;
 use crate::dataflow::{self, BufferInfo, BufferKind, BufferSyntax, BufferType, Timing};
 use crate::ir::{Container, Def, Item, OpData, OpId, TypeEntry, UseId, ValueId};
+use crate::signatures::Style;
 use crate::types::Type;
 use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
 use hsir_parser::{TextRange, TextSize};
@@ -113,7 +114,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     if cx.buffers.iter().all(Option::is_none) {
         return;
     }
-    let ports = MemoryPorts::new(cx.item);
+    let ports = MemoryPorts::new(cx.item, cx.style);
     for info in cx.buffers.iter().flatten() {
         if cx.item.ops[info.op as usize].broken {
             continue;
@@ -328,13 +329,13 @@ struct MemoryPorts {
 }
 
 impl MemoryPorts {
-    fn new(item: &Item) -> MemoryPorts {
+    fn new(item: &Item, style: Style) -> MemoryPorts {
         let mut ports = MemoryPorts {
             results: vec![None; item.values.len()],
             operands: vec![false; item.uses.len()],
         };
         for (id, op) in item.ops.iter().enumerate().skip(1) {
-            let Some((operands, results)) = memory_ports(item, op) else { continue };
+            let Some((operands, results)) = memory_ports(item, op, style) else { continue };
             for u in operands {
                 ports.operands[u as usize] = true;
             }
@@ -354,10 +355,13 @@ impl MemoryPorts {
 ///   the last; every result but the trailing `memEnd`. `lsq [MC] (ports...)`, an LSQ behind a
 ///   memory controller, has nothing else;
 ///
-/// The start and end tokens are not ports: Dynamatic buffers them like any channel. CIRCT's
-/// `memory` and `extmemory` have no such rule: its `handshake-insert-buffer` buffers their
-/// ports like any channel.
-fn memory_ports(item: &Item, op: &OpData) -> Option<(Vec<UseId>, Vec<ValueId>)> {
+/// - `memory [ld, st] (ports...)` and `extmemory [ld, st] (%m) (ports...)`: every operand but
+///   the memref, and every result; in Dynamatic-style functions only.
+///
+/// The start and end tokens are not ports: Dynamatic buffers them like any channel. In
+/// CIRCT-style functions `memory` and `extmemory` follow CIRCT's rule instead: its
+/// `handshake-insert-buffers` buffers their ports like any other channel.
+fn memory_ports(item: &Item, op: &OpData, style: Style) -> Option<(Vec<UseId>, Vec<ValueId>)> {
     let container = |u: UseId| &item.uses[u as usize].container;
     let paren: Vec<UseId> =
         op.operands.iter().copied().filter(|&u| *container(u) == Container::Paren).collect();
@@ -378,6 +382,10 @@ fn memory_ports(item: &Item, op: &OpData) -> Option<(Vec<UseId>, Vec<ValueId>)> 
             Some((all_but_last(paren.get(1..).unwrap_or_default()), all_but_last(&op.results)))
         }
         "lsq" => Some((paren, op.results.clone())),
+        "memory" if style == Style::Dynamatic => Some((op.operands.clone(), op.results.clone())),
+        "extmemory" if style == Style::Dynamatic => {
+            Some((op.operands.get(1..).unwrap_or_default().to_vec(), op.results.clone()))
+        }
         _ => None,
     }
 }

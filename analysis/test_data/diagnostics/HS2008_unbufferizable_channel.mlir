@@ -58,9 +58,25 @@ handshake.func @lsq(%memref: memref<64xi32>, %addr: !handshake.channel<i32>, %st
 
 // -----
 
+// In a Dynamatic-style function the ports of `memory` and `extmemory` are unbufferizable too.
+handshake.func @extmemory_dynamatic(%m: memref<4xi32>, %i: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) {
+  // expected-note @+2 {{port of `extmemory`}}
+  // expected-note @+1 {{the `extmemory` whose port it is}}
+  %ld, %ldDone = extmemory [ld = 1, st = 0] (%m : memref<4xi32>) (%addrBuf) {id = 0 : i32} : (!handshake.channel<i32>) -> (!handshake.channel<i32>, !handshake.control<>)
+  // expected-error @+1 {{HS2008: buffer on `%ld`, a port of `extmemory`}}
+  %ldBuf = buffer %ld, bufferType = ONE_SLOT_BREAK_DV, numSlots = 1 : <i32>
+  %addr, %x = load [%i] %ldBuf : <i32>, <i32>, <i32>, <i32>
+  // expected-error @+1 {{HS2008: buffer on `%addr`, which feeds a port of `extmemory`}}
+  %addrBuf = buffer %addr, bufferType = FIFO_BREAK_NONE, numSlots = 2 : <i32>
+  %done = join %ldDone, %start : <>, <>
+  end %x, %done : <i32>, <>
+}
+
+// -----
+
 // Valid: buffers on the start and end tokens of a memory controller and an LSQ, and on the
-// data a load gives its successors; CIRCT buffers the ports of its `extmemory` like any
-// channel.
+// data a load gives its successors. In a CIRCT-style function the ports of `extmemory` and
+// `memory` are ordinary channels: CIRCT's `handshake-insert-buffers` buffers every one of them.
 handshake.func @valid(%m1: memref<64xi32>, %m2: memref<64xi32>, %addr: !handshake.channel<i32>, %addr2: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.channel<i32>, !handshake.control<>, !handshake.control<>) {
   %ldData, %done = mem_controller [%m1: memref<64xi32>] %startBuf (%ldAddrToMem) %endBuf {connectedBlocks = [0 : i32]} : (!handshake.channel<i32>) -> !handshake.channel<i32>
   %fork:5 = fork [5] %start : <>
