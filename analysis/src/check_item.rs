@@ -47,11 +47,17 @@ pub fn callee_of(item: &Item) -> Option<(String, Callee)> {
     ))
 }
 
-/// The type checks and then the dataflow lints of one item.
-pub fn check_item(item: &Item, text: &str, symbols: &mut dyn Symbols, acc: &mut Vec<Diagnostic>) {
-    if let Some(typed) = check_types(item, text, symbols, acc) {
-        crate::lints::run(item, text, &typed.types, typed.style, acc);
-    }
+/// The type checks and then the dataflow lints of one item. Returns what the type checks
+/// learnt of a `handshake.func`, for hover and the other IDE features.
+pub fn check_item(
+    item: &Item,
+    text: &str,
+    symbols: &mut dyn Symbols,
+    acc: &mut Vec<Diagnostic>,
+) -> Option<Typed> {
+    let typed = check_types(item, text, symbols, acc)?;
+    crate::lints::run(item, text, &typed.types, typed.style, acc);
+    Some(typed)
 }
 
 /// What the type checks of a `handshake.func` learn, for the lints that follow them.

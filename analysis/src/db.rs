@@ -21,7 +21,7 @@ use std::sync::Arc;
 use hsir_parser::ast::{AstNode, Op};
 use hsir_parser::{Parse, SyntaxErrorKind, SyntaxKind, TextRange, TextSize};
 
-use crate::check_item::{self, Callee};
+use crate::check_item::{self, Callee, Typed};
 use crate::{ir, Diagnostic, DiagnosticCode, Severity};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -63,6 +63,7 @@ pub struct Lowered {
 #[derive(Debug)]
 struct Checked {
     diagnostics: Vec<Diagnostic>,
+    typed: Option<Typed>,
     lowered: Arc<Lowered>,
     deps: Vec<(String, Option<Callee>)>,
 }
@@ -359,11 +360,20 @@ impl Database {
                 };
                 let mut diagnostics = Vec::new();
                 let item_text = &text[TextRange::at(slot.start, slot.len)];
-                check_item::check_item(&lowered.item, item_text, &mut lookup, &mut diagnostics);
-                slot.checked = Some(Checked { diagnostics, lowered, deps });
+                let typed =
+                    check_item::check_item(&lowered.item, item_text, &mut lookup, &mut diagnostics);
+                slot.checked = Some(Checked { diagnostics, typed, lowered, deps });
             });
         }
         self.counters.checks += checked;
+    }
+
+    /// Brings every item up to date and gives read access to the results, for the IDE
+    /// features (`crate::ide`).
+    pub fn analysis(&mut self) -> Analysis<'_> {
+        self.check_all();
+        let symbols = self.symbol_table();
+        Analysis { db: self, symbols }
     }
 
     /// Everything reported for `file`, in text order, with ranges in its current text.
@@ -392,6 +402,122 @@ impl Database {
         });
         out.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
         out
+    }
+}
+
+/// A read-only view of an up-to-date database: files, their items and what was learnt of each.
+#[derive(Debug)]
+pub struct Analysis<'db> {
+    db: &'db Database,
+    symbols: Arc<SymbolTable>,
+}
+
+/// One item (a top-level op) of a file, with its syntax, lowering and type-check results.
+#[derive(Debug, Clone, Copy)]
+pub struct ItemView<'a> {
+    pub file: FileId,
+    /// Which `// -----` case of the file it is in.
+    pub case: u32,
+    /// Where the item starts in the file's text. Ranges in `lowered` and `typed` are relative
+    /// to it.
+    pub start: TextSize,
+    /// The item's own text.
+    pub text: &'a str,
+    /// The item's syntax node.
+    pub syntax: Op<'a>,
+    /// What to add to the ranges of `syntax` (and its descendants) to get file offsets: the
+    /// node may live in a parse of the whole file or of the item alone.
+    pub syntax_base: TextSize,
+    pub lowered: &'a Lowered,
+    /// The value types and spelling style of a `handshake.func`.
+    pub typed: Option<&'a Typed>,
+}
+
+impl<'a> ItemView<'a> {
+    /// The item's range in the file.
+    pub fn range(&self) -> TextRange {
+        TextRange::at(self.start, TextSize::of(self.text))
+    }
+
+    /// A range relative to the item, made absolute.
+    pub fn abs(&self, range: TextRange) -> TextRange {
+        range + self.start
+    }
+
+    /// The range of a node of `syntax`, made absolute.
+    pub fn syntax_abs(&self, range: TextRange) -> TextRange {
+        range + self.syntax_base
+    }
+
+    /// The type of a value: the type checks' when known, else the one written.
+    pub fn type_of(&self, value: ir::ValueId) -> Option<&'a crate::types::Type> {
+        let typed = self.typed.and_then(|t| t.types.get(value as usize)).and_then(|t| t.as_ref());
+        typed.or_else(|| self.lowered.item.values.get(value as usize)?.ty.as_ref())
+    }
+}
+
+impl<'db> Analysis<'db> {
+    pub fn files(&self) -> Vec<FileId> {
+        self.db.files()
+    }
+
+    pub fn text(&self, file: FileId) -> Option<&'db str> {
+        self.db.files.get(&file).map(|f| f.text.as_str())
+    }
+
+    /// The file's items, in text order.
+    pub fn items(&self, file: FileId) -> Vec<ItemView<'db>> {
+        let Some(data) = self.db.files.get(&file) else { return Vec::new() };
+        data.slots.iter().filter_map(|slot| self.view(file, data, slot)).collect()
+    }
+
+    /// The item whose range contains `offset` (either end included).
+    pub fn item_at(&self, file: FileId, offset: TextSize) -> Option<ItemView<'db>> {
+        let data = self.db.files.get(&file)?;
+        let index = data.slots.partition_point(|s| s.start + s.len < offset);
+        let slot = data.slots.get(index).filter(|s| s.start <= offset)?;
+        self.view(file, data, slot)
+    }
+
+    /// The function `name` (without `@`) means from `file`'s case `case`, as calls resolve it.
+    pub fn resolve(&self, name: &str, file: FileId, case: u32) -> Option<ItemView<'db>> {
+        let defs = self.symbols.get(name)?;
+        let (def_file, def_case, _) = defs
+            .iter()
+            .find(|(f, c, _)| *f == file && *c == case)
+            .or_else(|| defs.iter().find(|(f, _, _)| *f != file))?;
+        self.items(*def_file).into_iter().find(|item| {
+            item.case == *def_case && item.lowered.callee.as_ref().is_some_and(|(n, _)| n == name)
+        })
+    }
+
+    /// Every item of the workspace that defines a function, with its name.
+    pub fn functions(&self) -> Vec<(String, ItemView<'db>)> {
+        let mut out = Vec::new();
+        for file in self.files() {
+            for item in self.items(file) {
+                if let Some((name, _)) = &item.lowered.callee {
+                    out.push((name.clone(), item));
+                }
+            }
+        }
+        out
+    }
+
+    fn view(&self, file: FileId, data: &'db FileData, slot: &'db Slot) -> Option<ItemView<'db>> {
+        let lowered = slot.lowered.as_deref()?;
+        let syntax = slot.node()?;
+        let syntax_base = slot.start - syntax.syntax().text_range().start();
+        Some(ItemView {
+            file,
+            case: slot.case,
+            start: slot.start,
+            text: &data.text[TextRange::at(slot.start, slot.len)],
+            syntax,
+            syntax_base,
+            lowered,
+            typed: slot.checked.as_ref().and_then(|c| c.typed.as_ref()),
+        })
     }
 }
 

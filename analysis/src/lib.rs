@@ -11,6 +11,7 @@ pub mod dataflow;
 pub mod db;
 pub mod diagnostics;
 pub mod fixture;
+pub mod ide;
 pub mod ir;
 pub mod lints;
 pub mod signatures;
@@ -18,7 +19,7 @@ mod syntax;
 pub mod types;
 
 pub use check_item::{callee_of, check_types, Callee, Symbols, Typed};
-pub use db::{Config, Counters, Database, FileId};
+pub use db::{Analysis, Config, Counters, Database, FileId, ItemView};
 pub use diagnostics::{Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit};
 pub use hsir_parser::{Parse, TextRange, TextSize};
 
