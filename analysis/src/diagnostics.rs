@@ -25,6 +25,18 @@ impl Severity {
             Severity::Hint => "hint",
         }
     }
+
+    /// Reads a level as settings and `--severity` write it: a severity, or `off` (`None`).
+    pub fn parse_level(level: &str) -> Option<Option<Severity>> {
+        match level.trim() {
+            "error" => Some(Some(Severity::Error)),
+            "warning" => Some(Some(Severity::Warning)),
+            "information" | "info" => Some(Some(Severity::Information)),
+            "hint" => Some(Some(Severity::Hint)),
+            "off" => Some(None),
+            _ => None,
+        }
+    }
 }
 
 /// Declares `DiagnosticCode` from one table, one line per code, so that a code's string, default

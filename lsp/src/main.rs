@@ -1,10 +1,11 @@
-//! `hsir`: the command-line tool and (in time) the language server, in one binary.
+//! `hsir`: the command-line tool and the language server (`hsir lsp`), in one binary.
 //!
 //! This crate is the only one that knows about files, terminals, JSON and LSP. It converts in,
 //! calls the analysis, and converts out.
 
 mod cli;
 mod convert;
+mod server;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,6 +42,12 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Run the language server on stdin and stdout (LSP over JSON-RPC).
+    Lsp {
+        /// Accepted for editors that pass it; stdio is the only transport.
+        #[arg(long)]
+        stdio: bool,
+    },
     /// Print the lossless syntax tree of a file.
     Syntax {
         /// Print the text rebuilt from the tree instead (it equals the file).
@@ -63,6 +70,7 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Check { format, severity, files } => cli::check::run(&files, format, &severity),
         Command::Syntax { text, file } => cli::syntax::run(&file, text),
+        Command::Lsp { stdio: _ } => server::run(),
     };
     ExitCode::from(status)
 }

@@ -60,16 +60,9 @@ fn severity_config(overrides: &[String]) -> Result<hsir_analysis::Config, ()> {
             eprintln!("error: `{code}` in `--severity {entry}` is not a diagnostic code (see docs/diagnostics)");
             return Err(());
         };
-        let level = match level.trim() {
-            "error" => Some(Severity::Error),
-            "warning" => Some(Severity::Warning),
-            "information" | "info" => Some(Severity::Information),
-            "hint" => Some(Severity::Hint),
-            "off" => None,
-            other => {
-                eprintln!("error: `{other}` in `--severity {entry}` is not a level: use error, warning, information, hint or off");
-                return Err(());
-            }
+        let Some(level) = Severity::parse_level(level) else {
+            eprintln!("error: `{}` in `--severity {entry}` is not a level: use error, warning, information, hint or off", level.trim());
+            return Err(());
         };
         config.severity.insert(code, level);
     }

@@ -1,0 +1,277 @@
+//! `hsir lsp`: the language server, over stdio.
+//!
+//! Handlers are thin: they convert the request in (`proto`), hand a job to the analysis
+//! worker (`world`), and convert its answer out. The worker is one thread that owns the
+//! database; jobs and edits reach it in the order the client sent them, so a request always
+//! sees the edits sent before it. Nothing here blocks the async executor on analysis.
+
+mod config;
+mod features;
+mod position;
+mod proto;
+mod transport;
+mod world;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer, LspService, Server};
+
+use config::Settings;
+use position::Encoding;
+use world::{Task, World};
+
+/// Runs the server on stdin/stdout until the client says `exit` or closes the stream.
+pub fn run() -> u8 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("hsir-lsp")
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("error: cannot start the language server's runtime: {err}");
+            return 2;
+        }
+    };
+    runtime.block_on(async {
+        let (service, socket) = LspService::build(Backend::new)
+            .custom_method("hsir/test/panic", Backend::test_panic)
+            .custom_method("hsir/test/text", Backend::test_text)
+            .finish();
+        let (input, output, written) = transport::guard(tokio::io::stdin(), tokio::io::stdout());
+        Server::new(input, output, socket).serve(service).await;
+        let _ = written.await;
+    });
+    // The task reading stdin may be blocked on a client that keeps it open after `exit`.
+    runtime.shutdown_background();
+    0
+}
+
+/// Whether test-only hooks answer: set `HSIR_TEST_HOOKS=1` in the server's environment.
+fn test_hooks() -> bool {
+    std::env::var_os("HSIR_TEST_HOOKS").is_some_and(|v| v == "1")
+}
+
+pub struct Backend {
+    client: Client,
+    /// Set in `initialize`, once the position encoding is known.
+    tasks: Mutex<Option<std::sync::mpsc::Sender<Task>>>,
+    shared: Arc<Shared>,
+}
+
+/// What handlers read without asking the worker.
+#[derive(Default)]
+struct Shared {
+    encoding: Mutex<Option<Encoding>>,
+    settings: Mutex<Settings>,
+    docs_base: Option<String>,
+}
+
+impl Backend {
+    fn new(client: Client) -> Backend {
+        Backend {
+            client,
+            tasks: Mutex::new(None),
+            shared: Arc::new(Shared { docs_base: proto::docs_base(), ..Shared::default() }),
+        }
+    }
+
+    fn encoding(&self) -> Encoding {
+        self.shared.encoding.lock().ok().and_then(|e| *e).unwrap_or(Encoding::Utf16)
+    }
+
+    /// Sends a task to the worker. Before `initialize` there is none; tasks are dropped then,
+    /// as the protocol forbids them.
+    fn send(&self, task: Task) -> bool {
+        let tasks = self.tasks.lock().ok().and_then(|t| t.clone());
+        tasks.is_some_and(|tasks| tasks.send(task).is_ok())
+    }
+
+    /// Runs `job` on the worker, after every edit sent before it. A panic in `job` becomes an
+    /// error response; a request the client cancels is not run if it has not started.
+    async fn request<T: Send + 'static>(
+        &self,
+        job: impl FnOnce(&mut World) -> T + Send + 'static,
+    ) -> Result<T> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let cancelled = Arc::new(AtomicBool::new(false));
+        let guard = CancelOnDrop(cancelled.clone());
+        let job = Box::new(move |world: &mut World| {
+            let result = catch_unwind(AssertUnwindSafe(|| job(world)));
+            let _ = tx.send(result.map_err(|panic| world::panic_message(&*panic)));
+        });
+        if !self.send(Task::Request { job, cancelled }) {
+            return Err(Error::invalid_request());
+        }
+        let answer = rx.await;
+        // Finished: marking it cancelled now changes nothing.
+        drop(guard);
+        match answer {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(message)) => Err(Error {
+                code: ErrorCode::InternalError,
+                message: format!("hsir: internal error: {message}").into(),
+                data: None,
+            }),
+            Err(_) => Err(Error::request_cancelled()),
+        }
+    }
+
+    /// Test hook: a request whose handler panics on the worker, to show that the server keeps
+    /// serving. It answers only when `HSIR_TEST_HOOKS=1`.
+    async fn test_panic(&self) -> Result<()> {
+        if !test_hooks() {
+            return Err(Error::method_not_found());
+        }
+        self.request(|_| -> () { panic!("the test hook panicked on purpose") }).await
+    }
+
+    /// Test hook: the server's copy of a document's text, to compare with the editor's.
+    async fn test_text(&self, params: TextDocumentIdentifier) -> Result<Option<String>> {
+        if !test_hooks() {
+            return Err(Error::method_not_found());
+        }
+        let uri = params.uri.to_string();
+        self.request(move |w| {
+            let file = w.doc(&uri)?.file;
+            w.db.text(file).map(str::to_string)
+        })
+        .await
+    }
+
+    fn apply_settings(&self, value: &serde_json::Value) -> Vec<String> {
+        let Ok(mut current) = self.shared.settings.lock() else { return Vec::new() };
+        let (settings, problems) = current.updated(value);
+        *current = settings.clone();
+        drop(current);
+        self.send(Task::Configure(Box::new(settings)));
+        problems
+    }
+}
+
+/// Marks a request cancelled when its handler future is dropped before it finished: that is
+/// what tower-lsp-server does on `$/cancelRequest`.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let utf8 = params
+            .capabilities
+            .general
+            .as_ref()
+            .and_then(|g| g.position_encodings.as_ref())
+            .is_some_and(|encodings| encodings.contains(&PositionEncodingKind::UTF8));
+        let encoding = if utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
+        if let Ok(mut slot) = self.shared.encoding.lock() {
+            *slot = Some(encoding);
+        }
+        let mut problems = Vec::new();
+        if let Some(options) = &params.initialization_options {
+            let (settings, found) = Settings::default().updated(options);
+            problems = found;
+            if let Ok(mut slot) = self.shared.settings.lock() {
+                *slot = settings;
+            }
+        }
+        let settings = self.shared.settings.lock().map(|s| s.clone()).unwrap_or_default();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (publish_tx, mut publish_rx) = tokio::sync::mpsc::unbounded_channel();
+        let shared = self.shared.clone();
+        let spawned =
+            std::thread::Builder::new().name("hsir-analysis".to_string()).spawn(move || {
+                world::run(encoding, settings, rx, |publishes, messages| {
+                    let converted: Vec<_> = publishes
+                        .into_iter()
+                        .map(|p| proto::publish(&p, encoding, shared.docs_base.as_deref()))
+                        .collect();
+                    let _ = publish_tx.send((converted, messages));
+                });
+            });
+        if let Err(err) = spawned {
+            return Err(Error {
+                code: ErrorCode::InternalError,
+                message: format!("hsir: cannot start the analysis thread: {err}").into(),
+                data: None,
+            });
+        }
+        if let Ok(mut slot) = self.tasks.lock() {
+            *slot = Some(tx);
+        }
+        let client = self.client.clone();
+        tokio::spawn(async move {
+            while let Some((publishes, messages)) = publish_rx.recv().await {
+                for message in messages {
+                    client.show_message(MessageType::WARNING, message).await;
+                }
+                for (uri, diagnostics, version) in publishes {
+                    client.publish_diagnostics(uri, diagnostics, version).await;
+                }
+            }
+        });
+        for problem in problems {
+            self.client.show_message(MessageType::WARNING, problem).await;
+        }
+        Ok(InitializeResult {
+            capabilities: features::capabilities(encoding),
+            server_info: Some(ServerInfo {
+                name: "hsir".to_string(),
+                version: Some(env!("CARGO_PKG_VERSION").to_string()),
+            }),
+            offset_encoding: None,
+        })
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let doc = params.text_document;
+        self.send(Task::Open { uri: doc.uri.to_string(), version: doc.version, text: doc.text });
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let changes = params
+            .content_changes
+            .into_iter()
+            .map(|c| world::Change { range: c.range.map(proto::range_in), text: c.text })
+            .collect();
+        self.send(Task::Change {
+            uri: params.text_document.uri.to_string(),
+            version: params.text_document.version,
+            changes,
+        });
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        self.send(Task::Close { uri: uri.to_string() });
+        // A closed file's problems leave the Problems panel with it.
+        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        let problems = self.apply_settings(&params.settings);
+        for problem in problems {
+            self.client.show_message(MessageType::WARNING, problem).await;
+        }
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let encoding = self.encoding();
+        let docs_base = self.shared.docs_base.clone();
+        self.request(move |w| features::code_actions(w, &params, encoding, docs_base.as_deref()))
+            .await
+    }
+}

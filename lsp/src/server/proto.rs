@@ -1,0 +1,115 @@
+//! Conversions between the analysis' plain data (byte offsets, `Diagnostic`, `Fix`) and the
+//! protocol's types. The only place besides the handler signatures that names `ls_types`, so
+//! that a later move to another types crate stays local.
+
+use std::str::FromStr;
+
+use hsir_analysis::{Diagnostic, DiagnosticCode, Severity, TextRange};
+use tower_lsp_server::ls_types as lsp;
+
+use super::position::{Encoding, LineIndex, Pos};
+use super::world::Publish;
+
+pub fn range_in(range: lsp::Range) -> (Pos, Pos) {
+    (pos_in(range.start), pos_in(range.end))
+}
+
+pub fn pos_in(p: lsp::Position) -> Pos {
+    Pos { line: p.line, character: p.character }
+}
+
+pub fn pos_out(p: Pos) -> lsp::Position {
+    lsp::Position { line: p.line, character: p.character }
+}
+
+pub fn range_out(lines: &LineIndex, range: TextRange, encoding: Encoding) -> lsp::Range {
+    let (start, end) = lines.range(range, encoding);
+    lsp::Range { start: pos_out(start), end: pos_out(end) }
+}
+
+pub fn uri(text: &str) -> Option<lsp::Uri> {
+    lsp::Uri::from_str(text).ok()
+}
+
+/// Where the diagnostic pages are: `HSIR_DOCS_URL` when set (e.g. the project's web pages),
+/// else the `docs/diagnostics` folder of the source tree the server was built from, when it
+/// is still there.
+pub fn docs_base() -> Option<String> {
+    if let Ok(url) = std::env::var("HSIR_DOCS_URL") {
+        return Some(if url.ends_with('/') { url } else { format!("{url}/") });
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diagnostics");
+    let dir = dir.canonicalize().ok()?;
+    Some(format!("file://{}/", dir.display()))
+}
+
+fn severity(s: Severity) -> lsp::DiagnosticSeverity {
+    match s {
+        Severity::Error => lsp::DiagnosticSeverity::ERROR,
+        Severity::Warning => lsp::DiagnosticSeverity::WARNING,
+        Severity::Information => lsp::DiagnosticSeverity::INFORMATION,
+        Severity::Hint => lsp::DiagnosticSeverity::HINT,
+    }
+}
+
+/// Editors fade unused code and strike through deprecated spellings.
+fn tags(code: DiagnosticCode) -> Option<Vec<lsp::DiagnosticTag>> {
+    match code.code() {
+        "HS1107" => Some(vec![lsp::DiagnosticTag::UNNECESSARY]),
+        "HS2002" | "HS4012" => Some(vec![lsp::DiagnosticTag::DEPRECATED]),
+        _ => None,
+    }
+}
+
+pub fn diagnostic(
+    d: &Diagnostic,
+    uri: &lsp::Uri,
+    lines: &LineIndex,
+    encoding: Encoding,
+    docs_base: Option<&str>,
+) -> lsp::Diagnostic {
+    let code = d.code.code();
+    let related = d
+        .related
+        .iter()
+        .map(|r| lsp::DiagnosticRelatedInformation {
+            location: lsp::Location {
+                uri: uri.clone(),
+                range: range_out(lines, r.range, encoding),
+            },
+            message: r.message.clone(),
+        })
+        .collect::<Vec<_>>();
+    lsp::Diagnostic {
+        range: range_out(lines, d.range, encoding),
+        severity: Some(severity(d.severity)),
+        code: Some(lsp::NumberOrString::String(code.to_string())),
+        code_description: docs_base
+            .and_then(|base| self::uri(&format!("{base}{code}.md")))
+            .map(|href| lsp::CodeDescription { href }),
+        source: Some("hsir".to_string()),
+        message: d.message.clone(),
+        related_information: (!related.is_empty()).then_some(related),
+        tags: tags(d.code),
+        data: None,
+    }
+}
+
+pub fn publish(
+    p: &Publish,
+    encoding: Encoding,
+    docs_base: Option<&str>,
+) -> (lsp::Uri, Vec<lsp::Diagnostic>, Option<i32>) {
+    let uri = uri(&p.uri).unwrap_or_else(|| lsp::Uri::from_str("file:///").expect("valid"));
+    let diagnostics =
+        p.diagnostics.iter().map(|d| diagnostic(d, &uri, &p.lines, encoding, docs_base)).collect();
+    (uri, diagnostics, p.version)
+}
+
+pub fn text_edit(
+    lines: &LineIndex,
+    edit: &hsir_analysis::TextEdit,
+    encoding: Encoding,
+) -> lsp::TextEdit {
+    lsp::TextEdit { range: range_out(lines, edit.range, encoding), new_text: edit.new_text.clone() }
+}

@@ -1,0 +1,95 @@
+//! A thousand incremental edits sent as fast as the client can write them end in the text the
+//! client has, and in the diagnostics a fresh open of that text gives.
+
+mod common;
+
+use common::{repo_file, uri, Client};
+use serde_json::{json, Value};
+
+/// A small deterministic generator, so that a failure can be replayed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// The LSP position (UTF-16 columns) of a byte offset.
+fn position(text: &str, offset: usize) -> Value {
+    let before = &text[..offset];
+    let line = before.matches('\n').count();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let character: usize = before[line_start..].chars().map(char::len_utf16).sum();
+    json!({"line": line, "character": character})
+}
+
+fn char_boundary_at_or_before(text: &str, mut offset: usize) -> usize {
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// Diagnostics without the document's URI, to compare two documents' lists.
+fn normalized(diagnostics: &Value, uri: &str) -> String {
+    diagnostics.to_string().replace(uri, "URI")
+}
+
+#[test]
+fn a_thousand_rapid_edits_end_in_the_same_text_and_diagnostics_as_a_fresh_open() {
+    let mut text = repo_file("analysis/test_data/diagnostics/loop_kernel_raw_bug.mlir");
+    let (mut client, _) = Client::initialized(Value::Null);
+    let edited = uri("edited.mlir");
+    client.open(&edited, &text);
+    client.diagnostics(&edited, Some(0));
+
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let pieces = [" ", "%x", "\n", "{", "}", "é", "𝄞", "fork [2] ", ":", "// c\n", "#1"];
+    for version in 1..=1000 {
+        let start = char_boundary_at_or_before(&text, rng.below(text.len() + 1));
+        let (end, new_text) = if rng.below(3) == 0 && start < text.len() {
+            let end = char_boundary_at_or_before(&text, (start + 1 + rng.below(3)).min(text.len()));
+            let end = if end == start {
+                text[start..].chars().next().map_or(start, |c| start + c.len_utf8())
+            } else {
+                end
+            };
+            (end, String::new())
+        } else {
+            (start, pieces[rng.below(pieces.len())].to_string())
+        };
+        let range = json!({"start": position(&text, start), "end": position(&text, end)});
+        text.replace_range(start..end, &new_text);
+        client.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": edited, "version": version},
+                "contentChanges": [{"range": range, "text": new_text}],
+            }),
+        );
+    }
+    let after_edits = client.diagnostics(&edited, Some(1000));
+    let server_text = client.request("hsir/test/text", json!({"uri": edited}));
+    assert_eq!(server_text.as_str(), Some(text.as_str()), "the server's text differs");
+
+    let fresh = uri("fresh.mlir");
+    client.open(&fresh, &text);
+    let fresh_diagnostics = client.diagnostics(&fresh, Some(0));
+    assert!(
+        after_edits["diagnostics"].as_array().is_some_and(|d| !d.is_empty()),
+        "the edits should have broken the file"
+    );
+    assert_eq!(
+        normalized(&after_edits["diagnostics"], &edited),
+        normalized(&fresh_diagnostics["diagnostics"], &fresh)
+    );
+    client.shutdown();
+}
