@@ -47,7 +47,7 @@ pub struct Typing {
 
 /// Dataflow ops of Handshake (Dynamatic's, CIRCT's and the proposals') that hsir knows, by
 /// short name; the arithmetic ones are `SAME_TYPE_BINARY`, `CASTS` and `OTHER_ARITH`.
-const DATAFLOW_OPS: &[&str] = &[
+pub const DATAFLOW_OPS: &[&str] = &[
     "func",
     "end",
     "return",

@@ -1,1 +1,755 @@
-//! Filled in by its own change.
+//! Hover: what the thing under the cursor is, as Markdown.
+//!
+//! Five kinds of things answer: an SSA value (its type written out wire by wire, who produces
+//! it and who consumes it, and for values of a scheduled pipeline how they cross stages), an
+//! op name (what the op does and its signature as typed here), a buffer op (its type, slots and
+//! latencies, and the latency accumulated along its channel), and an `@symbol` (the signature
+//! of the function it names, resolved as calls resolve it). Everything is read from the
+//! lowered item (`ir::Item`) and the type checks' results; the syntax tree is used only to find
+//! the token under the cursor and the successor of a `pipeline.stage`.
+
+use std::fmt::Write as _;
+
+use hsir_parser::ast::{AstNode, Op};
+use hsir_parser::{SyntaxKind, TextRange};
+
+use crate::dataflow::Timing;
+use crate::db::{Analysis, ItemView};
+use crate::ide::{token_at, FilePosition};
+use crate::ir::{self, BlockId, Container, Def, Item, OpId, TypeEntry, ValueId};
+use crate::lints::{buffer_hover, BufferHover, Signal};
+use crate::signatures::{self, Style};
+use crate::types::{Direction, Type};
+
+/// A hover: the range hovered (absolute) and what to show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hover {
+    pub range: TextRange,
+    pub markdown: String,
+}
+
+/// The hover at `pos`; `None` on whitespace, comments and tokens that name nothing.
+pub fn hover(analysis: &Analysis<'_>, pos: FilePosition) -> Option<Hover> {
+    let item = analysis.item_at(pos.file, pos.offset)?;
+    let token = token_at(&item, pos.offset)?;
+    if token.kind().is_trivia() {
+        return None;
+    }
+    let local = item.syntax_abs(token.text_range()).checked_sub(item.start)?;
+    let ir = &item.lowered.item;
+    match token.kind() {
+        SyntaxKind::VALUE_ID => {
+            if let Some(use_) = ir.uses.iter().find(|u| u.range == local) {
+                let value = use_.value?;
+                let markdown = value_markdown(&item, &[value]);
+                return Some(Hover { range: item.abs(use_.range), markdown });
+            }
+            let defined: Vec<ValueId> = (0..ir.values.len() as ValueId)
+                .filter(|&v| ir.values[v as usize].range == local)
+                .collect();
+            if defined.is_empty() {
+                return None;
+            }
+            Some(Hover { range: item.abs(local), markdown: value_markdown(&item, &defined) })
+        }
+        SyntaxKind::AT_ID => symbol_hover(analysis, &item, local),
+        _ => {
+            // The innermost op whose name holds the token.
+            let op = (0..ir.ops.len() as OpId)
+                .filter(|&op| ir.ops[op as usize].name_range.contains_range(local))
+                .filter(|&op| !ir.ops[op as usize].name_range.is_empty())
+                .min_by_key(|&op| ir.ops[op as usize].range.len())?;
+            let range = item.abs(ir.ops[op as usize].name_range);
+            Some(Hover { range, markdown: op_markdown(analysis, &item, op) })
+        }
+    }
+}
+
+// ---- values ------------------------------------------------------------------------------
+
+fn style(item: &ItemView<'_>) -> Option<Style> {
+    item.typed.map(|t| t.style)
+}
+
+/// `%x`, `%x#1`, or `%x:3` for a whole group.
+fn value_name(ir: &Item, value: ValueId) -> String {
+    ir.values[value as usize].display(ir::group_len(ir, value))
+}
+
+fn value_markdown(item: &ItemView<'_>, values: &[ValueId]) -> String {
+    let ir = &item.lowered.item;
+    let mut out = String::new();
+    for (i, &value) in values.iter().enumerate() {
+        if i > 0 {
+            out.push_str("\n---\n\n");
+        }
+        let name = value_name(ir, value);
+        let ty = item.type_of(value);
+        match ty {
+            Some(ty) => {
+                let _ = writeln!(out, "```mlir\n{name} : {ty}\n```\n");
+                out.push_str(&type_explanation(ty, style(item)));
+            }
+            None => {
+                let _ = writeln!(out, "```mlir\n{name}\n```\n");
+                // Outside a `handshake.func` results are not typed; the op's written types
+                // are the best there is.
+                let written = match ir.values[value as usize].def {
+                    Def::Result { op, .. } => op_signature(item, op),
+                    Def::Arg { .. } => None,
+                };
+                match written {
+                    Some(written) => {
+                        let _ = writeln!(out, "type not inferred; its op is typed `{written}`");
+                    }
+                    None => out.push_str("type unknown\n"),
+                }
+            }
+        }
+        let _ = writeln!(out, "\n**produced by** {}", producer(item, value));
+        out.push_str(&consumers(item, value));
+        out.push_str(&pipeline_markdown(item, value));
+    }
+    out
+}
+
+/// The type spelled out: data width, each extra signal, and the wire count of the bundle.
+pub(crate) fn type_explanation(ty: &Type, style: Option<Style>) -> String {
+    let circt = style == Some(Style::Circt);
+    let Some(channel) = ty.as_channel(circt) else {
+        return match ty {
+            Type::Int { width, .. } | Type::Float { width, .. } => {
+                format!("a plain {width}-bit value: {}, no handshake\n", plural(*width, "wire"))
+            }
+            Type::Other(text) if text.starts_with("memref") => {
+                "a memory reference: the ports of a memory, not a channel\n".to_string()
+            }
+            _ => String::new(),
+        };
+    };
+    let mut out = String::new();
+    let (data, extras) = match &channel {
+        Type::Channel { data, extras } => (Some(&**data), extras),
+        Type::Control { extras } => (None, extras),
+        _ => return out,
+    };
+    match data {
+        Some(data) => match data.bit_width() {
+            Some(bits) => {
+                let _ =
+                    write!(out, "**channel** of `{data}`: {bits}-bit data with valid and ready");
+            }
+            None => {
+                let _ = write!(
+                    out,
+                    "**channel** of `{data}`: data of a width fixed when it is lowered, with valid and ready"
+                );
+            }
+        },
+        None => out.push_str("**control** channel: a token without data, valid and ready only"),
+    }
+    if circt && !matches!(ty, Type::Channel { .. } | Type::Control { .. }) {
+        out.push_str(" (CIRCT reads a raw type in a `handshake.func` as a channel of it)");
+    }
+    out.push('\n');
+    for extra in extras {
+        let name = extra.name.as_deref().map_or(String::new(), |n| format!("{n}: "));
+        let direction = match extra.direction {
+            Direction::Down => "downstream, with the data",
+            Direction::Up => "upstream `(U)`, with ready",
+        };
+        let bits =
+            extra.ty.bit_width().map_or("bits of unknown width".to_string(), |w| plural(w, "bit"));
+        let _ = writeln!(out, "- extra signal `{name}{}`: {bits}, {direction}", extra.ty);
+    }
+    if let Some(widths) = channel.widths() {
+        let mut parts = Vec::new();
+        if data.is_some() {
+            parts.push(format!("{} data", widths.data));
+        }
+        parts.push("1 valid".to_string());
+        parts.push("1 ready".to_string());
+        if widths.down > 0 {
+            parts.push(format!("{} downstream extra", widths.down));
+        }
+        if widths.up > 0 {
+            parts.push(format!("{} upstream extra", widths.up));
+        }
+        let total = widths.data + 2 + widths.down + widths.up;
+        let _ = writeln!(out, "\n**{}**: {}", plural(total, "wire"), parts.join(" + "));
+    }
+    out
+}
+
+fn plural(count: u32, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+fn producer(item: &ItemView<'_>, value: ValueId) -> String {
+    let ir = &item.lowered.item;
+    match ir.values[value as usize].def {
+        Def::Result { op, n } => {
+            let data = &ir.ops[op as usize];
+            format!("result {n} of `{}`{}", data.name, results_suffix(ir, op))
+        }
+        Def::Arg { block, n } => arg_owner(ir, block, n),
+    }
+}
+
+/// ` (\`%3\`)`: the names an op's results are known by, to tell ops of one name apart.
+fn results_suffix(ir: &Item, op: OpId) -> String {
+    let groups: Vec<String> = ir.ops[op as usize]
+        .result_groups
+        .iter()
+        .map(|g| {
+            if g.count > 1 {
+                format!("`{}:{}`", g.name, g.count)
+            } else {
+                format!("`{}`", g.name)
+            }
+        })
+        .collect();
+    if groups.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", groups.join(", "))
+    }
+}
+
+fn arg_owner(ir: &Item, block: BlockId, n: u32) -> String {
+    let Some(data) = ir.blocks.get(block as usize) else { return format!("argument #{n}") };
+    let region = &ir.regions[data.region as usize];
+    let owner = &ir.ops[region.owner as usize];
+    let entry = region.blocks.first() == Some(&block);
+    if entry && owner.regions.first() == Some(&data.region) {
+        if let Some(name) = owner.signature.as_ref().and_then(|s| s.name.as_ref()) {
+            return format!("argument #{n} of `{}`", name.0);
+        }
+        if owner.name == PIPELINE {
+            return format!("input #{n} of `{PIPELINE}` (its entry stage)");
+        }
+    }
+    match &data.label {
+        Some((label, _)) => format!("argument #{n} of block `{label}` of `{}`", owner.name),
+        None => format!("argument #{n} of the entry block of `{}`", owner.name),
+    }
+}
+
+fn consumers(item: &ItemView<'_>, value: ValueId) -> String {
+    let ir = &item.lowered.item;
+    let uses = &ir.values[value as usize].uses;
+    if uses.is_empty() {
+        return "\n**consumed by** nothing: unused\n".to_string();
+    }
+    let mut out = String::from("\n**consumed by**\n");
+    for &u in uses {
+        let use_ = &ir.uses[u as usize];
+        let op = &ir.ops[use_.op as usize];
+        let position = op.operands.iter().position(|&x| x == u).unwrap_or(0);
+        let role = crate::ide::signature_help::operand_role(item, use_.op, position)
+            .map_or(String::new(), |r| format!(" ({r})"));
+        let _ = writeln!(
+            out,
+            "- operand {position}{role} of `{}`{}",
+            op.name,
+            results_suffix(ir, use_.op)
+        );
+    }
+    out
+}
+
+// ---- ops ---------------------------------------------------------------------------------
+
+/// What an op does, in a sentence or two, by its name with or without `handshake.`.
+pub fn op_description(name: &str) -> Option<&'static str> {
+    let short = name.strip_prefix("handshake.").unwrap_or(name);
+    let text = match short {
+        "func" => "A dataflow circuit: its arguments and results are channels, and its body is a graph of ops that fire when their inputs hold tokens.",
+        "return" => "Hands the function's results on; in Dynamatic's IR its results feed `end`.",
+        "end" => "The function's exit: waits for its result tokens (and the memories' done tokens) and ends the invocation.",
+        "fork" => "Copies every input token to all of its outputs; the input is released once every output has taken its copy (eager fork).",
+        "lazy_fork" => "Copies every input token to all outputs, but only once all of them are ready at the same time (lazy fork).",
+        "join" => "Waits for a token on every input, then emits one control token; the data is dropped.",
+        "merge" => "Passes on a token from whichever input has one; inputs must not hold tokens at the same time.",
+        "mux" => "Passes on the token of the data input the select token picks; the select is consumed with it.",
+        "control_merge" => "Passes on a token from whichever input has one, and says which input it came from on its index result.",
+        "br" => "Passes its token through unchanged (a branch with one successor).",
+        "cond_br" => "Sends the data token to the true or the false output, as the condition token says.",
+        "sink" => "Consumes and drops every token it receives.",
+        "source" => "Produces a control token whenever its consumer is ready.",
+        "constant" => "Emits its constant value each time its control input delivers a token.",
+        "buffer" => "Holds tokens in slots on a channel; depending on its type it registers the data and valid paths, the ready path, or both.",
+        "sync" => "Waits until every input holds a token, then releases them all together, one on each output.",
+        "wait" => "Passes the second operand's token on once a token of the first operand has arrived.",
+        "bundle" => "Builds a channel from its separate signals (valid or data, and its extra signals), taking ready back.",
+        "unbundle" => "Splits a channel into its separate signals (valid or data, and its extra signals), giving ready in.",
+        "compose" => "Packs a channel's extra signals into its data.",
+        "decompose" => "Unpacks extra signals from a channel's data.",
+        "pack" => "Waits for a token on every input and combines them into one tuple token.",
+        "unpack" => "Splits a tuple token into one token per element.",
+        "load" => "A load port: sends an address to a memory and passes the data it returns on.",
+        "store" => "A store port: sends an address and a data token to a memory.",
+        "memory" => "An on-chip memory with load and store ports; each access is a channel of its own.",
+        "extmemory" => "A memory outside the circuit, reached through the function's memref argument and its load and store ports.",
+        "mem_controller" => "Dynamatic's memory controller: serves the loads and stores of one memory and signals when they are done.",
+        "lsq" => "A load-store queue: orders the accesses of one memory dynamically, in the order of their groups.",
+        "instance" => "An instance of another function, connected by the channels of its arguments and results.",
+        "init" => "Emits one initial token, then passes its input's tokens through.",
+        "not" => "Inverts a one-bit token.",
+        "select" => "Picks one of two data tokens by a condition token; all three are consumed.",
+        "arith.select" => "Picks one of two values by a condition.",
+        "spec_commit" => "Speculation: passes a speculative token on once the control says it was correct, drops it otherwise.",
+        "speculator" => "Speculation: emits predicted tokens ahead of the real ones and corrects them later.",
+        "spec_save" | "spec_save_commit" => "Speculation: keeps tokens until the speculation they depend on is resolved.",
+        "speculating_branch" => "Speculation: a branch that routes tokens by whether they are speculative.",
+        "non_spec" => "Speculation: marks a token as not speculative.",
+        "esi_instance" => "An instance of an ESI module, connected by channels.",
+        "pipeline.scheduled" => "A scheduled pipeline: its blocks are stages, and values cross a stage boundary through registers or pass-throughs.",
+        "pipeline.unscheduled" => "A pipeline before scheduling: one block of ops without stages.",
+        "pipeline.stage" => "Ends a stage and starts the next: `regs(...)` are registered across the boundary, `pass(...)` go through without a register.",
+        "pipeline.return" => "Ends the last stage and gives the pipeline's results; its `done` result is their valid signal.",
+        "pipeline.latency" => "Computes values that are available only a fixed number of cycles later.",
+        "pipeline.latency.return" => "Gives the results of a `pipeline.latency` region.",
+        "pipeline.src" => "Reads, in a later stage, a value defined in an earlier one (before register materialization).",
+        "dataflow.stream" => "LOOM: emits the indices of a loop from start by step while the condition against the bound holds, and with each one whether the loop will continue (`raw_will_continue`).",
+        "dataflow.gate" => "LOOM: drops the final index of a stream and shifts the condition, so the body sees one token per iteration (`after_cond`).",
+        "dataflow.carry" => "LOOM: a loop-carried value: takes the initial value, then the carried one while the condition is true.",
+        "dataflow.invariant" => "LOOM: repeats a loop-invariant value for every iteration the condition announces.",
+        _ => return None,
+    };
+    Some(text)
+}
+
+/// What an op does: the table's sentence, or a generic line for arithmetic and combinational
+/// ops.
+pub fn describe(name: &str) -> Option<String> {
+    op_description(name).map(str::to_string).or_else(|| generic_description(name))
+}
+
+/// A generic line for arithmetic and combinational ops.
+fn generic_description(name: &str) -> Option<String> {
+    let short =
+        name.strip_prefix("handshake.").or_else(|| name.strip_prefix("arith.")).unwrap_or(name);
+    if name.starts_with("comb.") {
+        return Some(
+            "Combinational logic (CIRCT `comb`): its result follows its operands in the same cycle."
+                .to_string(),
+        );
+    }
+    if name.starts_with("arith.") || signatures::is_known(short) {
+        return Some(format!(
+            "Arithmetic (`{short}`): fires when every operand holds a token and emits the result on its output channel."
+        ));
+    }
+    None
+}
+
+const PIPELINE: &str = "pipeline.scheduled";
+
+fn op_markdown(analysis: &Analysis<'_>, item: &ItemView<'_>, op: OpId) -> String {
+    let ir = &item.lowered.item;
+    let data = &ir.ops[op as usize];
+    let mut out = format!("**`{}`**\n\n", data.name);
+    if let Some(description) = describe(&data.name) {
+        let _ = writeln!(out, "{description}\n");
+    }
+    if let Some(signature) = &data.signature {
+        let name = signature.name.as_ref().map_or("", |(n, _)| n.as_str());
+        let _ = writeln!(out, "```mlir\n{}\n```", function_signature(item, op, name));
+        return out;
+    }
+    if let Some(signature) = op_signature(item, op) {
+        let _ = writeln!(out, "```mlir\n{signature}\n```");
+    }
+    if let Some(buffer) = buffer_hover(ir, op) {
+        out.push('\n');
+        out.push_str(&buffer_markdown(ir, &buffer));
+    }
+    if data.name == "instance" || data.name == "handshake.instance" {
+        if let Some((name, _)) = &data.symbol {
+            let name = name.trim_start_matches('@').trim_matches('"');
+            if let Some(def) = analysis.resolve(name, item.file, item.case) {
+                let _ = writeln!(
+                    out,
+                    "\ninstance of\n```mlir\n{}\n```",
+                    function_signature(&def, 0, name)
+                );
+            }
+        }
+    }
+    out
+}
+
+/// `(T, U) -> (V)` as typed in this file: the type checks' typing, else the written types.
+pub(crate) fn op_signature(item: &ItemView<'_>, op: OpId) -> Option<String> {
+    let ir = &item.lowered.item;
+    let data = &ir.ops[op as usize];
+    let list = |types: Vec<String>| format!("({})", types.join(", "));
+    let show = |t: &Option<Type>| t.as_ref().map_or("?".to_string(), |t| t.to_string());
+    if let Some(typing) = signatures::typing(data, ir, style(item).unwrap_or(Style::Circt)) {
+        // The values' own types where the checks know them better (instance results, ...).
+        let operands = typing
+            .operands
+            .iter()
+            .enumerate()
+            .map(|(i, t)| match t {
+                Some(t) => t.to_string(),
+                None => data
+                    .operands
+                    .get(i)
+                    .and_then(|&u| ir.uses[u as usize].value)
+                    .and_then(|v| item.type_of(v))
+                    .map_or("?".to_string(), |t| t.to_string()),
+            })
+            .collect();
+        let results = data
+            .results
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| match item.type_of(v) {
+                Some(t) => t.to_string(),
+                None => show(typing.results.get(i).unwrap_or(&None)),
+            })
+            .collect();
+        return Some(format!("{} -> {}", list(operands), list(results)));
+    }
+    let written = |entries: &[TypeEntry]| -> Vec<String> {
+        signatures::flat_types(entries).iter().map(|t| t.to_string()).collect()
+    };
+    if let Some((ins, outs)) = data.types.iter().find_map(|e| match e {
+        TypeEntry::Function(ins, outs, _) => Some((ins, outs)),
+        _ => None,
+    }) {
+        let ins = ins.iter().map(|w| w.ty.to_string()).collect();
+        let outs = outs.iter().map(|w| w.ty.to_string()).collect();
+        return Some(format!("{} -> {}", list(ins), list(outs)));
+    }
+    let before = written(&data.types);
+    let after = written(&data.types_after);
+    match (before.is_empty(), after.is_empty()) {
+        (true, true) => None,
+        (false, true) => Some(format!(": {}", before.join(", "))),
+        _ => Some(format!("{} -> {}", list(before), list(after))),
+    }
+}
+
+/// `handshake.func @f(%a: i32, %b: none) -> (i32)`, from the ports as written.
+pub(crate) fn function_signature(def: &ItemView<'_>, op: OpId, name: &str) -> String {
+    let ir = &def.lowered.item;
+    let Some(data) = ir.ops.get(op as usize) else { return String::new() };
+    let Some(signature) = &data.signature else { return data.name.clone() };
+    let text = |range: TextRange| -> String {
+        def.text
+            .get(std::ops::Range::<usize>::from(range))
+            .unwrap_or("?")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let args: Vec<String> = signature.args.iter().map(|p| text(p.range)).collect();
+    let results: Vec<String> = signature.results.iter().map(|p| text(p.range)).collect();
+    let name = if name.starts_with('@') { name.to_string() } else { format!("@{name}") };
+    let mut out = format!("{} {name}({})", data.name, args.join(", "));
+    if !results.is_empty() {
+        let _ = write!(out, " -> ({})", results.join(", "));
+    }
+    out
+}
+
+fn signals(list: &[Signal]) -> String {
+    if list.is_empty() {
+        return "nothing".to_string();
+    }
+    let names: Vec<&str> = list
+        .iter()
+        .map(|s| match s {
+            Signal::Data => "data",
+            Signal::Valid => "valid",
+            Signal::Ready => "ready",
+        })
+        .collect();
+    names.join(", ")
+}
+
+/// `D1 V1 R0`.
+pub(crate) fn short_timing(t: Timing) -> String {
+    format!("D{} V{} R{}", t.d, t.v, t.r)
+}
+
+fn buffer_markdown(ir: &Item, hover: &BufferHover) -> String {
+    let mut out = String::new();
+    let type_name = hover.type_name.as_deref().unwrap_or("no type written");
+    let _ = write!(out, "**buffer** `{type_name}`");
+    if let Some(legacy) = hover.legacy_name {
+        let _ = write!(out, " (legacy name `{legacy}`)");
+    }
+    match hover.slots {
+        Some(1) => out.push_str(", 1 slot"),
+        Some(n) => {
+            let _ = write!(out, ", {n} slots");
+        }
+        None => out.push_str(", slots unknown"),
+    }
+    let _ = writeln!(out, "\n\n- latency: {}", short_timing(hover.latency));
+    let _ = writeln!(out, "- breaks: {}", signals(&hover.breaks));
+    let _ = writeln!(out, "- bypasses: {}", signals(&hover.bypasses));
+    if hover.channel_buffers.len() > 1 {
+        let chain: Vec<String> = hover
+            .channel_buffers
+            .iter()
+            .map(|&b| {
+                let name = ir.ops[b as usize]
+                    .results
+                    .first()
+                    .map_or("?".to_string(), |&v| value_name(ir, v));
+                if b == hover.info.op {
+                    format!("**`{name}`**")
+                } else {
+                    format!("`{name}`")
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "- channel: {} buffers, {}", chain.len(), chain.join(" → "));
+    }
+    let _ = writeln!(out, "- along the channel: {}", short_timing(hover.channel_latency));
+    out
+}
+
+// ---- symbols -----------------------------------------------------------------------------
+
+fn symbol_hover(analysis: &Analysis<'_>, item: &ItemView<'_>, local: TextRange) -> Option<Hover> {
+    let ir = &item.lowered.item;
+    let at_op = ir.ops.iter().any(|op| op.symbol.as_ref().is_some_and(|(_, r)| *r == local));
+    let at_signature = ir.ops.iter().any(|op| {
+        op.signature.as_ref().and_then(|s| s.name.as_ref()).is_some_and(|(_, r)| *r == local)
+    });
+    if !at_op && !at_signature {
+        return None;
+    }
+    let text = item.text.get(std::ops::Range::<usize>::from(local))?;
+    let name = text.trim_start_matches('@').trim_matches('"');
+    let mut markdown = String::new();
+    match analysis.resolve(name, item.file, item.case) {
+        Some(def) => {
+            let _ = writeln!(markdown, "```mlir\n{}\n```", function_signature(&def, 0, name));
+            let external = def
+                .lowered
+                .item
+                .ops
+                .first()
+                .and_then(|o| o.signature.as_ref())
+                .is_some_and(|s| s.external);
+            if external {
+                markdown.push_str("\nan external declaration: no body\n");
+            }
+            if def.file != item.file {
+                markdown.push_str("\ndefined in another file\n");
+            }
+        }
+        None => {
+            let _ = writeln!(markdown, "`@{name}`: no function of this name in the workspace");
+        }
+    }
+    Some(Hover { range: item.abs(local), markdown })
+}
+
+// ---- pipelines ---------------------------------------------------------------------------
+
+/// The syntax node of an op of the item.
+pub(crate) fn op_syntax<'a>(item: &ItemView<'a>, op: OpId) -> Option<Op<'a>> {
+    let range =
+        item.abs(item.lowered.item.ops.get(op as usize)?.range).checked_sub(item.syntax_base)?;
+    let root = item.syntax.syntax();
+    if !root.text_range().contains_range(range) {
+        return None;
+    }
+    root.covering_node(range)
+        .ancestors()
+        .filter_map(Op::cast)
+        .find(|o| o.syntax().text_range() == range)
+}
+
+/// The stages of one `pipeline.scheduled`: its blocks in stage order (following the
+/// `pipeline.stage` targets from the entry block), each with the `pipeline.stage` that ends it.
+#[derive(Debug, Clone)]
+pub(crate) struct Stages {
+    /// Blocks in stage order.
+    pub order: Vec<BlockId>,
+}
+
+impl Stages {
+    pub fn of(item: &ItemView<'_>, pipeline: OpId) -> Option<Stages> {
+        let ir = &item.lowered.item;
+        let region = *ir.ops.get(pipeline as usize)?.regions.first()?;
+        let blocks = &ir.regions[region as usize].blocks;
+        let mut order = vec![*blocks.first()?];
+        loop {
+            let current = *order.last()?;
+            let Some(&last) = ir.blocks[current as usize].ops.last() else { break };
+            if ir.ops[last as usize].name != "pipeline.stage" {
+                break;
+            }
+            let target = op_syntax(item, last).and_then(|op| {
+                let successor =
+                    op.syntax().children().find(|n| n.kind() == SyntaxKind::SUCCESSOR)?;
+                successor
+                    .child_tokens()
+                    .find(|t| t.kind() == SyntaxKind::CARET_ID)
+                    .map(|t| t.text())
+            });
+            let next = target.and_then(|t| {
+                blocks
+                    .iter()
+                    .copied()
+                    .find(|&b| ir.blocks[b as usize].label.as_ref().is_some_and(|(l, _)| l == t))
+            });
+            match next {
+                Some(next) if !order.contains(&next) => order.push(next),
+                _ => break,
+            }
+        }
+        Some(Stages { order })
+    }
+
+    pub fn stage(&self, block: BlockId) -> Option<usize> {
+        self.order.iter().position(|&b| b == block)
+    }
+
+    /// The `pipeline.stage` op that ends stage `index`.
+    pub fn terminator(&self, ir: &Item, index: usize) -> Option<OpId> {
+        let block = *self.order.get(index)?;
+        let &last = ir.blocks[block as usize].ops.last()?;
+        (ir.ops[last as usize].name == "pipeline.stage").then_some(last)
+    }
+}
+
+/// The block of a `pipeline.scheduled` that holds `block` (itself or through nested regions),
+/// with the pipeline.
+pub(crate) fn pipeline_block(ir: &Item, mut block: BlockId) -> Option<(OpId, BlockId)> {
+    for _ in 0..ir.blocks.len() + 1 {
+        let region = ir.blocks.get(block as usize)?.region;
+        let owner = ir.regions[region as usize].owner;
+        if ir.ops[owner as usize].name == PIPELINE {
+            return Some((owner, block));
+        }
+        block = ir.ops[owner as usize].block?;
+    }
+    None
+}
+
+fn def_block(ir: &Item, value: ValueId) -> Option<BlockId> {
+    match ir.values[value as usize].def {
+        Def::Arg { block, .. } => Some(block),
+        Def::Result { op, .. } => ir.ops[op as usize].block,
+    }
+}
+
+fn stage_name(ir: &Item, stages: &Stages, index: usize) -> String {
+    let label = stages.order.get(index).and_then(|&b| ir.blocks[b as usize].label.as_ref());
+    match (index, label) {
+        (0, _) => "the entry stage (stage 0)".to_string(),
+        (_, Some((label, _))) => format!("stage {index} (`{label}`)"),
+        _ => format!("stage {index}"),
+    }
+}
+
+fn pipeline_markdown(item: &ItemView<'_>, value: ValueId) -> String {
+    let ir = &item.lowered.item;
+    let Some((pipeline, block)) = def_block(ir, value).and_then(|b| pipeline_block(ir, b)) else {
+        // Defined outside: say so when a pipeline reads it.
+        let inside = ir.values[value as usize].uses.iter().any(|&u| {
+            ir.ops[ir.uses[u as usize].op as usize]
+                .block
+                .and_then(|b| pipeline_block(ir, b))
+                .is_some()
+        });
+        return if inside {
+            "\n**pipeline**: defined outside the pipeline, an external input that any stage may read without a register\n".to_string()
+        } else {
+            String::new()
+        };
+    };
+    let Some(stages) = Stages::of(item, pipeline) else { return String::new() };
+    let Some(stage) = stages.stage(block) else {
+        return "\n**pipeline**: in a block no `pipeline.stage` reaches\n".to_string();
+    };
+    let mut out = format!("\n**pipeline**: defined in {}\n", stage_name(ir, &stages, stage));
+    // How a stage argument arrived.
+    if let Def::Arg { block: arg_block, n } = ir.values[value as usize].def {
+        if arg_block == block && stage > 0 {
+            let args = ir.blocks[block as usize].args.len() as u32;
+            let sent = stages.terminator(ir, stage - 1).map(|op| sent_values(ir, op));
+            if n + 1 == args {
+                out.push_str("- the stage's enable\n");
+            } else if let Some((regs, pass)) = sent {
+                let n = n as usize;
+                if let Some(&u) = regs.get(n) {
+                    let _ = writeln!(
+                        out,
+                        "- arrives as register {n} of the previous stage's `regs`, from `{}`",
+                        ir.uses[u as usize].text
+                    );
+                } else if let Some(&u) = pass.get(n - regs.len()) {
+                    let _ = writeln!(out, "- arrives as pass-through {} of the previous stage's `pass` (no register), from `{}`", n - regs.len(), ir.uses[u as usize].text);
+                }
+            }
+        }
+    }
+    for &u in &ir.values[value as usize].uses {
+        let use_ = &ir.uses[u as usize];
+        let op = &ir.ops[use_.op as usize];
+        let used_stage = op
+            .block
+            .and_then(|b| pipeline_block(ir, b))
+            .filter(|(p, _)| *p == pipeline)
+            .and_then(|(_, b)| stages.stage(b));
+        let Some(used_stage) = used_stage else { continue };
+        let line = match (&use_.container, op.name.as_str()) {
+            (Container::Keyword(k), "pipeline.stage") if k == "regs" => {
+                format!(
+                    "crosses into {} as a register (`regs`)",
+                    stage_name(ir, &stages, used_stage + 1)
+                )
+            }
+            (Container::Keyword(k), "pipeline.stage") if k == "pass" => {
+                format!(
+                    "crosses into {} as a pass-through (`pass`, no register)",
+                    stage_name(ir, &stages, used_stage + 1)
+                )
+            }
+            (_, "pipeline.src") => {
+                format!("read in {} through `pipeline.src`", stage_name(ir, &stages, used_stage))
+            }
+            _ if used_stage == stage => {
+                format!("used in the stage that defines it, by `{}`", op.name)
+            }
+            _ => format!(
+                "used directly in {}, by `{}`",
+                stage_name(ir, &stages, used_stage),
+                op.name
+            ),
+        };
+        let line = format!("- {line}\n");
+        if !out.contains(&line) {
+            out.push_str(&line);
+        }
+    }
+    out
+}
+
+/// The operands a `pipeline.stage` sends: those of `regs(...)`, then those of `pass(...)`.
+fn sent_values(ir: &Item, stage: OpId) -> (Vec<ir::UseId>, Vec<ir::UseId>) {
+    let in_group = |keyword: &str| -> Vec<ir::UseId> {
+        ir.ops[stage as usize]
+            .operands
+            .iter()
+            .copied()
+            .filter(|&u| matches!(&ir.uses[u as usize].container, Container::Keyword(k) if k == keyword))
+            .collect()
+    };
+    (in_group("regs"), in_group("pass"))
+}
