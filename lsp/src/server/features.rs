@@ -23,6 +23,45 @@ pub fn capabilities(encoding: Encoding) -> lsp::ServerCapabilities {
                 ..Default::default()
             },
         )),
+        hover_provider: Some(lsp::HoverProviderCapability::Simple(true)),
+        definition_provider: Some(lsp::OneOf::Left(true)),
+        references_provider: Some(lsp::OneOf::Left(true)),
+        document_highlight_provider: Some(lsp::OneOf::Left(true)),
+        rename_provider: Some(lsp::OneOf::Right(lsp::RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
+        document_symbol_provider: Some(lsp::OneOf::Left(true)),
+        workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
+        folding_range_provider: Some(lsp::FoldingRangeProviderCapability::Simple(true)),
+        selection_range_provider: Some(lsp::SelectionRangeProviderCapability::Simple(true)),
+        completion_provider: Some(lsp::CompletionOptions {
+            trigger_characters: Some(
+                ["%", "^", "@", "!", ":", "<", "=", "\"", "{", " "].map(String::from).to_vec(),
+            ),
+            ..Default::default()
+        }),
+        signature_help_provider: Some(lsp::SignatureHelpOptions {
+            trigger_characters: Some([" ", ",", "[", "("].map(String::from).to_vec()),
+            retrigger_characters: None,
+            work_done_progress_options: Default::default(),
+        }),
+        semantic_tokens_provider: Some(
+            lsp::SemanticTokensServerCapabilities::SemanticTokensOptions(
+                lsp::SemanticTokensOptions {
+                    legend: lsp::SemanticTokensLegend {
+                        token_types: TOKEN_TYPES.map(lsp::SemanticTokenType::new).to_vec(),
+                        token_modifiers: TOKEN_MODIFIERS
+                            .map(lsp::SemanticTokenModifier::new)
+                            .to_vec(),
+                    },
+                    range: Some(true),
+                    full: Some(lsp::SemanticTokensFullOptions::Bool(true)),
+                    work_done_progress_options: Default::default(),
+                },
+            ),
+        ),
+        inlay_hint_provider: Some(lsp::OneOf::Left(true)),
         code_action_provider: Some(lsp::CodeActionProviderCapability::Options(
             lsp::CodeActionOptions {
                 code_action_kinds: Some(vec![lsp::CodeActionKind::QUICKFIX]),
@@ -69,4 +108,487 @@ pub fn code_actions(
         }
     }
     Some(actions)
+}
+
+// ---- the IDE features --------------------------------------------------------------------------
+
+use hsir_analysis::ide::{completion, hover, inlay_hints, navigation, semantic_tokens};
+use hsir_analysis::ide::{signature_help, symbols, FilePosition};
+use hsir_analysis::{TextRange, TextSize};
+
+use super::position::LineIndex;
+use super::world::Docs;
+
+/// The semantic token types, in the order of `TokenKind`'s variants. @symbols are hardware
+/// modules, so they take the class colour; op names the function colour.
+pub const TOKEN_TYPES: [&str; 11] = [
+    "function",
+    "namespace",
+    "variable",
+    "label",
+    "class",
+    "type",
+    "property",
+    "comment",
+    "number",
+    "string",
+    "keyword",
+];
+/// The modifiers, bit by bit as `semantic_tokens::MOD_*` numbers them.
+pub const TOKEN_MODIFIERS: [&str; 2] = ["definition", "deprecated"];
+
+fn token_type(kind: semantic_tokens::TokenKind) -> u32 {
+    use semantic_tokens::TokenKind as K;
+    match kind {
+        K::Op => 0,
+        K::DialectPrefix => 1,
+        K::Value => 2,
+        K::BlockLabel => 3,
+        K::Symbol => 4,
+        K::Type => 5,
+        K::Attribute => 6,
+        K::Comment => 7,
+        K::Number => 8,
+        K::String => 9,
+        K::Keyword => 10,
+    }
+}
+
+/// Where a request points: the document's file, its line index, and the offset.
+fn at<'a>(
+    docs: Docs<'a>,
+    doc: &lsp::TextDocumentIdentifier,
+    pos: lsp::Position,
+    encoding: Encoding,
+) -> Option<(FilePosition, &'a LineIndex)> {
+    let document = docs.get(doc.uri.as_str())?;
+    let offset = document.lines.offset(proto::pos_in(pos), encoding)?;
+    Some((FilePosition { file: document.file, offset }, &document.lines))
+}
+
+fn range_of(lines: &LineIndex, range: lsp::Range, encoding: Encoding) -> Option<TextRange> {
+    let start = lines.offset(proto::pos_in(range.start), encoding)?;
+    let end = lines.offset(proto::pos_in(range.end), encoding)?;
+    Some(TextRange::new(start.min(end), end.max(start)))
+}
+
+fn location(
+    docs: Docs<'_>,
+    file: hsir_analysis::FileId,
+    range: TextRange,
+    encoding: Encoding,
+) -> Option<lsp::Location> {
+    let (uri, lines) = docs.of(file)?;
+    Some(lsp::Location { uri: proto::uri(uri)?, range: proto::range_out(lines, range, encoding) })
+}
+
+pub fn hover(
+    world: &mut World,
+    params: lsp::HoverParams,
+    encoding: Encoding,
+) -> Option<lsp::Hover> {
+    let (analysis, docs) = world.analysis();
+    let p = params.text_document_position_params;
+    let (pos, lines) = at(docs, &p.text_document, p.position, encoding)?;
+    let found = hover::hover(&analysis, pos)?;
+    Some(lsp::Hover {
+        contents: lsp::HoverContents::Markup(lsp::MarkupContent {
+            kind: lsp::MarkupKind::Markdown,
+            value: found.markdown,
+        }),
+        range: Some(proto::range_out(lines, found.range, encoding)),
+    })
+}
+
+pub fn definition(
+    world: &mut World,
+    params: lsp::GotoDefinitionParams,
+    encoding: Encoding,
+) -> Option<lsp::GotoDefinitionResponse> {
+    let (analysis, docs) = world.analysis();
+    let p = params.text_document_position_params;
+    let (pos, _) = at(docs, &p.text_document, p.position, encoding)?;
+    let links: Vec<lsp::LocationLink> = navigation::definition(&analysis, pos)
+        .into_iter()
+        .filter_map(|t| {
+            let (uri, lines) = docs.of(t.file)?;
+            Some(lsp::LocationLink {
+                origin_selection_range: None,
+                target_uri: proto::uri(uri)?,
+                target_range: proto::range_out(lines, t.full_range, encoding),
+                target_selection_range: proto::range_out(lines, t.focus_range, encoding),
+            })
+        })
+        .collect();
+    (!links.is_empty()).then_some(lsp::GotoDefinitionResponse::Link(links))
+}
+
+pub fn references(
+    world: &mut World,
+    params: lsp::ReferenceParams,
+    encoding: Encoding,
+) -> Option<Vec<lsp::Location>> {
+    let (analysis, docs) = world.analysis();
+    let p = params.text_document_position;
+    let (pos, _) = at(docs, &p.text_document, p.position, encoding)?;
+    let found = navigation::references(&analysis, pos, params.context.include_declaration);
+    Some(found.into_iter().filter_map(|r| location(docs, r.file, r.range, encoding)).collect())
+}
+
+pub fn highlight(
+    world: &mut World,
+    params: lsp::DocumentHighlightParams,
+    encoding: Encoding,
+) -> Option<Vec<lsp::DocumentHighlight>> {
+    let (analysis, docs) = world.analysis();
+    let p = params.text_document_position_params;
+    let (pos, lines) = at(docs, &p.text_document, p.position, encoding)?;
+    let found = navigation::highlight(&analysis, pos);
+    Some(
+        found
+            .into_iter()
+            .map(|h| lsp::DocumentHighlight {
+                range: proto::range_out(lines, h.range, encoding),
+                kind: Some(if h.write {
+                    lsp::DocumentHighlightKind::WRITE
+                } else {
+                    lsp::DocumentHighlightKind::READ
+                }),
+            })
+            .collect(),
+    )
+}
+
+pub fn prepare_rename(
+    world: &mut World,
+    params: lsp::TextDocumentPositionParams,
+    encoding: Encoding,
+) -> Result<Option<lsp::PrepareRenameResponse>, String> {
+    let (analysis, docs) = world.analysis();
+    let Some((pos, lines)) = at(docs, &params.text_document, params.position, encoding) else {
+        return Ok(None);
+    };
+    let range = navigation::prepare_rename(&analysis, pos)?;
+    Ok(Some(lsp::PrepareRenameResponse::Range(proto::range_out(lines, range, encoding))))
+}
+
+pub fn rename(
+    world: &mut World,
+    params: lsp::RenameParams,
+    encoding: Encoding,
+) -> Result<Option<lsp::WorkspaceEdit>, String> {
+    let (analysis, docs) = world.analysis();
+    let p = params.text_document_position;
+    let Some((pos, _)) = at(docs, &p.text_document, p.position, encoding) else { return Ok(None) };
+    let edits = navigation::rename(&analysis, pos, &params.new_name)?;
+    let mut changes: HashMap<lsp::Uri, Vec<lsp::TextEdit>> = HashMap::new();
+    for (file, edit) in edits {
+        let Some((uri, lines)) = docs.of(file) else { continue };
+        let Some(uri) = proto::uri(uri) else { continue };
+        changes.entry(uri).or_default().push(proto::text_edit(lines, &edit, encoding));
+    }
+    Ok(Some(lsp::WorkspaceEdit { changes: Some(changes), ..Default::default() }))
+}
+
+fn symbol_kind(kind: symbols::SymbolKind) -> lsp::SymbolKind {
+    use symbols::SymbolKind as K;
+    match kind {
+        K::Function => lsp::SymbolKind::FUNCTION,
+        K::Module => lsp::SymbolKind::MODULE,
+        K::Pipeline => lsp::SymbolKind::CLASS,
+        K::Stage => lsp::SymbolKind::EVENT,
+        K::Block => lsp::SymbolKind::NAMESPACE,
+        K::Memory => lsp::SymbolKind::ARRAY,
+        K::Buffer => lsp::SymbolKind::VARIABLE,
+    }
+}
+
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
+fn document_symbol(
+    s: symbols::DocumentSymbol,
+    lines: &LineIndex,
+    encoding: Encoding,
+) -> lsp::DocumentSymbol {
+    lsp::DocumentSymbol {
+        name: s.name,
+        detail: s.detail,
+        kind: symbol_kind(s.kind),
+        tags: None,
+        deprecated: None,
+        range: proto::range_out(lines, s.full_range, encoding),
+        selection_range: proto::range_out(lines, s.focus_range, encoding),
+        children: Some(
+            s.children.into_iter().map(|c| document_symbol(c, lines, encoding)).collect(),
+        ),
+    }
+}
+
+pub fn document_symbols(
+    world: &mut World,
+    params: lsp::DocumentSymbolParams,
+    encoding: Encoding,
+) -> Option<lsp::DocumentSymbolResponse> {
+    let (analysis, docs) = world.analysis();
+    let document = docs.get(params.text_document.uri.as_str())?;
+    let found = symbols::document_symbols(&analysis, document.file);
+    Some(lsp::DocumentSymbolResponse::Nested(
+        found.into_iter().map(|s| document_symbol(s, &document.lines, encoding)).collect(),
+    ))
+}
+
+pub fn workspace_symbols(
+    world: &mut World,
+    params: lsp::WorkspaceSymbolParams,
+    encoding: Encoding,
+) -> Option<lsp::WorkspaceSymbolResponse> {
+    let (analysis, docs) = world.analysis();
+    let found = symbols::workspace_symbols(&analysis, &params.query);
+    let out = found
+        .into_iter()
+        .filter_map(|s| {
+            Some(lsp::WorkspaceSymbol {
+                name: s.name,
+                kind: symbol_kind(s.kind),
+                tags: None,
+                container_name: s.container,
+                location: lsp::OneOf::Left(location(docs, s.file, s.range, encoding)?),
+                data: None,
+            })
+        })
+        .collect();
+    Some(lsp::WorkspaceSymbolResponse::Nested(out))
+}
+
+pub fn folding_ranges(
+    world: &mut World,
+    params: lsp::FoldingRangeParams,
+    encoding: Encoding,
+) -> Option<Vec<lsp::FoldingRange>> {
+    let (analysis, docs) = world.analysis();
+    let document = docs.get(params.text_document.uri.as_str())?;
+    let folds = symbols::folding_ranges(&analysis, document.file);
+    let out = folds
+        .into_iter()
+        .filter_map(|f| {
+            let start = document.lines.pos(f.range.start(), encoding).line;
+            let last = f.range.end().checked_sub(TextSize::from(1)).unwrap_or(f.range.end());
+            let end = document.lines.pos(last, encoding).line;
+            (end > start).then(|| lsp::FoldingRange {
+                start_line: start,
+                end_line: end,
+                kind: Some(match f.kind {
+                    symbols::FoldKind::Region => lsp::FoldingRangeKind::Region,
+                    symbols::FoldKind::Comment => lsp::FoldingRangeKind::Comment,
+                }),
+                ..Default::default()
+            })
+        })
+        .collect();
+    Some(out)
+}
+
+pub fn selection_ranges(
+    world: &mut World,
+    params: lsp::SelectionRangeParams,
+    encoding: Encoding,
+) -> Option<Vec<lsp::SelectionRange>> {
+    let (analysis, docs) = world.analysis();
+    let document = docs.get(params.text_document.uri.as_str())?;
+    let offsets: Vec<TextSize> = params
+        .positions
+        .iter()
+        .map(|p| document.lines.offset(proto::pos_in(*p), encoding).unwrap_or_default())
+        .collect();
+    let chains = symbols::selection_ranges(&analysis, document.file, &offsets);
+    let out = chains
+        .into_iter()
+        .zip(&params.positions)
+        .map(|(chain, p)| {
+            let mut current: Option<lsp::SelectionRange> = None;
+            for range in chain.into_iter().rev() {
+                current = Some(lsp::SelectionRange {
+                    range: proto::range_out(&document.lines, range, encoding),
+                    parent: current.map(Box::new),
+                });
+            }
+            current.unwrap_or(lsp::SelectionRange {
+                range: lsp::Range { start: *p, end: *p },
+                parent: None,
+            })
+        })
+        .collect();
+    Some(out)
+}
+
+pub fn completion(
+    world: &mut World,
+    params: lsp::CompletionParams,
+    encoding: Encoding,
+) -> Option<lsp::CompletionResponse> {
+    use completion::CompletionKind as K;
+    let (analysis, docs) = world.analysis();
+    let p = params.text_document_position;
+    let (pos, lines) = at(docs, &p.text_document, p.position, encoding)?;
+    let items = completion::completions(&analysis, pos)
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let (text, format) = match c.insert {
+                completion::Insert::Text(t) => (t, lsp::InsertTextFormat::PLAIN_TEXT),
+                completion::Insert::Snippet(s) => (s, lsp::InsertTextFormat::SNIPPET),
+            };
+            lsp::CompletionItem {
+                label: c.label,
+                kind: Some(match c.kind {
+                    K::Op => lsp::CompletionItemKind::FUNCTION,
+                    K::Type => lsp::CompletionItemKind::TYPE_PARAMETER,
+                    K::Value => lsp::CompletionItemKind::VARIABLE,
+                    K::Block => lsp::CompletionItemKind::REFERENCE,
+                    K::Symbol => lsp::CompletionItemKind::MODULE,
+                    K::BufferType => lsp::CompletionItemKind::ENUM_MEMBER,
+                    K::Attribute => lsp::CompletionItemKind::PROPERTY,
+                    K::Keyword => lsp::CompletionItemKind::KEYWORD,
+                }),
+                detail: c.detail,
+                documentation: c.documentation.map(|value| {
+                    lsp::Documentation::MarkupContent(lsp::MarkupContent {
+                        kind: lsp::MarkupKind::Markdown,
+                        value,
+                    })
+                }),
+                // The analysis ranks; the editor should keep its order among equal matches.
+                sort_text: Some(format!("{i:05}")),
+                insert_text_format: Some(format),
+                text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit {
+                    range: proto::range_out(lines, c.replace, encoding),
+                    new_text: text,
+                })),
+                ..Default::default()
+            }
+        })
+        .collect();
+    Some(lsp::CompletionResponse::Array(items))
+}
+
+/// Byte offsets into `label` counted the client's way.
+fn label_offset(label: &str, byte: u32, encoding: Encoding) -> u32 {
+    let prefix = &label[..(byte as usize).min(label.len())];
+    match encoding {
+        Encoding::Utf8 => prefix.len() as u32,
+        Encoding::Utf16 => prefix.encode_utf16().count() as u32,
+    }
+}
+
+pub fn signature_help(
+    world: &mut World,
+    params: lsp::SignatureHelpParams,
+    encoding: Encoding,
+) -> Option<lsp::SignatureHelp> {
+    let (analysis, docs) = world.analysis();
+    let p = params.text_document_position_params;
+    let (pos, _) = at(docs, &p.text_document, p.position, encoding)?;
+    let help = signature_help::signature_help(&analysis, pos)?;
+    let parameters = help
+        .parameters
+        .iter()
+        .map(|&(start, end)| lsp::ParameterInformation {
+            label: lsp::ParameterLabel::LabelOffsets([
+                label_offset(&help.label, start, encoding),
+                label_offset(&help.label, end, encoding),
+            ]),
+            documentation: None,
+        })
+        .collect();
+    Some(lsp::SignatureHelp {
+        signatures: vec![lsp::SignatureInformation {
+            label: help.label,
+            documentation: help.documentation.map(|value| {
+                lsp::Documentation::MarkupContent(lsp::MarkupContent {
+                    kind: lsp::MarkupKind::Markdown,
+                    value,
+                })
+            }),
+            parameters: Some(parameters),
+            active_parameter: help.active_parameter,
+        }],
+        active_signature: Some(0),
+        active_parameter: help.active_parameter,
+    })
+}
+
+pub fn semantic_tokens(
+    world: &mut World,
+    doc: &lsp::TextDocumentIdentifier,
+    range: Option<lsp::Range>,
+    encoding: Encoding,
+) -> Option<lsp::SemanticTokens> {
+    let (analysis, docs) = world.analysis();
+    let document = docs.get(doc.uri.as_str())?;
+    let range = match range {
+        Some(r) => Some(range_of(&document.lines, r, encoding)?),
+        None => None,
+    };
+    let tokens = semantic_tokens::semantic_tokens(&analysis, document.file, range);
+    Some(lsp::SemanticTokens {
+        result_id: None,
+        data: encode_tokens(&tokens, &document.lines, encoding),
+    })
+}
+
+/// LSP's relative encoding: each token's line and start relative to the previous token's.
+fn encode_tokens(
+    tokens: &[semantic_tokens::SemanticToken],
+    lines: &LineIndex,
+    encoding: Encoding,
+) -> Vec<lsp::SemanticToken> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let (mut line, mut start) = (0, 0);
+    for t in tokens {
+        let (from, to) = lines.range(t.range, encoding);
+        let length = if to.line == from.line { to.character - from.character } else { 0 };
+        if length == 0 {
+            continue;
+        }
+        let delta_line = from.line - line;
+        let delta_start = if delta_line == 0 { from.character - start } else { from.character };
+        out.push(lsp::SemanticToken {
+            delta_line,
+            delta_start,
+            length,
+            token_type: token_type(t.kind),
+            token_modifiers_bitset: t.modifiers,
+        });
+        line = from.line;
+        start = from.character;
+    }
+    out
+}
+
+pub fn inlay_hints(
+    world: &mut World,
+    params: lsp::InlayHintParams,
+    encoding: Encoding,
+) -> Option<Vec<lsp::InlayHint>> {
+    let (analysis, docs) = world.analysis();
+    let document = docs.get(params.text_document.uri.as_str())?;
+    let range = range_of(&document.lines, params.range, encoding)?;
+    let hints = inlay_hints::inlay_hints(&analysis, document.file, range);
+    Some(
+        hints
+            .into_iter()
+            .map(|h| lsp::InlayHint {
+                position: proto::pos_out(document.lines.pos(h.offset, encoding)),
+                label: lsp::InlayHintLabel::String(h.label),
+                kind: match h.kind {
+                    inlay_hints::InlayKind::Type => Some(lsp::InlayHintKind::TYPE),
+                    inlay_hints::InlayKind::Latency | inlay_hints::InlayKind::Stage => None,
+                },
+                text_edits: None,
+                tooltip: None,
+                padding_left: Some(true),
+                padding_right: None,
+                data: None,
+            })
+            .collect(),
+    )
 }

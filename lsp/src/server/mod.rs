@@ -154,6 +154,13 @@ impl Backend {
     }
 }
 
+/// A request the analysis declined, with its reason for the user (e.g. a rename to a taken
+/// name).
+fn refused(message: String) -> Error {
+    // LSP's RequestFailed.
+    Error { code: ErrorCode::ServerError(-32803), message: message.into(), data: None }
+}
+
 /// Marks a request cancelled when its handler future is dropped before it finished: that is
 /// what tower-lsp-server does on `$/cancelRequest`.
 struct CancelOnDrop(Arc<AtomicBool>);
@@ -266,6 +273,113 @@ impl LanguageServer for Backend {
         for problem in problems {
             self.client.show_message(MessageType::WARNING, problem).await;
         }
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let encoding = self.encoding();
+        self.request(move |w| features::hover(w, params, encoding)).await
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        let encoding = self.encoding();
+        self.request(move |w| features::definition(w, params, encoding)).await
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let encoding = self.encoding();
+        self.request(move |w| features::references(w, params, encoding)).await
+    }
+
+    async fn document_highlight(
+        &self,
+        params: DocumentHighlightParams,
+    ) -> Result<Option<Vec<DocumentHighlight>>> {
+        let encoding = self.encoding();
+        self.request(move |w| features::highlight(w, params, encoding)).await
+    }
+
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
+        let encoding = self.encoding();
+        self.request(move |w| features::prepare_rename(w, params, encoding)).await?.map_err(refused)
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let encoding = self.encoding();
+        self.request(move |w| features::rename(w, params, encoding)).await?.map_err(refused)
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        let encoding = self.encoding();
+        self.request(move |w| features::document_symbols(w, params, encoding)).await
+    }
+
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<WorkspaceSymbolResponse>> {
+        let encoding = self.encoding();
+        self.request(move |w| features::workspace_symbols(w, params, encoding)).await
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        let encoding = self.encoding();
+        self.request(move |w| features::folding_ranges(w, params, encoding)).await
+    }
+
+    async fn selection_range(
+        &self,
+        params: SelectionRangeParams,
+    ) -> Result<Option<Vec<SelectionRange>>> {
+        let encoding = self.encoding();
+        self.request(move |w| features::selection_ranges(w, params, encoding)).await
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let encoding = self.encoding();
+        self.request(move |w| features::completion(w, params, encoding)).await
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        let encoding = self.encoding();
+        self.request(move |w| features::signature_help(w, params, encoding)).await
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        let encoding = self.encoding();
+        let tokens = self
+            .request(move |w| features::semantic_tokens(w, &params.text_document, None, encoding))
+            .await?;
+        Ok(tokens.map(SemanticTokensResult::Tokens))
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        let encoding = self.encoding();
+        let tokens = self
+            .request(move |w| {
+                features::semantic_tokens(w, &params.text_document, Some(params.range), encoding)
+            })
+            .await?;
+        Ok(tokens.map(SemanticTokensRangeResult::Tokens))
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let encoding = self.encoding();
+        self.request(move |w| features::inlay_hints(w, params, encoding)).await
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {

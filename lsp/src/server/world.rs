@@ -55,6 +55,25 @@ pub struct Document {
     pub lines: LineIndex,
 }
 
+/// The open documents, by URI and by file.
+#[derive(Clone, Copy)]
+pub struct Docs<'a> {
+    docs: &'a HashMap<String, Document>,
+    uris: &'a HashMap<FileId, String>,
+}
+
+impl<'a> Docs<'a> {
+    pub fn get(&self, uri: &str) -> Option<&'a Document> {
+        self.docs.get(uri)
+    }
+
+    /// A file's URI and line index.
+    pub fn of(&self, file: FileId) -> Option<(&'a str, &'a LineIndex)> {
+        let uri = self.uris.get(&file)?;
+        Some((uri.as_str(), &self.docs.get(uri)?.lines))
+    }
+}
+
 /// Diagnostics ready to send: the worker hands them to the async side, which publishes them.
 #[derive(Debug)]
 pub struct Publish {
@@ -97,8 +116,9 @@ impl World {
         }
     }
 
-    pub fn uri(&self, file: FileId) -> Option<&str> {
-        self.uris.get(&file).map(String::as_str)
+    /// The database brought up to date, beside the open documents, for the IDE features.
+    pub fn analysis(&mut self) -> (hsir_analysis::Analysis<'_>, Docs<'_>) {
+        (self.db.analysis(), Docs { docs: &self.docs, uris: &self.uris })
     }
 
     pub fn doc(&self, uri: &str) -> Option<&Document> {
