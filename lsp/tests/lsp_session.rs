@@ -154,6 +154,38 @@ fn session(path: &str) -> String {
         writeln!(out, "## rename (prepared {})\n{}\n", show_range(&prepared), edits.join(", "))
             .unwrap();
 
+        let highlights = client.request("textDocument/documentHighlight", here.clone());
+        let highlights: Vec<String> = highlights
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|h| {
+                format!(
+                    "{} {}",
+                    show_range(&h["range"]),
+                    if h["kind"] == 3 { "write" } else { "read" }
+                )
+            })
+            .collect();
+        writeln!(out, "## highlight\n{}\n", highlights.join(", ")).unwrap();
+
+        let help = client.request("textDocument/signatureHelp", here.clone());
+        let signature = &help["signatures"][0];
+        let active = help["activeParameter"]
+            .as_u64()
+            .and_then(|i| signature["parameters"][i as usize]["label"].as_array().cloned());
+        let label = signature["label"].as_str().unwrap_or("(none)");
+        let active = active.map_or("-".to_string(), |r| {
+            let (a, b) = (r[0].as_u64().unwrap() as usize, r[1].as_u64().unwrap() as usize);
+            label
+                .encode_utf16()
+                .skip(a)
+                .take(b - a)
+                .map(|u| char::from_u32(u as u32).unwrap_or('?'))
+                .collect()
+        });
+        writeln!(out, "## signature help\n{label}\nactive: {active}\n").unwrap();
+
         let completion = client.request("textDocument/completion", here);
         let labels: Vec<String> = completion
             .as_array()
@@ -254,6 +286,41 @@ fn session(path: &str) -> String {
         .collect();
     writeln!(out, "## document symbols (first 6)\n{}\n", symbols.join("\n")).unwrap();
 
+    let options = json!({"tabSize": 2, "insertSpaces": true});
+    let edits = client.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": doc}, "options": options}),
+    );
+    let edits = edits.as_array().cloned().unwrap_or_default();
+    let formatted = apply(&text, &edits);
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": doc, "version": 1}, "contentChanges": [{"text": formatted}],
+        }),
+    );
+    let again = client.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": doc}, "options": options}),
+    );
+    let reformatted = client.diagnostics(&doc, Some(1));
+    writeln!(
+        out,
+        "## formatting\n{} edits; formatting the result again: {} edits; diagnostics before {}, after {}\n",
+        edits.len(),
+        again.as_array().map_or(0, Vec::len),
+        diagnostics.len(),
+        reformatted["diagnostics"].as_array().map_or(0, Vec::len),
+    )
+    .unwrap();
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": doc, "version": 2}, "contentChanges": [{"text": text}],
+        }),
+    );
+    client.diagnostics(&doc, Some(2));
+
     let mut actions = Vec::new();
     for d in &diagnostics {
         let found = client.request(
@@ -275,6 +342,40 @@ fn session(path: &str) -> String {
     actions.dedup();
     writeln!(out, "## code actions\n{}", actions.join("\n")).unwrap();
     client.shutdown();
+    out
+}
+
+/// Applies LSP text edits (UTF-16 positions, non-overlapping) to `text`.
+fn apply(text: &str, edits: &[Value]) -> String {
+    let offset = |p: &Value| -> usize {
+        let line = p["line"].as_u64().unwrap() as usize;
+        let character = p["character"].as_u64().unwrap() as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        let line_text = text[start..].split('\n').next().unwrap_or("");
+        let mut units = 0;
+        for (i, c) in line_text.char_indices() {
+            if units >= character {
+                return start + i;
+            }
+            units += c.len_utf16();
+        }
+        start + line_text.len()
+    };
+    let mut spans: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    spans.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let mut out = text.to_string();
+    for (start, end, new) in spans {
+        out.replace_range(start..end, new);
+    }
     out
 }
 

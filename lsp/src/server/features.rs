@@ -62,6 +62,8 @@ pub fn capabilities(encoding: Encoding) -> lsp::ServerCapabilities {
             ),
         ),
         inlay_hint_provider: Some(lsp::OneOf::Left(true)),
+        document_formatting_provider: Some(lsp::OneOf::Left(true)),
+        document_range_formatting_provider: Some(lsp::OneOf::Left(true)),
         code_action_provider: Some(lsp::CodeActionProviderCapability::Options(
             lsp::CodeActionOptions {
                 code_action_kinds: Some(vec![lsp::CodeActionKind::QUICKFIX]),
@@ -591,4 +593,25 @@ pub fn inlay_hints(
             })
             .collect(),
     )
+}
+
+/// Whole-document (`range` = `None`) or range formatting.
+pub fn formatting(
+    world: &mut World,
+    doc: &lsp::TextDocumentIdentifier,
+    range: Option<lsp::Range>,
+    options: &lsp::FormattingOptions,
+    encoding: Encoding,
+) -> Option<Vec<lsp::TextEdit>> {
+    use hsir_analysis::ide::format;
+    let (analysis, docs) = world.analysis();
+    let document = docs.get(doc.uri.as_str())?;
+    let range = match range {
+        Some(r) => Some(range_of(&document.lines, r, encoding)?),
+        None => None,
+    };
+    let indent =
+        if options.insert_spaces { options.tab_size.clamp(1, format::MAX_INDENT) } else { 2 };
+    let edits = format::format(&analysis, document.file, range, &format::FormatOptions { indent });
+    Some(edits.iter().map(|e| proto::text_edit(&document.lines, e, encoding)).collect())
 }

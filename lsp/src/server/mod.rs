@@ -382,6 +382,31 @@ impl LanguageServer for Backend {
         self.request(move |w| features::inlay_hints(w, params, encoding)).await
     }
 
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        let encoding = self.encoding();
+        self.request(move |w| {
+            features::formatting(w, &params.text_document, None, &params.options, encoding)
+        })
+        .await
+    }
+
+    async fn range_formatting(
+        &self,
+        params: DocumentRangeFormattingParams,
+    ) -> Result<Option<Vec<TextEdit>>> {
+        let encoding = self.encoding();
+        self.request(move |w| {
+            features::formatting(
+                w,
+                &params.text_document,
+                Some(params.range),
+                &params.options,
+                encoding,
+            )
+        })
+        .await
+    }
+
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let encoding = self.encoding();
         let docs_base = self.shared.docs_base.clone();
