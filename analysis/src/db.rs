@@ -83,6 +83,9 @@ struct Slot {
     hash: u64,
     lowered: Option<Arc<Lowered>>,
     checked: Option<Checked>,
+    /// Everything reported for the item, relative to it, with the configured severities, in
+    /// text order: made when first asked for and shared until the item or the settings change.
+    reported: Option<Arc<[Diagnostic]>>,
 }
 
 impl Slot {
@@ -151,6 +154,11 @@ impl Database {
 
     pub fn set_config(&mut self, config: Config) {
         self.config = config;
+        for data in self.files.values_mut() {
+            for slot in &mut data.slots {
+                slot.reported = None;
+            }
+        }
     }
 
     pub fn text(&self, file: FileId) -> Option<&str> {
@@ -208,6 +216,7 @@ impl Database {
                 hash,
                 lowered,
                 checked,
+                reported: None,
             });
         }
         let outside = outside_diagnostics(&parse, &covered);
@@ -256,6 +265,7 @@ impl Database {
                 slot.hash = hash_text(&item_text);
                 slot.lowered = None;
                 slot.checked = None;
+                slot.reported = None;
                 let start = slot.start;
                 let shift = |at: TextSize| -> TextSize {
                     if at >= start + old_len {
@@ -299,6 +309,7 @@ impl Database {
             par_each(&mut stale, |slot| {
                 let result = slot.node().map(|op| lower(&slot.parse, op)).unwrap_or_default();
                 slot.lowered = Some(Arc::new(result));
+                slot.reported = None;
             });
         }
         self.counters.lowerings += lowered;
@@ -363,6 +374,7 @@ impl Database {
                 let typed =
                     check_item::check_item(&lowered.item, item_text, &mut lookup, &mut diagnostics);
                 slot.checked = Some(Checked { diagnostics, typed, lowered, deps });
+                slot.reported = None;
             });
         }
         self.counters.checks += checked;
@@ -378,35 +390,73 @@ impl Database {
 
     /// Everything reported for `file`, in text order, with ranges in its current text.
     pub fn diagnostics(&mut self, file: FileId) -> Vec<Diagnostic> {
-        self.check_all();
-        let Some(data) = self.files.get(&file) else { return Vec::new() };
-        let mut out: Vec<Diagnostic> = data.outside.clone();
-        for slot in &data.slots {
-            let shift = |at: TextSize| at + slot.start;
-            let lowered = slot.lowered.iter().flat_map(|l| l.diagnostics.iter());
-            let checked = slot.checked.iter().flat_map(|c| c.diagnostics.iter());
-            for d in lowered.chain(checked) {
+        let Some(reported) = self.reported(file) else { return Vec::new() };
+        let mut out = reported.outside;
+        for (start, diagnostics) in reported.items {
+            let shift = |at: TextSize| at + start;
+            for d in diagnostics.iter() {
                 let mut d = d.clone();
                 shift_diagnostic(&mut d, &shift);
                 out.push(d);
             }
         }
-        let config = &self.config;
-        out.retain_mut(|d| match config.severity.get(&d.code) {
-            Some(Some(severity)) => {
-                d.severity = *severity;
-                true
-            }
-            Some(None) => false,
-            None => true,
-        });
         out.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
         out
     }
+
+    /// Everything reported for `file`, item by item: each item's list is relative to the
+    /// item's start and shared (an item that did not change hands out the same `Arc`), so a
+    /// caller can reuse what it made of it. `None` for an unknown file.
+    pub fn reported(&mut self, file: FileId) -> Option<Reported> {
+        self.check_all();
+        let config = &self.config;
+        let data = self.files.get_mut(&file)?;
+        let mut outside = data.outside.clone();
+        apply_config(config, &mut outside);
+        let mut items = Vec::with_capacity(data.slots.len());
+        for slot in &mut data.slots {
+            let reported = slot.reported.get_or_insert_with(|| {
+                let lowered = slot.lowered.iter().flat_map(|l| l.diagnostics.iter());
+                let checked = slot.checked.iter().flat_map(|c| c.diagnostics.iter());
+                let mut all: Vec<Diagnostic> = lowered.chain(checked).cloned().collect();
+                apply_config(config, &mut all);
+                all.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
+                all.into()
+            });
+            if !reported.is_empty() {
+                items.push((slot.start, reported.clone()));
+            }
+        }
+        Some(Reported { outside, items })
+    }
+}
+
+/// A file's diagnostics, as `Database::reported` gives them.
+#[derive(Debug)]
+pub struct Reported {
+    /// Diagnostics outside every item, with absolute ranges.
+    pub outside: Vec<Diagnostic>,
+    /// Each item with something to report: its start, and its diagnostics relative to it.
+    pub items: Vec<(TextSize, Arc<[Diagnostic]>)>,
+}
+
+/// Applies severity overrides; drops the codes turned off.
+fn apply_config(config: &Config, diagnostics: &mut Vec<Diagnostic>) {
+    if config.severity.is_empty() {
+        return;
+    }
+    diagnostics.retain_mut(|d| match config.severity.get(&d.code) {
+        Some(Some(severity)) => {
+            d.severity = *severity;
+            true
+        }
+        Some(None) => false,
+        None => true,
+    });
 }
 
 /// A read-only view of an up-to-date database: files, their items and what was learnt of each.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Analysis<'db> {
     db: &'db Database,
     symbols: Arc<SymbolTable>,

@@ -82,12 +82,12 @@ pub fn code_actions(
     docs_base: Option<&str>,
 ) -> Option<lsp::CodeActionResponse> {
     let uri = params.text_document.uri.to_string();
-    let doc = world.doc(&uri)?;
-    let (file, lines) = (doc.file, doc.lines.clone());
+    let file = world.doc(&uri)?.file;
+    let diagnostics = world.db.diagnostics(file);
+    let lines = world.lines(world.doc(&uri)?);
     let start = lines.offset(proto::pos_in(params.range.start), encoding)?;
     let end = lines.offset(proto::pos_in(params.range.end), encoding)?;
     let wanted = hsir_analysis::TextRange::new(start.min(end), end.max(start));
-    let diagnostics = world.db.diagnostics(file);
     let mut actions = Vec::new();
     for d in diagnostics.iter().filter(|d| !d.fixes.is_empty()) {
         let touches = d.range.intersect(wanted).is_some();
@@ -118,7 +118,7 @@ use hsir_analysis::ide::{completion, hover, inlay_hints, navigation, semantic_to
 use hsir_analysis::ide::{signature_help, symbols, FilePosition};
 use hsir_analysis::{TextRange, TextSize};
 
-use super::position::LineIndex;
+use super::position::Lines;
 use super::world::Docs;
 
 /// The semantic token types, in the order of `TokenKind`'s variants. @symbols are hardware
@@ -158,30 +158,30 @@ fn token_type(kind: semantic_tokens::TokenKind) -> u32 {
 
 /// Where a request points: the document's file, its line index, and the offset.
 fn at<'a>(
-    docs: Docs<'a>,
+    docs: &Docs<'a>,
     doc: &lsp::TextDocumentIdentifier,
     pos: lsp::Position,
     encoding: Encoding,
-) -> Option<(FilePosition, &'a LineIndex)> {
+) -> Option<(FilePosition, Lines<'a>)> {
     let document = docs.get(doc.uri.as_str())?;
     let offset = document.lines.offset(proto::pos_in(pos), encoding)?;
-    Some((FilePosition { file: document.file, offset }, &document.lines))
+    Some((FilePosition { file: document.file, offset }, document.lines))
 }
 
-fn range_of(lines: &LineIndex, range: lsp::Range, encoding: Encoding) -> Option<TextRange> {
+fn range_of(lines: &Lines<'_>, range: lsp::Range, encoding: Encoding) -> Option<TextRange> {
     let start = lines.offset(proto::pos_in(range.start), encoding)?;
     let end = lines.offset(proto::pos_in(range.end), encoding)?;
     Some(TextRange::new(start.min(end), end.max(start)))
 }
 
 fn location(
-    docs: Docs<'_>,
+    docs: &Docs<'_>,
     file: hsir_analysis::FileId,
     range: TextRange,
     encoding: Encoding,
 ) -> Option<lsp::Location> {
     let (uri, lines) = docs.of(file)?;
-    Some(lsp::Location { uri: proto::uri(uri)?, range: proto::range_out(lines, range, encoding) })
+    Some(lsp::Location { uri: proto::uri(uri)?, range: proto::range_out(&lines, range, encoding) })
 }
 
 pub fn hover(
@@ -191,14 +191,14 @@ pub fn hover(
 ) -> Option<lsp::Hover> {
     let (analysis, docs) = world.analysis();
     let p = params.text_document_position_params;
-    let (pos, lines) = at(docs, &p.text_document, p.position, encoding)?;
+    let (pos, lines) = at(&docs, &p.text_document, p.position, encoding)?;
     let found = hover::hover(&analysis, pos)?;
     Some(lsp::Hover {
         contents: lsp::HoverContents::Markup(lsp::MarkupContent {
             kind: lsp::MarkupKind::Markdown,
             value: found.markdown,
         }),
-        range: Some(proto::range_out(lines, found.range, encoding)),
+        range: Some(proto::range_out(&lines, found.range, encoding)),
     })
 }
 
@@ -209,7 +209,7 @@ pub fn definition(
 ) -> Option<lsp::GotoDefinitionResponse> {
     let (analysis, docs) = world.analysis();
     let p = params.text_document_position_params;
-    let (pos, _) = at(docs, &p.text_document, p.position, encoding)?;
+    let (pos, _) = at(&docs, &p.text_document, p.position, encoding)?;
     let links: Vec<lsp::LocationLink> = navigation::definition(&analysis, pos)
         .into_iter()
         .filter_map(|t| {
@@ -217,8 +217,8 @@ pub fn definition(
             Some(lsp::LocationLink {
                 origin_selection_range: None,
                 target_uri: proto::uri(uri)?,
-                target_range: proto::range_out(lines, t.full_range, encoding),
-                target_selection_range: proto::range_out(lines, t.focus_range, encoding),
+                target_range: proto::range_out(&lines, t.full_range, encoding),
+                target_selection_range: proto::range_out(&lines, t.focus_range, encoding),
             })
         })
         .collect();
@@ -232,9 +232,9 @@ pub fn references(
 ) -> Option<Vec<lsp::Location>> {
     let (analysis, docs) = world.analysis();
     let p = params.text_document_position;
-    let (pos, _) = at(docs, &p.text_document, p.position, encoding)?;
+    let (pos, _) = at(&docs, &p.text_document, p.position, encoding)?;
     let found = navigation::references(&analysis, pos, params.context.include_declaration);
-    Some(found.into_iter().filter_map(|r| location(docs, r.file, r.range, encoding)).collect())
+    Some(found.into_iter().filter_map(|r| location(&docs, r.file, r.range, encoding)).collect())
 }
 
 pub fn highlight(
@@ -244,13 +244,13 @@ pub fn highlight(
 ) -> Option<Vec<lsp::DocumentHighlight>> {
     let (analysis, docs) = world.analysis();
     let p = params.text_document_position_params;
-    let (pos, lines) = at(docs, &p.text_document, p.position, encoding)?;
+    let (pos, lines) = at(&docs, &p.text_document, p.position, encoding)?;
     let found = navigation::highlight(&analysis, pos);
     Some(
         found
             .into_iter()
             .map(|h| lsp::DocumentHighlight {
-                range: proto::range_out(lines, h.range, encoding),
+                range: proto::range_out(&lines, h.range, encoding),
                 kind: Some(if h.write {
                     lsp::DocumentHighlightKind::WRITE
                 } else {
@@ -267,11 +267,11 @@ pub fn prepare_rename(
     encoding: Encoding,
 ) -> Result<Option<lsp::PrepareRenameResponse>, String> {
     let (analysis, docs) = world.analysis();
-    let Some((pos, lines)) = at(docs, &params.text_document, params.position, encoding) else {
+    let Some((pos, lines)) = at(&docs, &params.text_document, params.position, encoding) else {
         return Ok(None);
     };
     let range = navigation::prepare_rename(&analysis, pos)?;
-    Ok(Some(lsp::PrepareRenameResponse::Range(proto::range_out(lines, range, encoding))))
+    Ok(Some(lsp::PrepareRenameResponse::Range(proto::range_out(&lines, range, encoding))))
 }
 
 pub fn rename(
@@ -281,13 +281,13 @@ pub fn rename(
 ) -> Result<Option<lsp::WorkspaceEdit>, String> {
     let (analysis, docs) = world.analysis();
     let p = params.text_document_position;
-    let Some((pos, _)) = at(docs, &p.text_document, p.position, encoding) else { return Ok(None) };
+    let Some((pos, _)) = at(&docs, &p.text_document, p.position, encoding) else { return Ok(None) };
     let edits = navigation::rename(&analysis, pos, &params.new_name)?;
     let mut changes: HashMap<lsp::Uri, Vec<lsp::TextEdit>> = HashMap::new();
     for (file, edit) in edits {
         let Some((uri, lines)) = docs.of(file) else { continue };
         let Some(uri) = proto::uri(uri) else { continue };
-        changes.entry(uri).or_default().push(proto::text_edit(lines, &edit, encoding));
+        changes.entry(uri).or_default().push(proto::text_edit(&lines, &edit, encoding));
     }
     Ok(Some(lsp::WorkspaceEdit { changes: Some(changes), ..Default::default() }))
 }
@@ -308,7 +308,7 @@ fn symbol_kind(kind: symbols::SymbolKind) -> lsp::SymbolKind {
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
 fn document_symbol(
     s: symbols::DocumentSymbol,
-    lines: &LineIndex,
+    lines: &Lines<'_>,
     encoding: Encoding,
 ) -> lsp::DocumentSymbol {
     lsp::DocumentSymbol {
@@ -317,8 +317,8 @@ fn document_symbol(
         kind: symbol_kind(s.kind),
         tags: None,
         deprecated: None,
-        range: proto::range_out(lines, s.full_range, encoding),
-        selection_range: proto::range_out(lines, s.focus_range, encoding),
+        range: proto::range_out(&lines, s.full_range, encoding),
+        selection_range: proto::range_out(&lines, s.focus_range, encoding),
         children: Some(
             s.children.into_iter().map(|c| document_symbol(c, lines, encoding)).collect(),
         ),
@@ -353,7 +353,7 @@ pub fn workspace_symbols(
                 kind: symbol_kind(s.kind),
                 tags: None,
                 container_name: s.container,
-                location: lsp::OneOf::Left(location(docs, s.file, s.range, encoding)?),
+                location: lsp::OneOf::Left(location(&docs, s.file, s.range, encoding)?),
                 data: None,
             })
         })
@@ -430,7 +430,7 @@ pub fn completion(
     use completion::CompletionKind as K;
     let (analysis, docs) = world.analysis();
     let p = params.text_document_position;
-    let (pos, lines) = at(docs, &p.text_document, p.position, encoding)?;
+    let (pos, lines) = at(&docs, &p.text_document, p.position, encoding)?;
     let items = completion::completions(&analysis, pos)
         .into_iter()
         .enumerate()
@@ -462,7 +462,7 @@ pub fn completion(
                 sort_text: Some(format!("{i:05}")),
                 insert_text_format: Some(format),
                 text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit {
-                    range: proto::range_out(lines, c.replace, encoding),
+                    range: proto::range_out(&lines, c.replace, encoding),
                     new_text: text,
                 })),
                 ..Default::default()
@@ -488,7 +488,7 @@ pub fn signature_help(
 ) -> Option<lsp::SignatureHelp> {
     let (analysis, docs) = world.analysis();
     let p = params.text_document_position_params;
-    let (pos, _) = at(docs, &p.text_document, p.position, encoding)?;
+    let (pos, _) = at(&docs, &p.text_document, p.position, encoding)?;
     let help = signature_help::signature_help(&analysis, pos)?;
     let parameters = help
         .parameters
@@ -540,7 +540,7 @@ pub fn semantic_tokens(
 /// LSP's relative encoding: each token's line and start relative to the previous token's.
 fn encode_tokens(
     tokens: &[semantic_tokens::SemanticToken],
-    lines: &LineIndex,
+    lines: &Lines<'_>,
     encoding: Encoding,
 ) -> Vec<lsp::SemanticToken> {
     let mut out = Vec::with_capacity(tokens.len());

@@ -39,11 +39,12 @@ pub fn run() -> u8 {
         }
     };
     runtime.block_on(async {
-        let (service, socket) = LspService::build(Backend::new)
+        let (input, output, written, injector) =
+            transport::guard(tokio::io::stdin(), tokio::io::stdout());
+        let (service, socket) = LspService::build(move |client| Backend::new(client, injector))
             .custom_method("hsir/test/panic", Backend::test_panic)
             .custom_method("hsir/test/text", Backend::test_text)
             .finish();
-        let (input, output, written) = transport::guard(tokio::io::stdin(), tokio::io::stdout());
         Server::new(input, output, socket).serve(service).await;
         let _ = written.await;
     });
@@ -62,6 +63,8 @@ pub struct Backend {
     /// Set in `initialize`, once the position encoding is known.
     tasks: Mutex<Option<std::sync::mpsc::Sender<Task>>>,
     shared: Arc<Shared>,
+    /// Writes notifications the worker serialised itself (diagnostics) to the client.
+    injector: tokio::sync::mpsc::UnboundedSender<Vec<u8>>,
 }
 
 /// What handlers read without asking the worker.
@@ -73,9 +76,10 @@ struct Shared {
 }
 
 impl Backend {
-    fn new(client: Client) -> Backend {
+    fn new(client: Client, injector: tokio::sync::mpsc::UnboundedSender<Vec<u8>>) -> Backend {
         Backend {
             client,
+            injector,
             tasks: Mutex::new(None),
             shared: Arc::new(Shared { docs_base: proto::docs_base(), ..Shared::default() }),
         }
@@ -193,16 +197,18 @@ impl LanguageServer for Backend {
         }
         let settings = self.shared.settings.lock().map(|s| s.clone()).unwrap_or_default();
         let (tx, rx) = std::sync::mpsc::channel();
-        let (publish_tx, mut publish_rx) = tokio::sync::mpsc::unbounded_channel();
-        let shared = self.shared.clone();
+        let (message_tx, mut message_rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+        let docs_base = self.shared.docs_base.clone();
+        let injector = self.injector.clone();
         let spawned =
             std::thread::Builder::new().name("hsir-analysis".to_string()).spawn(move || {
-                world::run(encoding, settings, rx, |publishes, messages| {
-                    let converted: Vec<_> = publishes
-                        .into_iter()
-                        .map(|p| proto::publish(&p, encoding, shared.docs_base.as_deref()))
-                        .collect();
-                    let _ = publish_tx.send((converted, messages));
+                world::run(encoding, settings, docs_base, rx, |publishes, messages| {
+                    for message in messages {
+                        let _ = message_tx.send(message);
+                    }
+                    for body in publishes {
+                        let _ = injector.send(body);
+                    }
                 });
             });
         if let Err(err) = spawned {
@@ -217,13 +223,8 @@ impl LanguageServer for Backend {
         }
         let client = self.client.clone();
         tokio::spawn(async move {
-            while let Some((publishes, messages)) = publish_rx.recv().await {
-                for message in messages {
-                    client.show_message(MessageType::WARNING, message).await;
-                }
-                for (uri, diagnostics, version) in publishes {
-                    client.publish_diagnostics(uri, diagnostics, version).await;
-                }
+            while let Some(message) = message_rx.recv().await {
+                client.show_message(MessageType::WARNING, message).await;
             }
         });
         for problem in problems {

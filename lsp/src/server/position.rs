@@ -1,7 +1,11 @@
 //! Byte offsets to LSP positions and back, in the encoding negotiated with the client.
+//!
+//! A document keeps the start of each line (`LineIndex`), updated in place by each edit, so an
+//! edit costs a splice of the line table, not a scan of the whole text. Columns are measured
+//! on the line's text when asked for (`Lines`, a view over the index and the text), which is
+//! cheap because lines are short.
 
 use hsir_analysis::{TextRange, TextSize};
-use line_index::{LineCol, WideEncoding, WideLineCol};
 
 /// How the client counts columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,35 +21,73 @@ pub struct Pos {
     pub character: u32,
 }
 
-/// The line starts of one text.
-#[derive(Debug, Clone)]
+/// The byte offset where each line starts; the first is 0. Lines end at `\n`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineIndex {
-    index: line_index::LineIndex,
+    starts: Vec<u32>,
 }
 
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
-        LineIndex { index: line_index::LineIndex::new(text) }
+        let mut starts = vec![0];
+        starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1));
+        LineIndex { starts }
     }
 
-    /// Follows an edit: `range` of the old text became `new_text`, giving `text`.
-    pub fn edit(&mut self, _range: TextRange, _new_text: &str, text: &str) {
-        self.index = line_index::LineIndex::new(text);
+    /// Follows an edit: `range` of the old text became `new_text`.
+    pub fn edit(&mut self, range: TextRange, new_text: &str) {
+        let (start, end) = (u32::from(range.start()), u32::from(range.end()));
+        let delta = new_text.len() as i64 - (end - start) as i64;
+        // Line starts inside the replaced text (after `start`, up to and including `end`) go;
+        // the new text's own line breaks come in; the rest move by the length difference.
+        let first = self.starts.partition_point(|&s| s <= start);
+        let last = self.starts.partition_point(|&s| s <= end);
+        let inserted = new_text
+            .bytes()
+            .enumerate()
+            .filter(|&(_, b)| b == b'\n')
+            .map(|(i, _)| start + i as u32 + 1);
+        let tail: Vec<u32> =
+            self.starts[last..].iter().map(|&s| (s as i64 + delta) as u32).collect();
+        self.starts.truncate(first);
+        self.starts.extend(inserted);
+        self.starts.extend(tail);
+    }
+
+    /// A view for converting positions in `text`, which must be the indexed text.
+    pub fn view<'a>(&'a self, text: &'a str) -> Lines<'a> {
+        Lines { starts: &self.starts, text }
+    }
+}
+
+/// A line index together with its text.
+#[derive(Debug, Clone, Copy)]
+pub struct Lines<'a> {
+    starts: &'a [u32],
+    text: &'a str,
+}
+
+impl Lines<'_> {
+    /// The byte range of line `line`, without its `\n`.
+    fn line(&self, line: usize) -> Option<(usize, usize)> {
+        let start = *self.starts.get(line)? as usize;
+        let end = self.starts.get(line + 1).map_or(self.text.len(), |&next| next as usize - 1);
+        Some((start, end.max(start).min(self.text.len())))
     }
 
     pub fn pos(&self, offset: TextSize, encoding: Encoding) -> Pos {
-        let offset = line_index::TextSize::from(u32::from(offset).min(u32::from(self.index.len())));
-        let utf8 = self.index.line_col(offset);
-        match encoding {
-            Encoding::Utf8 => Pos { line: utf8.line, character: utf8.col },
-            Encoding::Utf16 => {
-                let wide = self
-                    .index
-                    .to_wide(WideEncoding::Utf16, utf8)
-                    .unwrap_or(WideLineCol { line: utf8.line, col: utf8.col });
-                Pos { line: wide.line, character: wide.col }
-            }
+        let mut offset = (u32::from(offset) as usize).min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
         }
+        let line = self.starts.partition_point(|&s| s as usize <= offset).saturating_sub(1);
+        let start = self.starts.get(line).map_or(0, |&s| s as usize);
+        let before = &self.text[start..offset];
+        let character = match encoding {
+            Encoding::Utf16 if !before.is_ascii() => before.encode_utf16().count(),
+            _ => before.len(),
+        };
+        Pos { line: line as u32, character: character as u32 }
     }
 
     pub fn range(&self, range: TextRange, encoding: Encoding) -> (Pos, Pos) {
@@ -55,24 +97,33 @@ impl LineIndex {
     /// The offset of a position. A column past the end of its line means the line's end, as
     /// the protocol asks; a line past the last means the end of the text.
     pub fn offset(&self, pos: Pos, encoding: Encoding) -> Option<TextSize> {
-        let len = self.index.len();
-        let Some(line) = self.index.line(pos.line) else {
-            return Some(TextSize::from(u32::from(len)));
+        let Some((start, end)) = self.line(pos.line as usize) else {
+            return Some(TextSize::from(self.text.len() as u32));
         };
-        let utf8 = match encoding {
-            Encoding::Utf8 => LineCol { line: pos.line, col: pos.character },
-            Encoding::Utf16 => {
-                let wide = WideLineCol { line: pos.line, col: pos.character };
-                match self.index.to_utf8(WideEncoding::Utf16, wide) {
-                    Some(lc) => lc,
-                    None => return Some(TextSize::from(u32::from(line.end()))),
+        let line = &self.text[start..end];
+        let col = pos.character as usize;
+        let within = match encoding {
+            Encoding::Utf8 => {
+                let mut at = col.min(line.len());
+                while !line.is_char_boundary(at) {
+                    at -= 1;
                 }
+                at
+            }
+            Encoding::Utf16 => {
+                let mut units = 0;
+                let mut at = line.len();
+                for (i, c) in line.char_indices() {
+                    if units >= col {
+                        at = i;
+                        break;
+                    }
+                    units += c.len_utf16();
+                }
+                at
             }
         };
-        let line_start = u32::from(line.start());
-        let line_end = u32::from(line.end());
-        let offset = (line_start + utf8.col).min(line_end);
-        Some(TextSize::from(offset))
+        Some(TextSize::from((start + within) as u32))
     }
 }
 
@@ -84,20 +135,36 @@ mod tests {
     fn columns_follow_the_encoding_and_round_trip() {
         let text = "a\n\u{e9}\u{1d11e}x\nlast";
         let index = LineIndex::new(text);
+        let lines = index.view(text);
         let x = TextSize::from(text.find('x').unwrap() as u32);
         // `é` is 2 bytes and 1 UTF-16 unit; the G clef is 4 bytes and 2 UTF-16 units.
-        assert_eq!(index.pos(x, Encoding::Utf16), Pos { line: 1, character: 3 });
-        assert_eq!(index.pos(x, Encoding::Utf8), Pos { line: 1, character: 6 });
-        assert_eq!(index.offset(Pos { line: 1, character: 3 }, Encoding::Utf16), Some(x));
-        assert_eq!(index.offset(Pos { line: 1, character: 6 }, Encoding::Utf8), Some(x));
+        assert_eq!(lines.pos(x, Encoding::Utf16), Pos { line: 1, character: 3 });
+        assert_eq!(lines.pos(x, Encoding::Utf8), Pos { line: 1, character: 6 });
+        assert_eq!(lines.offset(Pos { line: 1, character: 3 }, Encoding::Utf16), Some(x));
+        assert_eq!(lines.offset(Pos { line: 1, character: 6 }, Encoding::Utf8), Some(x));
     }
 
     #[test]
     fn positions_past_a_line_or_the_text_clamp() {
         let text = "ab\ncd";
         let index = LineIndex::new(text);
-        // Past the end of line 0: its end, before the newline.
-        assert_eq!(index.offset(Pos { line: 0, character: 99 }, Encoding::Utf16), Some(2.into()));
-        assert_eq!(index.offset(Pos { line: 7, character: 0 }, Encoding::Utf16), Some(5.into()));
+        let lines = index.view(text);
+        assert_eq!(lines.offset(Pos { line: 0, character: 99 }, Encoding::Utf16), Some(2.into()));
+        assert_eq!(lines.offset(Pos { line: 7, character: 0 }, Encoding::Utf16), Some(5.into()));
+    }
+
+    #[test]
+    fn edits_keep_the_index_equal_to_a_fresh_one() {
+        let mut text = String::from("one\ntwo\n\nthree\nfour");
+        let mut index = LineIndex::new(&text);
+        let edits: [(u32, u32, &str); 6] =
+            [(0, 0, "x\n"), (3, 9, ""), (4, 4, "\n\n\n"), (0, 0, ""), (2, 5, "ab\ncd"), (0, 0, "\n")];
+        for (start, end, new_text) in edits {
+            let end = end.min(text.len() as u32);
+            let range = TextRange::new(start.into(), end.into());
+            text.replace_range(start as usize..end as usize, new_text);
+            index.edit(range, new_text);
+            assert_eq!(index, LineIndex::new(&text), "after replacing {start}..{end} in {text:?}");
+        }
     }
 }

@@ -7,8 +7,9 @@ use std::str::FromStr;
 use hsir_analysis::{Diagnostic, DiagnosticCode, Severity, TextRange};
 use tower_lsp_server::ls_types as lsp;
 
-use super::position::{Encoding, LineIndex, Pos};
-use super::world::Publish;
+use hsir_analysis::TextSize;
+
+use super::position::{Encoding, Lines, Pos};
 
 pub fn range_in(range: lsp::Range) -> (Pos, Pos) {
     (pos_in(range.start), pos_in(range.end))
@@ -22,7 +23,7 @@ pub fn pos_out(p: Pos) -> lsp::Position {
     lsp::Position { line: p.line, character: p.character }
 }
 
-pub fn range_out(lines: &LineIndex, range: TextRange, encoding: Encoding) -> lsp::Range {
+pub fn range_out(lines: &Lines<'_>, range: TextRange, encoding: Encoding) -> lsp::Range {
     let (start, end) = lines.range(range, encoding);
     lsp::Range { start: pos_out(start), end: pos_out(end) }
 }
@@ -64,7 +65,7 @@ fn tags(code: DiagnosticCode) -> Option<Vec<lsp::DiagnosticTag>> {
 pub fn diagnostic(
     d: &Diagnostic,
     uri: &lsp::Uri,
-    lines: &LineIndex,
+    lines: &Lines<'_>,
     encoding: Encoding,
     docs_base: Option<&str>,
 ) -> lsp::Diagnostic {
@@ -95,19 +96,61 @@ pub fn diagnostic(
     }
 }
 
-pub fn publish(
-    p: &Publish,
+/// The JSON of a list of diagnostics whose ranges are relative to `base`, comma-separated,
+/// without the enclosing brackets.
+pub fn diagnostics_json(
+    diagnostics: &[Diagnostic],
+    base: TextSize,
+    uri: &lsp::Uri,
+    lines: &Lines<'_>,
     encoding: Encoding,
     docs_base: Option<&str>,
-) -> (lsp::Uri, Vec<lsp::Diagnostic>, Option<i32>) {
-    let uri = uri(&p.uri).unwrap_or_else(|| lsp::Uri::from_str("file:///").expect("valid"));
-    let diagnostics =
-        p.diagnostics.iter().map(|d| diagnostic(d, &uri, &p.lines, encoding, docs_base)).collect();
-    (uri, diagnostics, p.version)
+) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        let shift = |r: TextRange| r + base;
+        let absolute = Diagnostic {
+            range: shift(d.range),
+            related: d
+                .related
+                .iter()
+                .map(|r| hsir_analysis::Related { range: shift(r.range), message: r.message.clone() })
+                .collect(),
+            fixes: Vec::new(),
+            ..d.clone()
+        };
+        let converted = diagnostic(&absolute, uri, lines, encoding, docs_base);
+        if !out.is_empty() {
+            out.push(',');
+        }
+        // Serialising plain structs to a string cannot fail.
+        out.push_str(&serde_json::to_string(&converted).unwrap_or_default());
+    }
+    out
+}
+
+/// A whole `textDocument/publishDiagnostics` notification, from the parts of its list.
+pub fn publish_json(uri: &lsp::Uri, version: i32, parts: &[std::sync::Arc<str>]) -> Vec<u8> {
+    let uri = serde_json::to_string(uri).unwrap_or_else(|_| "\"\"".to_string());
+    let size: usize = parts.iter().map(|p| p.len() + 1).sum();
+    let mut out = String::with_capacity(size + uri.len() + 128);
+    out.push_str(r#"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"#);
+    out.push_str(&uri);
+    out.push_str(&format!(r#","version":{version},"diagnostics":["#));
+    let mut first = true;
+    for part in parts.iter().filter(|p| !p.is_empty()) {
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        out.push_str(part);
+    }
+    out.push_str("]}}");
+    out.into_bytes()
 }
 
 pub fn text_edit(
-    lines: &LineIndex,
+    lines: &Lines<'_>,
     edit: &hsir_analysis::TextEdit,
     encoding: Encoding,
 ) -> lsp::TextEdit {

@@ -13,15 +13,22 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWrite
 use tokio::sync::mpsc;
 
 /// Pipes for the server: it reads from the first and writes to the second. The task ends
-/// when everything the server wrote has reached `output`.
+/// when everything the server wrote has reached `output`. The sender writes message bodies
+/// of our own (notifications built without tower-lsp-server) between the server's messages.
 pub fn guard(
     input: impl AsyncRead + Unpin + Send + 'static,
     output: impl AsyncWrite + Unpin + Send + 'static,
-) -> (tokio::io::DuplexStream, tokio::io::DuplexStream, tokio::task::JoinHandle<()>) {
+) -> (
+    tokio::io::DuplexStream,
+    tokio::io::DuplexStream,
+    tokio::task::JoinHandle<()>,
+    mpsc::UnboundedSender<Vec<u8>>,
+) {
     const PIPE: usize = 1 << 20;
     let (server_in, mut to_server) = tokio::io::duplex(PIPE);
     let (server_out, from_server) = tokio::io::duplex(PIPE);
     let (errors_tx, errors_rx) = mpsc::unbounded_channel::<Vec<u8>>();
+    let injector = errors_tx.clone();
     tokio::spawn(async move {
         let mut input = BufReader::new(input);
         while let Some(frame) = read_frame(&mut input).await {
@@ -33,7 +40,7 @@ pub fn guard(
                         }
                     }
                     Err(answer) => {
-                        let _ = errors_tx.send(framed(answer.to_string().as_bytes()));
+                        let _ = errors_tx.send(answer.to_string().into_bytes());
                     }
                 },
                 Frame::BadHeader => {
@@ -42,7 +49,7 @@ pub fn guard(
                         -32700,
                         "a message without a valid Content-Length header",
                     );
-                    let _ = errors_tx.send(framed(answer.to_string().as_bytes()));
+                    let _ = errors_tx.send(answer.to_string().into_bytes());
                 }
             }
         }
@@ -50,7 +57,7 @@ pub fn guard(
         let _ = to_server.shutdown().await;
     });
     let written = tokio::spawn(forward_output(from_server, output, errors_rx));
-    (server_in, server_out, written)
+    (server_in, server_out, written, injector)
 }
 
 enum Frame {
@@ -144,8 +151,8 @@ async fn forward_output(
             }
             answer = errors.recv(), if errors_open => {
                 match answer {
-                    Some(bytes) => {
-                        if output.write_all(&bytes).await.is_err() || output.flush().await.is_err() {
+                    Some(body) => {
+                        if output.write_all(&framed(&body)).await.is_err() || output.flush().await.is_err() {
                             break;
                         }
                     }

@@ -12,10 +12,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 
-use hsir_analysis::{Database, Diagnostic, FileId, TextRange};
+use hsir_analysis::{Analysis, Database, Diagnostic, FileId, TextRange, TextSize};
 
 use super::config::Settings;
-use super::position::{Encoding, LineIndex, Pos};
+use super::position::{Encoding, LineIndex, Lines, Pos};
+use super::proto;
 
 /// An edit as the client sent it: a range of the previous text (or the whole text).
 #[derive(Debug)]
@@ -55,32 +56,42 @@ pub struct Document {
     pub lines: LineIndex,
 }
 
-/// The open documents, by URI and by file.
-#[derive(Clone, Copy)]
+/// The open documents, by URI and by file, with their texts.
+#[derive(Clone)]
 pub struct Docs<'a> {
     docs: &'a HashMap<String, Document>,
     uris: &'a HashMap<FileId, String>,
+    analysis: Analysis<'a>,
+}
+
+/// An open document as a request sees it.
+#[derive(Clone, Copy)]
+pub struct DocView<'a> {
+    pub file: FileId,
+    pub lines: Lines<'a>,
 }
 
 impl<'a> Docs<'a> {
-    pub fn get(&self, uri: &str) -> Option<&'a Document> {
-        self.docs.get(uri)
+    pub fn get(&self, uri: &str) -> Option<DocView<'a>> {
+        let doc = self.docs.get(uri)?;
+        let text = self.analysis.text(doc.file)?;
+        Some(DocView { file: doc.file, lines: doc.lines.view(text) })
     }
 
-    /// A file's URI and line index.
-    pub fn of(&self, file: FileId) -> Option<(&'a str, &'a LineIndex)> {
+    /// A file's URI and lines.
+    pub fn of(&self, file: FileId) -> Option<(&'a str, Lines<'a>)> {
         let uri = self.uris.get(&file)?;
-        Some((uri.as_str(), &self.docs.get(uri)?.lines))
+        Some((uri.as_str(), self.get(uri)?.lines))
     }
 }
 
-/// Diagnostics ready to send: the worker hands them to the async side, which publishes them.
-#[derive(Debug)]
-pub struct Publish {
-    pub uri: String,
-    pub version: Option<i32>,
-    pub diagnostics: Vec<Diagnostic>,
-    pub lines: Arc<LineIndex>,
+/// What was made of one item's diagnostics for the client: kept while the item's list (the
+/// same `Arc`) starts at the same line and column, where it gives the same JSON.
+struct Fragment {
+    /// Held so that the list's address, the cache key, is not reused.
+    _diagnostics: Arc<[Diagnostic]>,
+    at: Pos,
+    json: Arc<str>,
 }
 
 /// What the worker owns.
@@ -96,13 +107,16 @@ pub struct World {
     /// What was last published for each document, so that a change elsewhere republishes only
     /// the documents whose diagnostics really changed.
     published: HashMap<String, u64>,
+    /// Per document, the JSON of each item's diagnostics, by the address of their list.
+    fragments: HashMap<String, HashMap<usize, Fragment>>,
+    docs_base: Option<String>,
     /// Problems to tell the user about (a setting that could not be read, an edit that did not
     /// fit the text), drained by the async side.
     pub messages: Vec<String>,
 }
 
 impl World {
-    pub fn new(encoding: Encoding) -> World {
+    pub fn new(encoding: Encoding, docs_base: Option<String>) -> World {
         World {
             db: Database::new(),
             docs: HashMap::new(),
@@ -112,17 +126,25 @@ impl World {
             encoding,
             dirty: Vec::new(),
             published: HashMap::new(),
+            fragments: HashMap::new(),
+            docs_base,
             messages: Vec::new(),
         }
     }
 
     /// The database brought up to date, beside the open documents, for the IDE features.
-    pub fn analysis(&mut self) -> (hsir_analysis::Analysis<'_>, Docs<'_>) {
-        (self.db.analysis(), Docs { docs: &self.docs, uris: &self.uris })
+    pub fn analysis(&mut self) -> (Analysis<'_>, Docs<'_>) {
+        let analysis = self.db.analysis();
+        (analysis.clone(), Docs { docs: &self.docs, uris: &self.uris, analysis })
     }
 
     pub fn doc(&self, uri: &str) -> Option<&Document> {
         self.docs.get(uri)
+    }
+
+    /// A document's lines over its current text.
+    pub fn lines<'a>(&'a self, doc: &'a Document) -> Lines<'a> {
+        doc.lines.view(self.db.text(doc.file).unwrap_or_default())
     }
 
     fn open(&mut self, uri: String, version: i32, text: String) {
@@ -163,10 +185,10 @@ impl World {
                     self.db.set_text(file, change.text);
                 }
                 Some((start, end)) => {
-                    let (Some(start), Some(end)) = (
-                        doc.lines.offset(start, self.encoding),
-                        doc.lines.offset(end, self.encoding),
-                    ) else {
+                    let lines = doc.lines.view(self.db.text(file).unwrap_or_default());
+                    let (Some(start), Some(end)) =
+                        (lines.offset(start, self.encoding), lines.offset(end, self.encoding))
+                    else {
                         self.messages.push(format!(
                             "hsir: an edit of `{uri}` names a position outside the text; the server's copy may now differ from the editor's (close and reopen the file to resync)"
                         ));
@@ -174,8 +196,7 @@ impl World {
                     };
                     let range = TextRange::new(start.min(end), end.max(start));
                     self.db.edit(file, range, &change.text);
-                    let text = self.db.text(file).unwrap_or_default();
-                    doc.lines.edit(range, &change.text, text);
+                    doc.lines.edit(range, &change.text);
                 }
             }
         }
@@ -190,6 +211,7 @@ impl World {
             self.db.remove_file(doc.file);
             self.uris.remove(&doc.file);
             self.published.remove(uri);
+            self.fragments.remove(uri);
             self.mark_all_dirty();
         }
     }
@@ -205,49 +227,64 @@ impl World {
         self.db.set_config(settings.analysis_config());
         self.settings = settings;
         self.published.clear();
+        self.fragments.clear();
         self.mark_all_dirty();
     }
 
-    /// The diagnostics of every dirty document whose diagnostics changed.
-    fn take_publishes(&mut self) -> Vec<Publish> {
+    /// The `publishDiagnostics` notifications (JSON bodies) of every dirty document whose
+    /// diagnostics changed.
+    ///
+    /// The JSON is written here, not by tower-lsp-server, which would first build a
+    /// `serde_json::Value` of the whole list; and each item's part is reused from the last
+    /// publish when the item did not change and did not move to another line or column, so a
+    /// keystroke in a 15 MB file with thousands of findings rewrites one item's part.
+    fn take_publishes(&mut self) -> Vec<Vec<u8>> {
         let mut dirty = std::mem::take(&mut self.dirty);
         dirty.sort();
         let mut out = Vec::new();
         for uri in dirty {
             let Some(doc) = self.docs.get(&uri) else { continue };
-            let file = doc.file;
-            let diagnostics = self.db.diagnostics(file);
+            let (file, version) = (doc.file, doc.version);
+            let Some(reported) = self.db.reported(file) else { continue };
+            let Some(text) = self.db.text(file) else { continue };
             let doc = &self.docs[&uri];
-            let key = fingerprint(&diagnostics, doc.version);
-            if self.published.get(&uri) == Some(&key) {
-                continue;
+            let lines = doc.lines.view(text);
+            let Some(lsp_uri) = proto::uri(&uri) else { continue };
+            let docs_base = self.docs_base.as_deref();
+            let old = self.fragments.remove(&uri).unwrap_or_default();
+            let mut fragments = HashMap::with_capacity(reported.items.len());
+            let mut parts: Vec<Arc<str>> = Vec::with_capacity(reported.items.len() + 1);
+            let mut key = std::collections::hash_map::DefaultHasher::new();
+            {
+                use std::hash::{Hash, Hasher};
+                version.hash(&mut key);
+                if !reported.outside.is_empty() {
+                    let json = proto::diagnostics_json(&reported.outside, TextSize::from(0), &lsp_uri, &lines, self.encoding, docs_base);
+                    json.hash(&mut key);
+                    parts.push(json.into());
+                }
+                for (start, diagnostics) in &reported.items {
+                    let address = Arc::as_ptr(diagnostics) as *const () as usize;
+                    let at = lines.pos(*start, self.encoding);
+                    let json = match old.get(&address) {
+                        Some(fragment) if fragment.at == at => fragment.json.clone(),
+                        _ => proto::diagnostics_json(diagnostics, *start, &lsp_uri, &lines, self.encoding, docs_base).into(),
+                    };
+                    (address, at.line, at.character).hash(&mut key);
+                    parts.push(json.clone());
+                    fragments.insert(address, Fragment { _diagnostics: diagnostics.clone(), at, json });
+                }
+                let key = key.finish();
+                self.fragments.insert(uri.clone(), fragments);
+                if self.published.get(&uri) == Some(&key) {
+                    continue;
+                }
+                self.published.insert(uri.clone(), key);
             }
-            self.published.insert(uri.clone(), key);
-            out.push(Publish {
-                uri,
-                version: Some(doc.version),
-                diagnostics,
-                lines: Arc::new(doc.lines.clone()),
-            });
+            out.push(proto::publish_json(&lsp_uri, version, &parts));
         }
         out
     }
-}
-
-/// Identifies a document's published state: its diagnostics at a version. A document whose
-/// version moved is always republished, so that the client sees diagnostics for the version
-/// it has.
-fn fingerprint(diagnostics: &[Diagnostic], version: i32) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    version.hash(&mut hasher);
-    for d in diagnostics {
-        d.range.hash(&mut hasher);
-        d.code.hash(&mut hasher);
-        d.message.hash(&mut hasher);
-        (d.severity as u8).hash(&mut hasher);
-    }
-    hasher.finish()
 }
 
 /// Runs the worker until the channel closes. `publish` receives diagnostics and messages for
@@ -255,10 +292,11 @@ fn fingerprint(diagnostics: &[Diagnostic], version: i32) -> u64 {
 pub fn run(
     encoding: Encoding,
     settings: Settings,
+    docs_base: Option<String>,
     tasks: Receiver<Task>,
-    publish: impl Fn(Vec<Publish>, Vec<String>),
+    publish: impl Fn(Vec<Vec<u8>>, Vec<String>),
 ) {
-    let mut world = World::new(encoding);
+    let mut world = World::new(encoding, docs_base);
     world.configure(settings);
     let mut queue: VecDeque<Task> = VecDeque::new();
     loop {
