@@ -317,8 +317,8 @@ fn document_symbol(
         kind: symbol_kind(s.kind),
         tags: None,
         deprecated: None,
-        range: proto::range_out(&lines, s.full_range, encoding),
-        selection_range: proto::range_out(&lines, s.focus_range, encoding),
+        range: proto::range_out(lines, s.full_range, encoding),
+        selection_range: proto::range_out(lines, s.focus_range, encoding),
         children: Some(
             s.children.into_iter().map(|c| document_symbol(c, lines, encoding)).collect(),
         ),

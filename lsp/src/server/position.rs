@@ -30,7 +30,9 @@ pub struct LineIndex {
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
         let mut starts = vec![0];
-        starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1));
+        starts.extend(
+            text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1),
+        );
         LineIndex { starts }
     }
 
@@ -157,8 +159,14 @@ mod tests {
     fn edits_keep_the_index_equal_to_a_fresh_one() {
         let mut text = String::from("one\ntwo\n\nthree\nfour");
         let mut index = LineIndex::new(&text);
-        let edits: [(u32, u32, &str); 6] =
-            [(0, 0, "x\n"), (3, 9, ""), (4, 4, "\n\n\n"), (0, 0, ""), (2, 5, "ab\ncd"), (0, 0, "\n")];
+        let edits: [(u32, u32, &str); 6] = [
+            (0, 0, "x\n"),
+            (3, 9, ""),
+            (4, 4, "\n\n\n"),
+            (0, 0, ""),
+            (2, 5, "ab\ncd"),
+            (0, 0, "\n"),
+        ];
         for (start, end, new_text) in edits {
             let end = end.min(text.len() as u32);
             let range = TextRange::new(start.into(), end.into());

@@ -114,7 +114,10 @@ pub fn diagnostics_json(
             related: d
                 .related
                 .iter()
-                .map(|r| hsir_analysis::Related { range: shift(r.range), message: r.message.clone() })
+                .map(|r| hsir_analysis::Related {
+                    range: shift(r.range),
+                    message: r.message.clone(),
+                })
                 .collect(),
             fixes: Vec::new(),
             ..d.clone()

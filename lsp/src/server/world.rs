@@ -259,7 +259,14 @@ impl World {
                 use std::hash::{Hash, Hasher};
                 version.hash(&mut key);
                 if !reported.outside.is_empty() {
-                    let json = proto::diagnostics_json(&reported.outside, TextSize::from(0), &lsp_uri, &lines, self.encoding, docs_base);
+                    let json = proto::diagnostics_json(
+                        &reported.outside,
+                        TextSize::from(0),
+                        &lsp_uri,
+                        &lines,
+                        self.encoding,
+                        docs_base,
+                    );
                     json.hash(&mut key);
                     parts.push(json.into());
                 }
@@ -268,11 +275,20 @@ impl World {
                     let at = lines.pos(*start, self.encoding);
                     let json = match old.get(&address) {
                         Some(fragment) if fragment.at == at => fragment.json.clone(),
-                        _ => proto::diagnostics_json(diagnostics, *start, &lsp_uri, &lines, self.encoding, docs_base).into(),
+                        _ => proto::diagnostics_json(
+                            diagnostics,
+                            *start,
+                            &lsp_uri,
+                            &lines,
+                            self.encoding,
+                            docs_base,
+                        )
+                        .into(),
                     };
                     (address, at.line, at.character).hash(&mut key);
                     parts.push(json.clone());
-                    fragments.insert(address, Fragment { _diagnostics: diagnostics.clone(), at, json });
+                    fragments
+                        .insert(address, Fragment { _diagnostics: diagnostics.clone(), at, json });
                 }
                 let key = key.finish();
                 self.fragments.insert(uri.clone(), fragments);
