@@ -29,14 +29,7 @@ fn check(fixture: &str, expect: Expect) {
 
 fn render(item: &Item, hover: &BufferHover) -> String {
     let signals = |signals: &[Signal]| {
-        let names: Vec<&str> = signals
-            .iter()
-            .map(|s| match s {
-                Signal::Data => "data",
-                Signal::Valid => "valid",
-                Signal::Ready => "ready",
-            })
-            .collect();
+        let names: Vec<&str> = signals.iter().map(|s| s.name()).collect();
         if names.is_empty() {
             "none".to_string()
         } else {

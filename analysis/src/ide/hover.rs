@@ -464,14 +464,7 @@ fn signals(list: &[Signal]) -> String {
     if list.is_empty() {
         return "nothing".to_string();
     }
-    let names: Vec<&str> = list
-        .iter()
-        .map(|s| match s {
-            Signal::Data => "data",
-            Signal::Valid => "valid",
-            Signal::Ready => "ready",
-        })
-        .collect();
+    let names: Vec<&str> = list.iter().map(|s| s.name()).collect();
     names.join(", ")
 }
 

@@ -26,6 +26,14 @@ pub enum Signal {
 impl Signal {
     pub const ALL: [Signal; 3] = [Signal::Data, Signal::Valid, Signal::Ready];
 
+    pub fn name(self) -> &'static str {
+        match self {
+            Signal::Data => "data",
+            Signal::Valid => "valid",
+            Signal::Ready => "ready",
+        }
+    }
+
     /// The latency of this signal in `timing`.
     pub fn of(self, timing: Timing) -> u32 {
         match self {
