@@ -15,39 +15,14 @@
 //!
 //! Medians of several runs; ratios use runs from this session only.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "../../benches/support.rs"]
+mod support;
+
 use std::time::{Duration, Instant};
 
+use support::{generated, median};
+
 use hsir_analysis::{Database, FileId, TextRange, TextSize};
-
-fn data_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-data");
-    std::fs::create_dir_all(&dir).expect("can create target/bench-data");
-    dir
-}
-
-fn generated(size: &str, generic: bool) -> PathBuf {
-    let name = format!("handshake-{size}-seed42{}.mlir", if generic { "-generic" } else { "" });
-    let path = data_dir().join(name);
-    if !path.exists() {
-        let script =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/gen_handshake.py");
-        let mut cmd = Command::new("python3");
-        cmd.arg(&script).args(["--target-bytes", size, "--seed", "42", "-o"]).arg(&path);
-        if generic {
-            cmd.arg("--generic");
-        }
-        let status = cmd.status().expect("python3 runs");
-        assert!(status.success(), "{} failed", script.display());
-    }
-    path
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
@@ -112,32 +87,6 @@ fn recheck(db: &mut Database, text: &str, runs: usize) -> Duration {
 }
 
 /// Median "Parser" + "Verifier" phase time and whole-process time of mlir-opt-16.
-fn mlir_opt(path: &Path, runs: usize) -> Option<(Duration, Duration)> {
-    let mut phases = Vec::new();
-    let mut process = Vec::new();
-    for _ in 0..runs {
-        let start = Instant::now();
-        let output = Command::new("mlir-opt-16")
-            .args(["--allow-unregistered-dialect", "--mlir-timing", "-o", "/dev/null"])
-            .arg(path)
-            .output()
-            .ok()?;
-        process.push(start.elapsed());
-        assert!(output.status.success(), "mlir-opt-16 failed on {}", path.display());
-        let report = String::from_utf8_lossy(&output.stderr);
-        let phase = |name: &str| {
-            report
-                .lines()
-                .find(|l| l.trim_end().ends_with(name))
-                .and_then(|l| l.split_whitespace().next())
-                .and_then(|s| s.parse::<f64>().ok())
-                .unwrap_or(0.0)
-        };
-        phases.push(Duration::from_secs_f64(phase("Parser") + phase("Verifier")));
-    }
-    Some((median(phases), median(process)))
-}
-
 /// Median time of the type checks and of the lints over every item of `text`, one thread.
 fn lints_vs_types(text: &str, runs: usize) -> (Duration, Duration, usize) {
     use hsir_analysis::ast_node_range;
@@ -187,7 +136,7 @@ fn main() {
         let (cold_time, mut db) = cold(&text, runs);
         let re = recheck(&mut db, &text, 41);
         let generic = generated(size, true);
-        match mlir_opt(&generic, runs) {
+        match support::mlir_opt(&generic, runs, &["Parser", "Verifier"]) {
             Some((phases, process)) => println!(
                 "| {size} | {:.1} | {:.3} | {:.1} | {:.1} | {:.1}x | {:.1}x |",
                 ms(cold_time),

@@ -118,11 +118,20 @@ type SymbolTable = HashMap<String, Vec<(FileId, u32, Callee)>>;
 /// The function `name` means in `file`'s case `case`: one of that case, else one from another
 /// file (cases of one file never see each other).
 fn resolve<'a>(table: &'a SymbolTable, name: &str, file: FileId, case: u32) -> Option<&'a Callee> {
+    resolve_def(table, name, file, case).map(|(_, _, callee)| callee)
+}
+
+/// Where `resolve` finds `name`: its file, case and signature.
+fn resolve_def<'a>(
+    table: &'a SymbolTable,
+    name: &str,
+    file: FileId,
+    case: u32,
+) -> Option<&'a (FileId, u32, Callee)> {
     let defs = table.get(name)?;
     defs.iter()
         .find(|(f, c, _)| *f == file && *c == case)
         .or_else(|| defs.iter().find(|(f, _, _)| *f != file))
-        .map(|(_, _, callee)| callee)
 }
 
 /// The case of each item: how many `// -----` markers come before it.
@@ -531,11 +540,7 @@ impl<'db> Analysis<'db> {
 
     /// The function `name` (without `@`) means from `file`'s case `case`, as calls resolve it.
     pub fn resolve(&self, name: &str, file: FileId, case: u32) -> Option<ItemView<'db>> {
-        let defs = self.symbols.get(name)?;
-        let (def_file, def_case, _) = defs
-            .iter()
-            .find(|(f, c, _)| *f == file && *c == case)
-            .or_else(|| defs.iter().find(|(f, _, _)| *f != file))?;
+        let (def_file, def_case, _) = resolve_def(&self.symbols, name, file, case)?;
         self.items(*def_file).into_iter().find(|item| {
             item.case == *def_case && item.lowered.callee.as_ref().is_some_and(|(n, _)| n == name)
         })

@@ -4,7 +4,7 @@
 //! calls the analysis, and converts out.
 
 mod cli;
-mod convert;
+mod position;
 mod server;
 
 use std::path::PathBuf;

@@ -93,3 +93,45 @@ fn a_thousand_rapid_edits_end_in_the_same_text_and_diagnostics_as_a_fresh_open()
     );
     client.shutdown();
 }
+
+/// Edits queued behind busy work are analysed once, for the last version: no diagnostics are
+/// published for the versions they superseded. A request cancelled while it waits is answered
+/// with RequestCancelled.
+#[test]
+fn superseded_versions_are_not_published_and_cancelled_requests_are_answered_so() {
+    let (mut client, _) = Client::initialized(Value::Null);
+    let doc = uri("busy.mlir");
+    let text = "handshake.func @f(%a: i32) -> (i32) {\n  return %a : i32\n}\n";
+    client.open(&doc, text);
+    client.diagnostics(&doc, Some(0));
+
+    let busy = client.send_request("hsir/test/busy", json!(500));
+    let hover = client.send_request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": doc}, "position": {"line": 1, "character": 10}}),
+    );
+    client.notify("$/cancelRequest", json!({"id": hover}));
+    for version in 1..=5 {
+        let name = format!("%v{version}");
+        client.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": doc, "version": version},
+                "contentChanges": [{"text": text.replace("return %a", &format!("return {name}"))}],
+            }),
+        );
+    }
+    assert_eq!(client.response(hover)["error"]["code"], -32800, "the hover was cancelled");
+    assert!(client.response(busy).get("error").is_none());
+    let last = client.diagnostics(&doc, Some(5));
+    assert!(last.to_string().contains("%v5"), "{last}");
+    // Everything published for the document since the busy request: only version 5.
+    let earlier: Vec<Value> = client
+        .drain()
+        .into_iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == doc)
+        .map(|m| m["params"]["version"].clone())
+        .collect();
+    assert!(earlier.is_empty(), "superseded versions were published: {earlier:?}");
+    client.shutdown();
+}

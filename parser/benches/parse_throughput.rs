@@ -8,38 +8,12 @@
 //! phase, and the whole process). Ratios are computed against mlir-opt's runs in the same
 //! session, so machine noise affects both sides alike.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "../../benches/support.rs"]
+mod support;
+
 use std::time::{Duration, Instant};
 
-fn data_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-data");
-    std::fs::create_dir_all(&dir).expect("can create target/bench-data");
-    dir
-}
-
-/// Generates `gen_handshake.py --target-bytes SIZE --seed 42 [--generic]` once.
-fn generated(size: &str, generic: bool) -> PathBuf {
-    let name = format!("handshake-{size}-seed42{}.mlir", if generic { "-generic" } else { "" });
-    let path = data_dir().join(name);
-    if !path.exists() {
-        let script =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/gen_handshake.py");
-        let mut cmd = Command::new("python3");
-        cmd.arg(&script).args(["--target-bytes", size, "--seed", "42", "-o"]).arg(&path);
-        if generic {
-            cmd.arg("--generic");
-        }
-        let status = cmd.status().expect("python3 runs");
-        assert!(status.success(), "{} failed", script.display());
-    }
-    path
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
+use support::{generated, median};
 
 fn mb_per_s(bytes: usize, time: Duration) -> f64 {
     bytes as f64 / 1e6 / time.as_secs_f64()
@@ -64,30 +38,6 @@ fn time_hsir(text: &str, runs: usize, threads: usize) -> Duration {
 
 /// Median "Parser" phase and whole-process wall time of mlir-opt-16, or `None` if it is not
 /// installed.
-fn time_mlir_opt(path: &Path, runs: usize) -> Option<(Duration, Duration)> {
-    let mut parser = Vec::new();
-    let mut process = Vec::new();
-    for _ in 0..runs {
-        let start = Instant::now();
-        let output = Command::new("mlir-opt-16")
-            .args(["--allow-unregistered-dialect", "--mlir-timing", "-o", "/dev/null"])
-            .arg(path)
-            .output()
-            .ok()?;
-        process.push(start.elapsed());
-        assert!(output.status.success(), "mlir-opt-16 failed on {}", path.display());
-        let report = String::from_utf8_lossy(&output.stderr);
-        let seconds = report
-            .lines()
-            .find(|l| l.trim_end().ends_with("Parser"))
-            .and_then(|l| l.split_whitespace().next())
-            .and_then(|s| s.parse::<f64>().ok())
-            .expect("mlir-opt's timing report has a Parser line");
-        parser.push(Duration::from_secs_f64(seconds));
-    }
-    Some((median(parser), median(process)))
-}
-
 fn main() {
     println!(
         "| size | hsir custom, 1 thread MB/s | hsir custom, 2 threads MB/s | hsir generic, 2 threads MB/s \
@@ -103,7 +53,7 @@ fn main() {
         let hsir_single = mb_per_s(custom.len(), time_hsir(&custom, runs, 1));
         let hsir_custom = mb_per_s(custom.len(), time_hsir(&custom, runs, 2));
         let hsir_generic = mb_per_s(generic.len(), time_hsir(&generic, runs, 2));
-        match time_mlir_opt(&generic_path, runs) {
+        match support::mlir_opt(&generic_path, runs, &["Parser"]) {
             Some((parser, process)) => {
                 let opt_parser = mb_per_s(generic.len(), parser);
                 let opt_process = mb_per_s(generic.len(), process);

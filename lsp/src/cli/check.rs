@@ -15,13 +15,13 @@ struct Checked<'a> {
     text: &'a str,
     diagnostics: &'a [Diagnostic],
 }
-use crate::convert::{Positions, Range};
+use crate::position::{Encoding, LineIndex, Span};
 use crate::Format;
 
 #[derive(Serialize)]
 struct JsonDiagnostic<'a> {
     file: &'a str,
-    range: Range,
+    range: Span,
     severity: &'static str,
     code: &'static str,
     message: &'a str,
@@ -37,14 +37,14 @@ struct JsonFix<'a> {
 
 #[derive(Serialize)]
 struct JsonEdit<'a> {
-    range: Range,
+    range: Span,
     new_text: &'a str,
 }
 
 #[derive(Serialize)]
 struct JsonRelated<'a> {
     file: &'a str,
-    range: Range,
+    range: Span,
     message: &'a str,
 }
 
@@ -129,22 +129,20 @@ pub fn run(paths: &[PathBuf], format: Format, severity: &[String]) -> u8 {
 fn write_json(checked: &[Checked<'_>]) -> std::io::Result<()> {
     let mut out = Vec::new();
     for &Checked { name, text, diagnostics } in checked {
-        let positions = Positions::new(text);
+        let index = LineIndex::new(text);
+        let lines = index.view(text);
+        let range = |r| lines.range(r, Encoding::Utf16);
         for d in diagnostics {
             out.push(JsonDiagnostic {
                 file: name,
-                range: positions.range(d.range),
+                range: range(d.range),
                 severity: d.severity.as_str(),
                 code: d.code.code(),
                 message: &d.message,
                 related: d
                     .related
                     .iter()
-                    .map(|r| JsonRelated {
-                        file: name,
-                        range: positions.range(r.range),
-                        message: &r.message,
-                    })
+                    .map(|r| JsonRelated { file: name, range: range(r.range), message: &r.message })
                     .collect(),
                 fixes: d
                     .fixes
@@ -154,10 +152,7 @@ fn write_json(checked: &[Checked<'_>]) -> std::io::Result<()> {
                         edits: f
                             .edits
                             .iter()
-                            .map(|e| JsonEdit {
-                                range: positions.range(e.range),
-                                new_text: &e.new_text,
-                            })
+                            .map(|e| JsonEdit { range: range(e.range), new_text: &e.new_text })
                             .collect(),
                     })
                     .collect(),

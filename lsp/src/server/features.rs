@@ -5,9 +5,9 @@ use std::collections::HashMap;
 
 use tower_lsp_server::ls_types as lsp;
 
-use super::position::Encoding;
 use super::proto;
 use super::world::World;
+use crate::position::Encoding;
 
 /// The capabilities announced in `initialize`: only what is implemented.
 pub fn capabilities(encoding: Encoding) -> lsp::ServerCapabilities {
@@ -78,9 +78,10 @@ pub fn capabilities(encoding: Encoding) -> lsp::ServerCapabilities {
 pub fn code_actions(
     world: &mut World,
     params: &lsp::CodeActionParams,
-    encoding: Encoding,
-    docs_base: Option<&str>,
 ) -> Option<lsp::CodeActionResponse> {
+    let encoding = world.encoding;
+    let docs_base = world.docs_base.clone();
+    let docs_base = docs_base.as_deref();
     let uri = params.text_document.uri.to_string();
     let file = world.doc(&uri)?.file;
     let diagnostics = world.db.diagnostics(file);
@@ -94,8 +95,14 @@ pub fn code_actions(
         if !touches {
             continue;
         }
-        let converted =
-            proto::diagnostic(d, &params.text_document.uri, &lines, encoding, docs_base);
+        let converted = proto::diagnostic(
+            d,
+            TextSize::from(0),
+            &params.text_document.uri,
+            &lines,
+            encoding,
+            docs_base,
+        );
         for fix in &d.fixes {
             let edits = fix.edits.iter().map(|e| proto::text_edit(&lines, e, encoding)).collect();
             let changes = HashMap::from([(params.text_document.uri.clone(), edits)]);
@@ -118,8 +125,8 @@ use hsir_analysis::ide::{completion, hover, inlay_hints, navigation, semantic_to
 use hsir_analysis::ide::{signature_help, symbols, FilePosition};
 use hsir_analysis::{TextRange, TextSize};
 
-use super::position::Lines;
 use super::world::Docs;
+use crate::position::Lines;
 
 /// The semantic token types, in the order of `TokenKind`'s variants. @symbols are hardware
 /// modules, so they take the class colour; op names the function colour.
@@ -184,11 +191,8 @@ fn location(
     Some(lsp::Location { uri: proto::uri(uri)?, range: proto::range_out(&lines, range, encoding) })
 }
 
-pub fn hover(
-    world: &mut World,
-    params: lsp::HoverParams,
-    encoding: Encoding,
-) -> Option<lsp::Hover> {
+pub fn hover(world: &mut World, params: lsp::HoverParams) -> Option<lsp::Hover> {
+    let encoding = world.encoding;
     let (analysis, docs) = world.analysis();
     let p = params.text_document_position_params;
     let (pos, lines) = at(&docs, &p.text_document, p.position, encoding)?;
@@ -205,8 +209,8 @@ pub fn hover(
 pub fn definition(
     world: &mut World,
     params: lsp::GotoDefinitionParams,
-    encoding: Encoding,
 ) -> Option<lsp::GotoDefinitionResponse> {
+    let encoding = world.encoding;
     let (analysis, docs) = world.analysis();
     let p = params.text_document_position_params;
     let (pos, _) = at(&docs, &p.text_document, p.position, encoding)?;
@@ -225,11 +229,8 @@ pub fn definition(
     (!links.is_empty()).then_some(lsp::GotoDefinitionResponse::Link(links))
 }
 
-pub fn references(
-    world: &mut World,
-    params: lsp::ReferenceParams,
-    encoding: Encoding,
-) -> Option<Vec<lsp::Location>> {
+pub fn references(world: &mut World, params: lsp::ReferenceParams) -> Option<Vec<lsp::Location>> {
+    let encoding = world.encoding;
     let (analysis, docs) = world.analysis();
     let p = params.text_document_position;
     let (pos, _) = at(&docs, &p.text_document, p.position, encoding)?;
@@ -240,8 +241,8 @@ pub fn references(
 pub fn highlight(
     world: &mut World,
     params: lsp::DocumentHighlightParams,
-    encoding: Encoding,
 ) -> Option<Vec<lsp::DocumentHighlight>> {
+    let encoding = world.encoding;
     let (analysis, docs) = world.analysis();
     let p = params.text_document_position_params;
     let (pos, lines) = at(&docs, &p.text_document, p.position, encoding)?;
@@ -264,8 +265,8 @@ pub fn highlight(
 pub fn prepare_rename(
     world: &mut World,
     params: lsp::TextDocumentPositionParams,
-    encoding: Encoding,
 ) -> Result<Option<lsp::PrepareRenameResponse>, String> {
+    let encoding = world.encoding;
     let (analysis, docs) = world.analysis();
     let Some((pos, lines)) = at(&docs, &params.text_document, params.position, encoding) else {
         return Ok(None);
@@ -277,8 +278,8 @@ pub fn prepare_rename(
 pub fn rename(
     world: &mut World,
     params: lsp::RenameParams,
-    encoding: Encoding,
 ) -> Result<Option<lsp::WorkspaceEdit>, String> {
+    let encoding = world.encoding;
     let (analysis, docs) = world.analysis();
     let p = params.text_document_position;
     let Some((pos, _)) = at(&docs, &p.text_document, p.position, encoding) else { return Ok(None) };
@@ -328,8 +329,8 @@ fn document_symbol(
 pub fn document_symbols(
     world: &mut World,
     params: lsp::DocumentSymbolParams,
-    encoding: Encoding,
 ) -> Option<lsp::DocumentSymbolResponse> {
+    let encoding = world.encoding;
     let (analysis, docs) = world.analysis();
     let document = docs.get(params.text_document.uri.as_str())?;
     let found = symbols::document_symbols(&analysis, document.file);
@@ -341,8 +342,8 @@ pub fn document_symbols(
 pub fn workspace_symbols(
     world: &mut World,
     params: lsp::WorkspaceSymbolParams,
-    encoding: Encoding,
 ) -> Option<lsp::WorkspaceSymbolResponse> {
+    let encoding = world.encoding;
     let (analysis, docs) = world.analysis();
     let found = symbols::workspace_symbols(&analysis, &params.query);
     let out = found
@@ -364,8 +365,8 @@ pub fn workspace_symbols(
 pub fn folding_ranges(
     world: &mut World,
     params: lsp::FoldingRangeParams,
-    encoding: Encoding,
 ) -> Option<Vec<lsp::FoldingRange>> {
+    let encoding = world.encoding;
     let (analysis, docs) = world.analysis();
     let document = docs.get(params.text_document.uri.as_str())?;
     let folds = symbols::folding_ranges(&analysis, document.file);
@@ -392,8 +393,8 @@ pub fn folding_ranges(
 pub fn selection_ranges(
     world: &mut World,
     params: lsp::SelectionRangeParams,
-    encoding: Encoding,
 ) -> Option<Vec<lsp::SelectionRange>> {
+    let encoding = world.encoding;
     let (analysis, docs) = world.analysis();
     let document = docs.get(params.text_document.uri.as_str())?;
     let offsets: Vec<TextSize> = params
@@ -425,8 +426,8 @@ pub fn selection_ranges(
 pub fn completion(
     world: &mut World,
     params: lsp::CompletionParams,
-    encoding: Encoding,
 ) -> Option<lsp::CompletionResponse> {
+    let encoding = world.encoding;
     use completion::CompletionKind as K;
     let (analysis, docs) = world.analysis();
     let p = params.text_document_position;
@@ -484,8 +485,8 @@ fn label_offset(label: &str, byte: u32, encoding: Encoding) -> u32 {
 pub fn signature_help(
     world: &mut World,
     params: lsp::SignatureHelpParams,
-    encoding: Encoding,
 ) -> Option<lsp::SignatureHelp> {
+    let encoding = world.encoding;
     let (analysis, docs) = world.analysis();
     let p = params.text_document_position_params;
     let (pos, _) = at(&docs, &p.text_document, p.position, encoding)?;
@@ -522,8 +523,8 @@ pub fn semantic_tokens(
     world: &mut World,
     doc: &lsp::TextDocumentIdentifier,
     range: Option<lsp::Range>,
-    encoding: Encoding,
 ) -> Option<lsp::SemanticTokens> {
+    let encoding = world.encoding;
     let (analysis, docs) = world.analysis();
     let document = docs.get(doc.uri.as_str())?;
     let range = match range {
@@ -546,7 +547,7 @@ fn encode_tokens(
     let mut out = Vec::with_capacity(tokens.len());
     let (mut line, mut start) = (0, 0);
     for t in tokens {
-        let (from, to) = lines.range(t.range, encoding);
+        let crate::position::Span { start: from, end: to } = lines.range(t.range, encoding);
         let length = if to.line == from.line { to.character - from.character } else { 0 };
         if length == 0 {
             continue;
@@ -566,11 +567,8 @@ fn encode_tokens(
     out
 }
 
-pub fn inlay_hints(
-    world: &mut World,
-    params: lsp::InlayHintParams,
-    encoding: Encoding,
-) -> Option<Vec<lsp::InlayHint>> {
+pub fn inlay_hints(world: &mut World, params: lsp::InlayHintParams) -> Option<Vec<lsp::InlayHint>> {
+    let encoding = world.encoding;
     let (analysis, docs) = world.analysis();
     let document = docs.get(params.text_document.uri.as_str())?;
     let range = range_of(&document.lines, params.range, encoding)?;
@@ -601,8 +599,8 @@ pub fn formatting(
     doc: &lsp::TextDocumentIdentifier,
     range: Option<lsp::Range>,
     options: &lsp::FormattingOptions,
-    encoding: Encoding,
 ) -> Option<Vec<lsp::TextEdit>> {
+    let encoding = world.encoding;
     use hsir_analysis::ide::format;
     let (analysis, docs) = world.analysis();
     let document = docs.get(doc.uri.as_str())?;

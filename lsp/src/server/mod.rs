@@ -7,7 +7,7 @@
 
 mod config;
 mod features;
-mod position;
+
 mod proto;
 mod transport;
 mod world;
@@ -20,8 +20,8 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
+use crate::position::Encoding;
 use config::Settings;
-use position::Encoding;
 use world::{Task, World};
 
 /// Runs the server on stdin/stdout until the client says `exit` or closes the stream.
@@ -44,6 +44,7 @@ pub fn run() -> u8 {
         let (service, socket) = LspService::build(move |client| Backend::new(client, injector))
             .custom_method("hsir/test/panic", Backend::test_panic)
             .custom_method("hsir/test/text", Backend::test_text)
+            .custom_method("hsir/test/busy", Backend::test_busy)
             .finish();
         Server::new(input, output, socket).serve(service).await;
         let _ = written.await;
@@ -62,17 +63,10 @@ pub struct Backend {
     client: Client,
     /// Set in `initialize`, once the position encoding is known.
     tasks: Mutex<Option<std::sync::mpsc::Sender<Task>>>,
-    shared: Arc<Shared>,
+    /// The settings as last read, which the next `didChangeConfiguration` updates.
+    settings: Mutex<Settings>,
     /// Writes notifications the worker serialised itself (diagnostics) to the client.
     injector: tokio::sync::mpsc::UnboundedSender<Vec<u8>>,
-}
-
-/// What handlers read without asking the worker.
-#[derive(Default)]
-struct Shared {
-    encoding: Mutex<Option<Encoding>>,
-    settings: Mutex<Settings>,
-    docs_base: Option<String>,
 }
 
 impl Backend {
@@ -81,12 +75,8 @@ impl Backend {
             client,
             injector,
             tasks: Mutex::new(None),
-            shared: Arc::new(Shared { docs_base: proto::docs_base(), ..Shared::default() }),
+            settings: Mutex::new(Settings::default()),
         }
-    }
-
-    fn encoding(&self) -> Encoding {
-        self.shared.encoding.lock().ok().and_then(|e| *e).unwrap_or(Encoding::Utf16)
     }
 
     /// Sends a task to the worker. Before `initialize` there is none; tasks are dropped then,
@@ -135,6 +125,16 @@ impl Backend {
         self.request(|_| -> () { panic!("the test hook panicked on purpose") }).await
     }
 
+    /// Test hook: keeps the worker busy for `millis`, so that tests can queue work behind it
+    /// (cancelled requests, superseded edits).
+    async fn test_busy(&self, millis: u64) -> Result<()> {
+        if !test_hooks() {
+            return Err(Error::method_not_found());
+        }
+        let millis = millis.min(10_000);
+        self.request(move |_| std::thread::sleep(std::time::Duration::from_millis(millis))).await
+    }
+
     /// Test hook: the server's copy of a document's text, to compare with the editor's.
     async fn test_text(&self, params: TextDocumentIdentifier) -> Result<Option<String>> {
         if !test_hooks() {
@@ -149,7 +149,7 @@ impl Backend {
     }
 
     fn apply_settings(&self, value: &serde_json::Value) -> Vec<String> {
-        let Ok(mut current) = self.shared.settings.lock() else { return Vec::new() };
+        let Ok(mut current) = self.settings.lock() else { return Vec::new() };
         let (settings, problems) = current.updated(value);
         *current = settings.clone();
         drop(current);
@@ -184,21 +184,18 @@ impl LanguageServer for Backend {
             .and_then(|g| g.position_encodings.as_ref())
             .is_some_and(|encodings| encodings.contains(&PositionEncodingKind::UTF8));
         let encoding = if utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
-        if let Ok(mut slot) = self.shared.encoding.lock() {
-            *slot = Some(encoding);
-        }
         let mut problems = Vec::new();
         if let Some(options) = &params.initialization_options {
             let (settings, found) = Settings::default().updated(options);
             problems = found;
-            if let Ok(mut slot) = self.shared.settings.lock() {
+            if let Ok(mut slot) = self.settings.lock() {
                 *slot = settings;
             }
         }
-        let settings = self.shared.settings.lock().map(|s| s.clone()).unwrap_or_default();
+        let settings = self.settings.lock().map(|s| s.clone()).unwrap_or_default();
         let (tx, rx) = std::sync::mpsc::channel();
         let (message_tx, mut message_rx) = tokio::sync::mpsc::unbounded_channel::<String>();
-        let docs_base = self.shared.docs_base.clone();
+        let docs_base = proto::docs_base();
         let injector = self.injector.clone();
         let spawned =
             std::thread::Builder::new().name("hsir-analysis".to_string()).spawn(move || {
@@ -277,90 +274,77 @@ impl LanguageServer for Backend {
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
-        let encoding = self.encoding();
-        self.request(move |w| features::hover(w, params, encoding)).await
+        self.request(move |w| features::hover(w, params)).await
     }
 
     async fn goto_definition(
         &self,
         params: GotoDefinitionParams,
     ) -> Result<Option<GotoDefinitionResponse>> {
-        let encoding = self.encoding();
-        self.request(move |w| features::definition(w, params, encoding)).await
+        self.request(move |w| features::definition(w, params)).await
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
-        let encoding = self.encoding();
-        self.request(move |w| features::references(w, params, encoding)).await
+        self.request(move |w| features::references(w, params)).await
     }
 
     async fn document_highlight(
         &self,
         params: DocumentHighlightParams,
     ) -> Result<Option<Vec<DocumentHighlight>>> {
-        let encoding = self.encoding();
-        self.request(move |w| features::highlight(w, params, encoding)).await
+        self.request(move |w| features::highlight(w, params)).await
     }
 
     async fn prepare_rename(
         &self,
         params: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>> {
-        let encoding = self.encoding();
-        self.request(move |w| features::prepare_rename(w, params, encoding)).await?.map_err(refused)
+        self.request(move |w| features::prepare_rename(w, params)).await?.map_err(refused)
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
-        let encoding = self.encoding();
-        self.request(move |w| features::rename(w, params, encoding)).await?.map_err(refused)
+        self.request(move |w| features::rename(w, params)).await?.map_err(refused)
     }
 
     async fn document_symbol(
         &self,
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
-        let encoding = self.encoding();
-        self.request(move |w| features::document_symbols(w, params, encoding)).await
+        self.request(move |w| features::document_symbols(w, params)).await
     }
 
     async fn symbol(
         &self,
         params: WorkspaceSymbolParams,
     ) -> Result<Option<WorkspaceSymbolResponse>> {
-        let encoding = self.encoding();
-        self.request(move |w| features::workspace_symbols(w, params, encoding)).await
+        self.request(move |w| features::workspace_symbols(w, params)).await
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
-        let encoding = self.encoding();
-        self.request(move |w| features::folding_ranges(w, params, encoding)).await
+        self.request(move |w| features::folding_ranges(w, params)).await
     }
 
     async fn selection_range(
         &self,
         params: SelectionRangeParams,
     ) -> Result<Option<Vec<SelectionRange>>> {
-        let encoding = self.encoding();
-        self.request(move |w| features::selection_ranges(w, params, encoding)).await
+        self.request(move |w| features::selection_ranges(w, params)).await
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
-        let encoding = self.encoding();
-        self.request(move |w| features::completion(w, params, encoding)).await
+        self.request(move |w| features::completion(w, params)).await
     }
 
     async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
-        let encoding = self.encoding();
-        self.request(move |w| features::signature_help(w, params, encoding)).await
+        self.request(move |w| features::signature_help(w, params)).await
     }
 
     async fn semantic_tokens_full(
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
-        let encoding = self.encoding();
         let tokens = self
-            .request(move |w| features::semantic_tokens(w, &params.text_document, None, encoding))
+            .request(move |w| features::semantic_tokens(w, &params.text_document, None))
             .await?;
         Ok(tokens.map(SemanticTokensResult::Tokens))
     }
@@ -369,49 +353,34 @@ impl LanguageServer for Backend {
         &self,
         params: SemanticTokensRangeParams,
     ) -> Result<Option<SemanticTokensRangeResult>> {
-        let encoding = self.encoding();
         let tokens = self
             .request(move |w| {
-                features::semantic_tokens(w, &params.text_document, Some(params.range), encoding)
+                features::semantic_tokens(w, &params.text_document, Some(params.range))
             })
             .await?;
         Ok(tokens.map(SemanticTokensRangeResult::Tokens))
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        let encoding = self.encoding();
-        self.request(move |w| features::inlay_hints(w, params, encoding)).await
+        self.request(move |w| features::inlay_hints(w, params)).await
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
-        let encoding = self.encoding();
-        self.request(move |w| {
-            features::formatting(w, &params.text_document, None, &params.options, encoding)
-        })
-        .await
+        self.request(move |w| features::formatting(w, &params.text_document, None, &params.options))
+            .await
     }
 
     async fn range_formatting(
         &self,
         params: DocumentRangeFormattingParams,
     ) -> Result<Option<Vec<TextEdit>>> {
-        let encoding = self.encoding();
         self.request(move |w| {
-            features::formatting(
-                w,
-                &params.text_document,
-                Some(params.range),
-                &params.options,
-                encoding,
-            )
+            features::formatting(w, &params.text_document, Some(params.range), &params.options)
         })
         .await
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
-        let encoding = self.encoding();
-        let docs_base = self.shared.docs_base.clone();
-        self.request(move |w| features::code_actions(w, &params, encoding, docs_base.as_deref()))
-            .await
+        self.request(move |w| features::code_actions(w, &params)).await
     }
 }

@@ -9,7 +9,7 @@ use tower_lsp_server::ls_types as lsp;
 
 use hsir_analysis::TextSize;
 
-use super::position::{Encoding, Lines, Pos};
+use crate::position::{Encoding, Lines, Pos};
 
 pub fn range_in(range: lsp::Range) -> (Pos, Pos) {
     (pos_in(range.start), pos_in(range.end))
@@ -24,8 +24,8 @@ pub fn pos_out(p: Pos) -> lsp::Position {
 }
 
 pub fn range_out(lines: &Lines<'_>, range: TextRange, encoding: Encoding) -> lsp::Range {
-    let (start, end) = lines.range(range, encoding);
-    lsp::Range { start: pos_out(start), end: pos_out(end) }
+    let span = lines.range(range, encoding);
+    lsp::Range { start: pos_out(span.start), end: pos_out(span.end) }
 }
 
 pub fn uri(text: &str) -> Option<lsp::Uri> {
@@ -62,27 +62,27 @@ fn tags(code: DiagnosticCode) -> Option<Vec<lsp::DiagnosticTag>> {
     }
 }
 
+/// The protocol's form of `d`, whose ranges are relative to `base`.
 pub fn diagnostic(
     d: &Diagnostic,
+    base: TextSize,
     uri: &lsp::Uri,
     lines: &Lines<'_>,
     encoding: Encoding,
     docs_base: Option<&str>,
 ) -> lsp::Diagnostic {
     let code = d.code.code();
+    let range = |r: TextRange| range_out(lines, r + base, encoding);
     let related = d
         .related
         .iter()
         .map(|r| lsp::DiagnosticRelatedInformation {
-            location: lsp::Location {
-                uri: uri.clone(),
-                range: range_out(lines, r.range, encoding),
-            },
+            location: lsp::Location { uri: uri.clone(), range: range(r.range) },
             message: r.message.clone(),
         })
         .collect::<Vec<_>>();
     lsp::Diagnostic {
-        range: range_out(lines, d.range, encoding),
+        range: range(d.range),
         severity: Some(severity(d.severity)),
         code: Some(lsp::NumberOrString::String(code.to_string())),
         code_description: docs_base
@@ -108,21 +108,7 @@ pub fn diagnostics_json(
 ) -> String {
     let mut out = String::new();
     for d in diagnostics {
-        let shift = |r: TextRange| r + base;
-        let absolute = Diagnostic {
-            range: shift(d.range),
-            related: d
-                .related
-                .iter()
-                .map(|r| hsir_analysis::Related {
-                    range: shift(r.range),
-                    message: r.message.clone(),
-                })
-                .collect(),
-            fixes: Vec::new(),
-            ..d.clone()
-        };
-        let converted = diagnostic(&absolute, uri, lines, encoding, docs_base);
+        let converted = diagnostic(d, base, uri, lines, encoding, docs_base);
         if !out.is_empty() {
             out.push(',');
         }

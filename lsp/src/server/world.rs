@@ -7,6 +7,7 @@
 //! once, for its last version; results for versions that were superseded are never computed.
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::{Hash, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
@@ -15,8 +16,8 @@ use std::sync::Arc;
 use hsir_analysis::{Analysis, Database, Diagnostic, FileId, TextRange, TextSize};
 
 use super::config::Settings;
-use super::position::{Encoding, LineIndex, Lines, Pos};
 use super::proto;
+use crate::position::{Encoding, LineIndex, Lines, Pos};
 
 /// An edit as the client sent it: a range of the previous text (or the whole text).
 #[derive(Debug)]
@@ -100,7 +101,7 @@ pub struct World {
     pub docs: HashMap<String, Document>,
     uris: HashMap<FileId, String>,
     next_file: u32,
-    pub settings: Settings,
+    /// The position encoding agreed in `initialize`.
     pub encoding: Encoding,
     /// Open documents whose diagnostics may have changed since they were last published.
     dirty: Vec<String>,
@@ -109,7 +110,8 @@ pub struct World {
     published: HashMap<String, u64>,
     /// Per document, the JSON of each item's diagnostics, by the address of their list.
     fragments: HashMap<String, HashMap<usize, Fragment>>,
-    docs_base: Option<String>,
+    /// Where the diagnostic pages are, for `codeDescription`.
+    pub docs_base: Option<String>,
     /// Problems to tell the user about (a setting that could not be read, an edit that did not
     /// fit the text), drained by the async side.
     pub messages: Vec<String>,
@@ -122,7 +124,6 @@ impl World {
             docs: HashMap::new(),
             uris: HashMap::new(),
             next_file: 0,
-            settings: Settings::default(),
             encoding,
             dirty: Vec::new(),
             published: HashMap::new(),
@@ -223,9 +224,8 @@ impl World {
         self.dirty = self.docs.keys().cloned().collect();
     }
 
-    fn configure(&mut self, settings: Settings) {
+    fn configure(&mut self, settings: &Settings) {
         self.db.set_config(settings.analysis_config());
-        self.settings = settings;
         self.published.clear();
         self.fragments.clear();
         self.mark_all_dirty();
@@ -255,48 +255,44 @@ impl World {
             let mut fragments = HashMap::with_capacity(reported.items.len());
             let mut parts: Vec<Arc<str>> = Vec::with_capacity(reported.items.len() + 1);
             let mut key = std::collections::hash_map::DefaultHasher::new();
-            {
-                use std::hash::{Hash, Hasher};
-                version.hash(&mut key);
-                if !reported.outside.is_empty() {
-                    let json = proto::diagnostics_json(
-                        &reported.outside,
-                        TextSize::from(0),
+            version.hash(&mut key);
+            if !reported.outside.is_empty() {
+                let json = proto::diagnostics_json(
+                    &reported.outside,
+                    TextSize::from(0),
+                    &lsp_uri,
+                    &lines,
+                    self.encoding,
+                    docs_base,
+                );
+                json.hash(&mut key);
+                parts.push(json.into());
+            }
+            for (start, diagnostics) in &reported.items {
+                let address = Arc::as_ptr(diagnostics) as *const () as usize;
+                let at = lines.pos(*start, self.encoding);
+                let json = match old.get(&address) {
+                    Some(fragment) if fragment.at == at => fragment.json.clone(),
+                    _ => proto::diagnostics_json(
+                        diagnostics,
+                        *start,
                         &lsp_uri,
                         &lines,
                         self.encoding,
                         docs_base,
-                    );
-                    json.hash(&mut key);
-                    parts.push(json.into());
-                }
-                for (start, diagnostics) in &reported.items {
-                    let address = Arc::as_ptr(diagnostics) as *const () as usize;
-                    let at = lines.pos(*start, self.encoding);
-                    let json = match old.get(&address) {
-                        Some(fragment) if fragment.at == at => fragment.json.clone(),
-                        _ => proto::diagnostics_json(
-                            diagnostics,
-                            *start,
-                            &lsp_uri,
-                            &lines,
-                            self.encoding,
-                            docs_base,
-                        )
-                        .into(),
-                    };
-                    (address, at.line, at.character).hash(&mut key);
-                    parts.push(json.clone());
-                    fragments
-                        .insert(address, Fragment { _diagnostics: diagnostics.clone(), at, json });
-                }
-                let key = key.finish();
-                self.fragments.insert(uri.clone(), fragments);
-                if self.published.get(&uri) == Some(&key) {
-                    continue;
-                }
-                self.published.insert(uri.clone(), key);
+                    )
+                    .into(),
+                };
+                (address, at.line, at.character).hash(&mut key);
+                parts.push(json.clone());
+                fragments.insert(address, Fragment { _diagnostics: diagnostics.clone(), at, json });
             }
+            let key = key.finish();
+            self.fragments.insert(uri.clone(), fragments);
+            if self.published.get(&uri) == Some(&key) {
+                continue;
+            }
+            self.published.insert(uri.clone(), key);
             out.push(proto::publish_json(&lsp_uri, version, &parts));
         }
         out
@@ -313,7 +309,7 @@ pub fn run(
     publish: impl Fn(Vec<Vec<u8>>, Vec<String>),
 ) {
     let mut world = World::new(encoding, docs_base);
-    world.configure(settings);
+    world.configure(&settings);
     let mut queue: VecDeque<Task> = VecDeque::new();
     loop {
         if queue.is_empty() {
@@ -345,7 +341,7 @@ fn handle(world: &mut World, task: Task) {
         Task::Close { uri } => {
             guarded(world, "closing a document", |w| w.close(&uri));
         }
-        Task::Configure(settings) => world.configure(*settings),
+        Task::Configure(settings) => world.configure(&settings),
         Task::Request { job, cancelled } => {
             if !cancelled.load(Ordering::Relaxed) {
                 // The job reports its own panic as an error response (see `server::request`);

@@ -142,6 +142,12 @@ impl Client {
         }
     }
 
+    /// Every message read so far and not yet waited for.
+    pub fn drain(&mut self) -> Vec<Value> {
+        self.backlog.extend(self.messages.try_iter());
+        std::mem::take(&mut self.backlog)
+    }
+
     /// The next diagnostics published for `uri` (at `version`, when given).
     pub fn diagnostics(&mut self, uri: &str, version: Option<i64>) -> Value {
         self.wait(|m| {

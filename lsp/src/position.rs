@@ -1,4 +1,5 @@
-//! Byte offsets to LSP positions and back, in the encoding negotiated with the client.
+//! Byte offsets to LSP positions and back: 0-based lines, and columns in UTF-8 or UTF-16 code
+//! units (the server's negotiated encoding; `hsir check --format json` uses UTF-16).
 //!
 //! A document keeps the start of each line (`LineIndex`), updated in place by each edit, so an
 //! edit costs a splice of the line table, not a scan of the whole text. Columns are measured
@@ -6,6 +7,7 @@
 //! cheap because lines are short.
 
 use hsir_analysis::{TextRange, TextSize};
+use serde::Serialize;
 
 /// How the client counts columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,10 +17,17 @@ pub enum Encoding {
 }
 
 /// A line and column as the client counts them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Pos {
     pub line: u32,
     pub character: u32,
+}
+
+/// A range of positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Span {
+    pub start: Pos,
+    pub end: Pos,
 }
 
 /// The byte offset where each line starts; the first is 0. Lines end at `\n`.
@@ -92,8 +101,8 @@ impl Lines<'_> {
         Pos { line: line as u32, character: character as u32 }
     }
 
-    pub fn range(&self, range: TextRange, encoding: Encoding) -> (Pos, Pos) {
-        (self.pos(range.start(), encoding), self.pos(range.end(), encoding))
+    pub fn range(&self, range: TextRange, encoding: Encoding) -> Span {
+        Span { start: self.pos(range.start(), encoding), end: self.pos(range.end(), encoding) }
     }
 
     /// The offset of a position. A column past the end of its line means the line's end, as
