@@ -80,8 +80,7 @@ pub fn code_actions(
     params: &lsp::CodeActionParams,
 ) -> Option<lsp::CodeActionResponse> {
     let encoding = world.encoding;
-    let docs_base = world.docs_base.clone();
-    let docs_base = docs_base.as_deref();
+    let options = world.diagnostic_options.clone();
     let uri = params.text_document.uri.to_string();
     let file = world.doc(&uri)?.file;
     let diagnostics = world.db.diagnostics(file);
@@ -101,7 +100,7 @@ pub fn code_actions(
             &params.text_document.uri,
             &lines,
             encoding,
-            docs_base,
+            &options,
         );
         for fix in &d.fixes {
             let edits = fix.edits.iter().map(|e| proto::text_edit(&lines, e, encoding)).collect();

@@ -24,6 +24,23 @@ use crate::position::Encoding;
 use config::Settings;
 use world::{Task, World};
 
+/// Gives stdout, when it is a pipe, the largest buffer an unprivileged process may ask for
+/// (`/proc/sys/fs/pipe-max-size`, 1 MiB by default) instead of 64 KiB. A publish of thousands
+/// of diagnostics is megabytes; with the small buffer the client wakes to read it in dozens of
+/// 64 KiB pieces, which at 15 MB of IR took longer than computing it.
+fn widen_stdout_pipe() {
+    #[cfg(target_os = "linux")]
+    {
+        let wanted = std::fs::read_to_string("/proc/sys/fs/pipe-max-size")
+            .ok()
+            .and_then(|s| s.trim().parse::<usize>().ok())
+            .unwrap_or(1 << 20)
+            .min(1 << 20);
+        // Not a pipe (a file, a socket, a terminal): nothing to widen.
+        let _ = rustix::pipe::fcntl_setpipe_size(std::io::stdout(), wanted);
+    }
+}
+
 /// Runs the server on stdin/stdout until the client says `exit` or closes the stream.
 pub fn run() -> u8 {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -38,6 +55,7 @@ pub fn run() -> u8 {
             return 2;
         }
     };
+    widen_stdout_pipe();
     runtime.block_on(async {
         let (input, output, written, injector) =
             transport::guard(tokio::io::stdin(), tokio::io::stdout());
@@ -195,11 +213,11 @@ impl LanguageServer for Backend {
         let settings = self.settings.lock().map(|s| s.clone()).unwrap_or_default();
         let (tx, rx) = std::sync::mpsc::channel();
         let (message_tx, mut message_rx) = tokio::sync::mpsc::unbounded_channel::<String>();
-        let docs_base = proto::docs_base();
+        let diagnostic_options = proto::DiagnosticOptions::of(&params.capabilities);
         let injector = self.injector.clone();
         let spawned =
             std::thread::Builder::new().name("hsir-analysis".to_string()).spawn(move || {
-                world::run(encoding, settings, docs_base, rx, |publishes, messages| {
+                world::run(encoding, settings, diagnostic_options, rx, |publishes, messages| {
                     for message in messages {
                         let _ = message_tx.send(message);
                     }

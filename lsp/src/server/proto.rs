@@ -53,6 +53,33 @@ fn severity(s: Severity) -> lsp::DiagnosticSeverity {
     }
 }
 
+/// What the client said it can show of a diagnostic (its `publishDiagnostics` capabilities).
+/// The rest is left out, as the protocol asks: a client that did not declare related
+/// information gets each diagnostic's message, which says the whole problem, without the notes.
+#[derive(Debug, Clone, Default)]
+pub struct DiagnosticOptions {
+    /// Where the diagnostic pages are, for `codeDescription`; `None` when the client has no
+    /// `codeDescriptionSupport` or the pages cannot be found.
+    pub docs_base: Option<String>,
+    /// `relatedInformation`.
+    pub related: bool,
+    /// The tags of `tagSupport.valueSet`.
+    pub tags: Vec<lsp::DiagnosticTag>,
+}
+
+impl DiagnosticOptions {
+    pub fn of(capabilities: &lsp::ClientCapabilities) -> DiagnosticOptions {
+        let publish =
+            capabilities.text_document.as_ref().and_then(|t| t.publish_diagnostics.as_ref());
+        let Some(publish) = publish else { return DiagnosticOptions::default() };
+        DiagnosticOptions {
+            docs_base: publish.code_description_support.unwrap_or(false).then(docs_base).flatten(),
+            related: publish.related_information.unwrap_or(false),
+            tags: publish.tag_support.as_ref().map(|t| t.value_set.clone()).unwrap_or_default(),
+        }
+    }
+}
+
 /// Editors fade unused code and strike through deprecated spellings.
 fn tags(code: DiagnosticCode) -> Option<Vec<lsp::DiagnosticTag>> {
     match code.code() {
@@ -69,13 +96,14 @@ pub fn diagnostic(
     uri: &lsp::Uri,
     lines: &Lines<'_>,
     encoding: Encoding,
-    docs_base: Option<&str>,
+    options: &DiagnosticOptions,
 ) -> lsp::Diagnostic {
     let code = d.code.code();
     let range = |r: TextRange| range_out(lines, r + base, encoding);
     let related = d
         .related
         .iter()
+        .filter(|_| options.related)
         .map(|r| lsp::DiagnosticRelatedInformation {
             location: lsp::Location { uri: uri.clone(), range: range(r.range) },
             message: r.message.clone(),
@@ -85,13 +113,17 @@ pub fn diagnostic(
         range: range(d.range),
         severity: Some(severity(d.severity)),
         code: Some(lsp::NumberOrString::String(code.to_string())),
-        code_description: docs_base
+        code_description: options
+            .docs_base
+            .as_deref()
             .and_then(|base| self::uri(&format!("{base}{code}.md")))
             .map(|href| lsp::CodeDescription { href }),
         source: Some("hsir".to_string()),
         message: d.message.clone(),
         related_information: (!related.is_empty()).then_some(related),
-        tags: tags(d.code),
+        tags: tags(d.code)
+            .map(|tags| tags.into_iter().filter(|t| options.tags.contains(t)).collect::<Vec<_>>())
+            .filter(|tags| !tags.is_empty()),
         data: None,
     }
 }
@@ -104,11 +136,11 @@ pub fn diagnostics_json(
     uri: &lsp::Uri,
     lines: &Lines<'_>,
     encoding: Encoding,
-    docs_base: Option<&str>,
+    options: &DiagnosticOptions,
 ) -> String {
     let mut out = String::new();
     for d in diagnostics {
-        let converted = diagnostic(d, base, uri, lines, encoding, docs_base);
+        let converted = diagnostic(d, base, uri, lines, encoding, options);
         if !out.is_empty() {
             out.push(',');
         }

@@ -35,7 +35,7 @@ pub fn guard(
             match frame {
                 Frame::Body(body) => match check(&body) {
                     Ok(()) => {
-                        if to_server.write_all(&framed(&body)).await.is_err() {
+                        if write_message(&mut to_server, &body).await.is_err() {
                             break;
                         }
                     }
@@ -97,10 +97,13 @@ async fn read_frame(input: &mut (impl AsyncBufReadExt + Unpin)) -> Option<Frame>
     Some(Frame::Body(body))
 }
 
-fn framed(body: &[u8]) -> Vec<u8> {
-    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-    out.extend_from_slice(body);
-    out
+/// Writes one message: its header, then its body as it is (a diagnostics list can be
+/// megabytes, so it is not copied into a frame first).
+async fn write_message(output: &mut (impl AsyncWrite + Unpin), body: &[u8]) -> std::io::Result<()> {
+    let header = format!("Content-Length: {}\r\n\r\n", body.len());
+    output.write_all(header.as_bytes()).await?;
+    output.write_all(body).await?;
+    output.flush().await
 }
 
 fn error(id: Value, code: i64, message: &str) -> Value {
@@ -145,14 +148,14 @@ async fn forward_output(
         tokio::select! {
             frame = read_frame(&mut from_server) => {
                 let Some(Frame::Body(body)) = frame else { break };
-                if output.write_all(&framed(&body)).await.is_err() || output.flush().await.is_err() {
+                if write_message(&mut output, &body).await.is_err() {
                     break;
                 }
             }
             answer = errors.recv(), if errors_open => {
                 match answer {
                     Some(body) => {
-                        if output.write_all(&framed(&body)).await.is_err() || output.flush().await.is_err() {
+                        if write_message(&mut output, &body).await.is_err() {
                             break;
                         }
                     }

@@ -110,15 +110,15 @@ pub struct World {
     published: HashMap<String, u64>,
     /// Per document, the JSON of each item's diagnostics, by the address of their list.
     fragments: HashMap<String, HashMap<usize, Fragment>>,
-    /// Where the diagnostic pages are, for `codeDescription`.
-    pub docs_base: Option<String>,
+    /// What the client can show of a diagnostic.
+    pub diagnostic_options: proto::DiagnosticOptions,
     /// Problems to tell the user about (a setting that could not be read, an edit that did not
     /// fit the text), drained by the async side.
     pub messages: Vec<String>,
 }
 
 impl World {
-    pub fn new(encoding: Encoding, docs_base: Option<String>) -> World {
+    pub fn new(encoding: Encoding, diagnostic_options: proto::DiagnosticOptions) -> World {
         World {
             db: Database::new(),
             docs: HashMap::new(),
@@ -128,7 +128,7 @@ impl World {
             dirty: Vec::new(),
             published: HashMap::new(),
             fragments: HashMap::new(),
-            docs_base,
+            diagnostic_options,
             messages: Vec::new(),
         }
     }
@@ -250,7 +250,7 @@ impl World {
             let doc = &self.docs[&uri];
             let lines = doc.lines.view(text);
             let Some(lsp_uri) = proto::uri(&uri) else { continue };
-            let docs_base = self.docs_base.as_deref();
+            let options = &self.diagnostic_options;
             let old = self.fragments.remove(&uri).unwrap_or_default();
             let mut fragments = HashMap::with_capacity(reported.items.len());
             let mut parts: Vec<Arc<str>> = Vec::with_capacity(reported.items.len() + 1);
@@ -263,7 +263,7 @@ impl World {
                     &lsp_uri,
                     &lines,
                     self.encoding,
-                    docs_base,
+                    options,
                 );
                 json.hash(&mut key);
                 parts.push(json.into());
@@ -279,7 +279,7 @@ impl World {
                         &lsp_uri,
                         &lines,
                         self.encoding,
-                        docs_base,
+                        options,
                     )
                     .into(),
                 };
@@ -304,11 +304,11 @@ impl World {
 pub fn run(
     encoding: Encoding,
     settings: Settings,
-    docs_base: Option<String>,
+    diagnostic_options: proto::DiagnosticOptions,
     tasks: Receiver<Task>,
     publish: impl Fn(Vec<Vec<u8>>, Vec<String>),
 ) {
-    let mut world = World::new(encoding, docs_base);
+    let mut world = World::new(encoding, diagnostic_options);
     world.configure(&settings);
     let mut queue: VecDeque<Task> = VecDeque::new();
     loop {

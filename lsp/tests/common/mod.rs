@@ -64,15 +64,28 @@ impl Client {
         Client { child, stdin, messages, backlog: Vec::new(), next_id: 1 }
     }
 
-    /// Starts the server and completes the `initialize` handshake.
+    /// Starts the server and completes the `initialize` handshake, as a client that shows
+    /// everything a diagnostic can carry (as VS Code does).
     pub fn initialized(options: Value) -> (Client, Value) {
+        let capabilities = json!({"textDocument": {"publishDiagnostics": {
+            "relatedInformation": true,
+            "codeDescriptionSupport": true,
+            "tagSupport": {"valueSet": [1, 2]},
+            "versionSupport": true,
+        }}});
+        Client::initialized_with(capabilities, options)
+    }
+
+    /// Starts the server and completes the `initialize` handshake with these client
+    /// capabilities.
+    pub fn initialized_with(capabilities: Value, options: Value) -> (Client, Value) {
         let mut client = Client::start();
         let result = client.request(
             "initialize",
             json!({
                 "processId": null,
                 "rootUri": null,
-                "capabilities": {},
+                "capabilities": capabilities,
                 "initializationOptions": options,
             }),
         );
