@@ -14,9 +14,11 @@
 //! recomputed, so tests can assert it. Ranges inside `Lowered` and `Checked` are relative to
 //! the item, so items that only moved are reused as they are.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use hsir_parser::ast::{AstNode, Op};
 use hsir_parser::{Parse, SyntaxErrorKind, SyntaxKind, TextRange, TextSize};
@@ -40,6 +42,9 @@ pub struct Counters {
     pub checks: u64,
     /// Symbol-table rebuilds.
     pub symbol_tables: u64,
+    /// Items whose syntax, lowering and types were made again for the IDE features after
+    /// they had been let go to save memory (see `Database::set_detail_budget`).
+    pub details_rebuilt: u64,
 }
 
 /// Settings that change what is reported, not what is computed.
@@ -59,12 +64,42 @@ pub struct Lowered {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// What is kept of an item's lowering for as long as its text is unchanged: the function it
+/// offers callers and the diagnostics its text alone decides. The lowering itself is part of
+/// the item's `Detail`, which may be let go.
+#[derive(Debug)]
+struct Summary {
+    callee: Option<(String, Callee)>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// An item's syntax, lowering and types: what the IDE features read. Large (tens of bytes per
+/// byte of text), so it is kept for a budget of recently used items and made again on demand.
+#[derive(Debug)]
+struct Detail {
+    parse: Arc<Parse>,
+    node: u32,
+    lowered: Lowered,
+    typed: OnceLock<Option<Typed>>,
+}
+
+impl Detail {
+    fn node(&self) -> Option<Op<'_>> {
+        self.parse.tree().node_at(self.node).and_then(Op::cast)
+    }
+
+    /// Whether the parse is the item's own, not one of the whole file.
+    fn owns_parse(&self, len: TextSize) -> bool {
+        TextSize::of(self.parse.tree().text()) == len
+    }
+}
+
 /// An item's checks and the symbols they read.
 #[derive(Debug)]
 struct Checked {
     diagnostics: Vec<Diagnostic>,
-    typed: Option<Typed>,
-    lowered: Arc<Lowered>,
+    /// The item revision checked.
+    revision: u64,
     deps: Vec<(String, Option<Callee>)>,
     /// The symbol table `deps` were last found to agree with: while it is the current one,
     /// they need not be looked up again.
@@ -76,44 +111,78 @@ struct Slot {
     /// Where the item starts in the file's current text.
     start: TextSize,
     len: TextSize,
-    /// The parse its syntax lives in.
-    parse: Arc<Parse>,
-    /// The item's node in `parse` (`SyntaxNode::index`).
-    node: u32,
+    /// A parse holding the item's syntax (the whole file's, or the item's own after an edit
+    /// inside it) and the item's node in it (`SyntaxNode::index`), until the item is lowered.
+    syntax: Option<(Arc<Parse>, u32)>,
     /// Which `// -----` case of the file it is in (0 without markers); symbols resolve within
     /// the case first.
     case: u32,
     hash: u64,
-    lowered: Option<Arc<Lowered>>,
-    /// The lowering an edit made stale, kept until the item is lowered again so that the
-    /// symbol table survives when the function it offers callers is the same.
-    outdated: Option<Arc<Lowered>>,
+    /// Changes whenever the item's text does: what `Checked` was computed for.
+    revision: u64,
+    summary: Option<Summary>,
+    /// The function the item offered before an edit made its summary stale, kept until it is
+    /// lowered again so that the symbol table survives when the function is the same.
+    outdated: Option<Option<(String, Callee)>>,
     checked: Option<Checked>,
+    /// Syntax, lowering and types, while kept (`OnceLock`, so that a read-only `Analysis` can
+    /// make them again on demand).
+    detail: OnceLock<Option<Arc<Detail>>>,
+    /// When the detail was last read (`Database::clock`), for the budget.
+    used: AtomicU64,
+    /// What IDE features derived from the item (`Analysis::memo`), kept until it is checked
+    /// again, whether or not its detail is.
+    memos: Mutex<Vec<Arc<dyn Any + Send + Sync>>>,
     /// Everything reported for the item, relative to it, with the configured severities, in
     /// text order: made when first asked for and shared until the item or the settings change.
     reported: Option<Arc<[Diagnostic]>>,
 }
 
 impl Slot {
-    fn node(&self) -> Option<Op<'_>> {
-        self.parse.tree().node_at(self.node).and_then(Op::cast)
+    fn new(start: TextSize, len: TextSize, syntax: (Arc<Parse>, u32), case: u32) -> Slot {
+        Slot {
+            start,
+            len,
+            syntax: Some(syntax),
+            case,
+            hash: 0,
+            revision: 0,
+            summary: None,
+            outdated: None,
+            checked: None,
+            detail: OnceLock::new(),
+            used: AtomicU64::new(0),
+            memos: Mutex::new(Vec::new()),
+            reported: None,
+        }
+    }
+
+    fn kept_detail(&self) -> Option<&Arc<Detail>> {
+        self.detail.get().and_then(Option::as_ref)
     }
 }
 
 #[derive(Debug)]
 struct FileData {
     text: String,
-    /// A parse of the whole current text, when one has been made since the last item splice.
-    parse: Option<Arc<Parse>>,
     slots: Vec<Slot>,
     /// Diagnostics outside every item (absolute).
     outside: Vec<Diagnostic>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Database {
     files: HashMap<FileId, FileData>,
     counters: Counters,
+    details_rebuilt: AtomicU64,
+    /// Bumped on every read of an item's detail.
+    clock: AtomicU64,
+    /// The last item revision handed out.
+    revisions: u64,
+    /// How many bytes of item text may keep their details (see `set_detail_budget`).
+    detail_budget: usize,
+    /// Bytes of item text whose details were let go since `take_released` was last called.
+    released: usize,
     config: Config,
     symbols: Option<Arc<SymbolTable>>,
     /// How many symbol tables have been built: the current one's generation.
@@ -160,13 +229,60 @@ fn hash_text(text: &str) -> u64 {
     hasher.finish()
 }
 
+/// The default detail budget: items with up to this much text in all keep their syntax,
+/// lowering and types. About 45 bytes are kept per byte of text, so this is some 50 MB; a
+/// workspace under it keeps everything.
+pub const DEFAULT_DETAIL_BUDGET: usize = 1 << 20;
+
+impl Default for Database {
+    fn default() -> Database {
+        Database {
+            files: HashMap::new(),
+            counters: Counters::default(),
+            details_rebuilt: AtomicU64::new(0),
+            clock: AtomicU64::new(0),
+            revisions: 0,
+            detail_budget: DEFAULT_DETAIL_BUDGET,
+            released: 0,
+            config: Config::default(),
+            symbols: None,
+            symbols_generation: 0,
+        }
+    }
+}
+
 impl Database {
     pub fn new() -> Database {
         Database::default()
     }
 
     pub fn counters(&self) -> Counters {
-        self.counters
+        Counters { details_rebuilt: self.details_rebuilt.load(Ordering::Relaxed), ..self.counters }
+    }
+
+    /// How many bytes of item text keep their details (syntax, lowering, types) between
+    /// requests. Beyond it, the least recently used are let go after each analysis and made
+    /// again when a feature reads them; diagnostics and signatures are always kept. A workspace
+    /// whose text fits keeps everything.
+    pub fn set_detail_budget(&mut self, bytes: usize) {
+        self.detail_budget = bytes;
+    }
+
+    /// Lets go of the details beyond the budget that IDE features made again since the last
+    /// analysis (an analysis does it by itself).
+    pub fn release_details(&mut self) {
+        self.evict_details();
+    }
+
+    /// How many bytes of item text had their details let go since the last call: a hint that
+    /// the process may give memory back to the system.
+    pub fn take_released(&mut self) -> usize {
+        std::mem::take(&mut self.released)
+    }
+
+    fn next_revision(&mut self) -> u64 {
+        self.revisions += 1;
+        self.revisions
     }
 
     pub fn set_config(&mut self, config: Config) {
@@ -223,26 +339,36 @@ impl Database {
             let range = op.syntax().text_range();
             covered.push(range);
             let hash = hash_text(&text[range]);
-            let reused = old.get_mut(&hash).and_then(|v| v.pop());
-            let (lowered, checked) = match reused {
-                Some(slot) => (slot.lowered, slot.checked),
-                None => (None, None),
-            };
-            slots.push(Slot {
-                start: range.start(),
-                len: range.len(),
-                parse: parse.clone(),
-                node: op.syntax().index(),
-                case,
-                hash,
-                lowered,
-                outdated: None,
-                checked,
-                reported: None,
-            });
+            let slot_node = op.syntax().index();
+            let syntax = (parse.clone(), slot_node);
+            let mut slot = Slot::new(range.start(), range.len(), syntax, case);
+            slot.hash = hash;
+            match old.get_mut(&hash).and_then(|v| v.pop()) {
+                // The same text: its summary, checks and detail (with its own parse) hold.
+                Some(reused) => {
+                    slot.revision = reused.revision;
+                    slot.summary = reused.summary;
+                    slot.checked = reused.checked;
+                    // Moved into the new parse: a detail left in the old one would keep that
+                    // whole tree alive, one more with every change of the whole text.
+                    let detail = reused.detail.into_inner().flatten().and_then(Arc::into_inner);
+                    let moved =
+                        detail.map(|d| Detail { parse: parse.clone(), node: slot_node, ..d });
+                    if let Some(moved) = moved {
+                        slot.detail = OnceLock::from(Some(Arc::new(moved)));
+                    }
+                    slot.used = reused.used;
+                    slot.memos = reused.memos;
+                    if slot.summary.is_some() {
+                        slot.syntax = None;
+                    }
+                }
+                None => slot.revision = self.next_revision(),
+            }
+            slots.push(slot);
         }
         let outside = outside_diagnostics(&parse, &covered);
-        self.files.insert(file, FileData { text, parse: Some(parse), slots, outside });
+        self.files.insert(file, FileData { text, slots, outside });
         self.symbols = None;
     }
 
@@ -280,13 +406,19 @@ impl Database {
                 data.text.replace_range(std::ops::Range::<usize>::from(range), new_text);
                 let old_len = data.slots[index].len;
                 let new_len = TextSize::of(item_text.as_str());
+                let revision = self.next_revision();
+                let data = self.files.get_mut(&file).expect("checked above");
                 let slot = &mut data.slots[index];
                 slot.len = new_len;
-                slot.parse = Arc::new(parse);
-                slot.node = node;
+                slot.syntax = Some((Arc::new(parse), node));
                 slot.hash = hash_text(&item_text);
-                slot.outdated = slot.lowered.take().or(slot.outdated.take());
+                slot.revision = revision;
+                if let Some(summary) = slot.summary.take() {
+                    slot.outdated = Some(summary.callee);
+                }
                 slot.checked = None;
+                slot.detail = OnceLock::new();
+                slot.memos = Mutex::new(Vec::new());
                 slot.reported = None;
                 let start = slot.start;
                 let shift = |at: TextSize| -> TextSize {
@@ -302,7 +434,6 @@ impl Database {
                 for d in &mut data.outside {
                     shift_diagnostic(d, &shift);
                 }
-                data.parse = None;
             }
             None => {
                 let mut text = self.files[&file].text.clone();
@@ -312,31 +443,36 @@ impl Database {
         }
     }
 
-    /// A parse of the file's whole current text (made again if items were spliced since).
-    pub fn parse(&mut self, file: FileId) -> Option<Arc<Parse>> {
-        let data = self.files.get_mut(&file)?;
-        if data.parse.is_none() {
-            data.parse = Some(Arc::new(hsir_parser::parse(data.text.clone())));
-            self.counters.file_parses += 1;
-        }
-        data.parse.clone()
-    }
-
     fn lower_all(&mut self) {
         let mut lowered = 0;
         let callee_changed = std::sync::atomic::AtomicBool::new(false);
+        let clock = self.clock.fetch_add(1, Ordering::Relaxed) + 1;
         for data in self.files.values_mut() {
+            let text = data.text.as_str();
             let mut stale: Vec<&mut Slot> =
-                data.slots.iter_mut().filter(|s| s.lowered.is_none()).collect();
+                data.slots.iter_mut().filter(|s| s.summary.is_none()).collect();
             lowered += stale.len() as u64;
             par_each(&mut stale, |slot| {
-                let result = slot.node().map(|op| lower(&slot.parse, op)).unwrap_or_default();
-                // An item new to the file (no earlier lowering) may add a function.
-                let same = slot.outdated.take().is_some_and(|old| old.callee == result.callee);
+                let syntax = slot.syntax.take();
+                let detail = match syntax {
+                    Some((parse, node)) => detail_in(parse, node),
+                    None => detail_of(&text[TextRange::at(slot.start, slot.len)]),
+                };
+                let summary = match &detail {
+                    Some(detail) => Summary {
+                        callee: detail.lowered.callee.clone(),
+                        diagnostics: detail.lowered.diagnostics.clone(),
+                    },
+                    None => Summary { callee: None, diagnostics: Vec::new() },
+                };
+                // An item new to the file (no earlier summary) may add a function.
+                let same = slot.outdated.take().is_some_and(|old| old == summary.callee);
                 if !same {
-                    callee_changed.store(true, std::sync::atomic::Ordering::Relaxed);
+                    callee_changed.store(true, Ordering::Relaxed);
                 }
-                slot.lowered = Some(Arc::new(result));
+                slot.summary = Some(summary);
+                slot.detail = OnceLock::from(detail.map(Arc::new));
+                slot.used.store(clock, Ordering::Relaxed);
                 slot.reported = None;
             });
         }
@@ -355,7 +491,7 @@ impl Database {
         files.sort_by_key(|(id, _)| **id);
         for (&file, data) in files {
             for slot in &data.slots {
-                if let Some((name, callee)) = slot.lowered.as_ref().and_then(|l| l.callee.clone()) {
+                if let Some((name, callee)) = slot.summary.as_ref().and_then(|l| l.callee.clone()) {
                     // In file order, so the first definition is found first.
                     table.entry(name).or_default().push((file, slot.case, callee));
                 }
@@ -377,10 +513,12 @@ impl Database {
             let text = data.text.as_str();
             let mut stale: Vec<&mut Slot> = Vec::new();
             for slot in &mut data.slots {
-                let Some(lowered) = &slot.lowered else { continue };
-                let case = slot.case;
+                if slot.summary.is_none() {
+                    continue;
+                }
+                let (case, revision) = (slot.case, slot.revision);
                 let fresh = slot.checked.as_mut().is_some_and(|c| {
-                    if !Arc::ptr_eq(&c.lowered, lowered) {
+                    if c.revision != revision {
                         return false;
                     }
                     if c.symbols == generation {
@@ -400,8 +538,13 @@ impl Database {
                 }
             }
             checked += stale.len() as u64;
+            let rebuilt = &self.details_rebuilt;
             par_each(&mut stale, |slot| {
-                let Some(lowered) = slot.lowered.clone() else { return };
+                let item_text = &text[TextRange::at(slot.start, slot.len)];
+                if slot.detail.get().is_none() {
+                    rebuilt.fetch_add(1, Ordering::Relaxed);
+                    slot.detail = OnceLock::from(detail_of(item_text).map(Arc::new));
+                }
                 let case = slot.case;
                 let mut deps = Vec::new();
                 let mut lookup = |name: &str| {
@@ -410,15 +553,73 @@ impl Database {
                     found
                 };
                 let mut diagnostics = Vec::new();
-                let item_text = &text[TextRange::at(slot.start, slot.len)];
-                let typed =
-                    check_item::check_item(&lowered.item, item_text, &mut lookup, &mut diagnostics);
-                slot.checked =
-                    Some(Checked { diagnostics, typed, lowered, deps, symbols: generation });
+                if let Some(detail) = slot.kept_detail() {
+                    let typed = check_item::check_item(
+                        &detail.lowered.item,
+                        item_text,
+                        &mut lookup,
+                        &mut diagnostics,
+                    );
+                    let typed_slot = OnceLock::new();
+                    let _ = typed_slot.set(typed);
+                    // The detail is shared only with `Analysis` views, which cannot outlive
+                    // this `&mut self`; a fresh one is made if it were not unique.
+                    let detail = slot.detail.get_mut().and_then(Option::as_mut);
+                    if let Some(detail) = detail.and_then(Arc::get_mut) {
+                        detail.typed = typed_slot;
+                    }
+                }
+                slot.checked = Some(Checked {
+                    diagnostics,
+                    revision: slot.revision,
+                    deps,
+                    symbols: generation,
+                });
+                // A memo may show what the checks learnt from other items (a callee's types).
+                slot.memos = Mutex::new(Vec::new());
                 slot.reported = None;
             });
         }
         self.counters.checks += checked;
+        self.evict_details();
+    }
+
+    /// Lets go of details beyond the budget, least recently used first. Details that live in a
+    /// parse of a whole file go first whenever the file does not fit, since any one of them
+    /// keeps the whole tree.
+    fn evict_details(&mut self) {
+        let total: usize = self.files.values().map(|f| f.text.len()).sum();
+        if total <= self.detail_budget {
+            return;
+        }
+        let mut kept: Vec<(u64, usize, FileId, usize)> = Vec::new();
+        let mut released = 0;
+        for (&file, data) in self.files.iter_mut() {
+            for (index, slot) in data.slots.iter_mut().enumerate() {
+                let Some(detail) = slot.kept_detail() else { continue };
+                let len = usize::from(slot.len);
+                if detail.owns_parse(slot.len) {
+                    kept.push((slot.used.load(Ordering::Relaxed), len, file, index));
+                } else {
+                    slot.detail = OnceLock::new();
+                    released += len;
+                }
+            }
+        }
+        kept.sort_by_key(|k| std::cmp::Reverse(k.0));
+        let mut room = self.detail_budget;
+        for (_, len, file, index) in kept {
+            if len <= room {
+                room -= len;
+                continue;
+            }
+            room = 0;
+            if let Some(slot) = self.files.get_mut(&file).and_then(|d| d.slots.get_mut(index)) {
+                slot.detail = OnceLock::new();
+                released += len;
+            }
+        }
+        self.released += released;
     }
 
     /// Brings every item up to date and gives read access to the results, for the IDE
@@ -457,7 +658,7 @@ impl Database {
         let mut items = Vec::with_capacity(data.slots.len());
         for slot in &mut data.slots {
             let reported = slot.reported.get_or_insert_with(|| {
-                let lowered = slot.lowered.iter().flat_map(|l| l.diagnostics.iter());
+                let lowered = slot.summary.iter().flat_map(|l| l.diagnostics.iter());
                 let checked = slot.checked.iter().flat_map(|c| c.diagnostics.iter());
                 let mut all: Vec<Diagnostic> = lowered.chain(checked).cloned().collect();
                 apply_config(config, &mut all);
@@ -501,6 +702,15 @@ fn apply_config(config: &Config, diagnostics: &mut Vec<Diagnostic>) {
 pub struct Analysis<'db> {
     db: &'db Database,
     symbols: Arc<SymbolTable>,
+}
+
+/// A handle on one item of a file, valid for the `Analysis` that gave it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ItemRef {
+    pub file: FileId,
+    index: usize,
+    /// The item's range in the file.
+    pub range: TextRange,
 }
 
 /// One item (a top-level op) of a file, with its syntax, lowering and type-check results.
@@ -557,9 +767,65 @@ impl<'db> Analysis<'db> {
     }
 
     /// The file's items, in text order.
+    ///
+    /// Each view needs the item's detail; in a workspace beyond the detail budget, those that
+    /// were let go are made again (about 0.1 s per MB), so features that need only some items
+    /// ask for them with `items_in`.
     pub fn items(&self, file: FileId) -> Vec<ItemView<'db>> {
         let Some(data) = self.db.files.get(&file) else { return Vec::new() };
         data.slots.iter().filter_map(|slot| self.view(file, data, slot)).collect()
+    }
+
+    /// The file's items that overlap `range` (either end included), in text order.
+    pub fn items_in(&self, file: FileId, range: TextRange) -> Vec<ItemView<'db>> {
+        let Some(data) = self.db.files.get(&file) else { return Vec::new() };
+        let first = data.slots.partition_point(|s| s.start + s.len < range.start());
+        data.slots[first..]
+            .iter()
+            .take_while(|s| s.start <= range.end())
+            .filter_map(|slot| self.view(file, data, slot))
+            .collect()
+    }
+
+    /// The ranges of the file's items, in text order, without reading their details.
+    pub fn item_ranges(&self, file: FileId) -> Vec<TextRange> {
+        self.item_refs(file).iter().map(|r| r.range).collect()
+    }
+
+    /// The file's items, in text order, as handles for `view_of` and `memo`: cheap, whatever
+    /// the budget.
+    pub fn item_refs(&self, file: FileId) -> Vec<ItemRef> {
+        let Some(data) = self.db.files.get(&file) else { return Vec::new() };
+        (data.slots.iter().enumerate())
+            .filter(|(_, slot)| slot.summary.is_some())
+            .map(|(index, s)| ItemRef { file, index, range: TextRange::at(s.start, s.len) })
+            .collect()
+    }
+
+    /// The view of an item (made again if its detail was let go).
+    pub fn view_of(&self, item: ItemRef) -> Option<ItemView<'db>> {
+        let data = self.db.files.get(&item.file)?;
+        self.view(item.file, data, data.slots.get(item.index)?)
+    }
+
+    /// A value an IDE feature derives from one item, made by `make` from the item's view the
+    /// first time it is asked for and then kept while the item is unchanged and not checked
+    /// again, even when the item's detail is let go. So an outline or the semantic tokens of a
+    /// file beyond the detail budget are made once, not on every request. Items move: ranges in
+    /// a memo should be relative to the item's start. One memo per type and item.
+    pub fn memo<T: Any + Send + Sync>(
+        &self,
+        item: ItemRef,
+        make: impl FnOnce(&ItemView<'db>) -> T,
+    ) -> Option<Arc<T>> {
+        let slot = self.db.files.get(&item.file)?.slots.get(item.index)?;
+        let found = slot.memos.lock().ok()?.iter().find_map(|m| m.clone().downcast::<T>().ok());
+        if let Some(found) = found {
+            return Some(found);
+        }
+        let value = Arc::new(make(&self.view_of(item)?));
+        slot.memos.lock().ok()?.push(value.clone());
+        Some(value)
     }
 
     /// The item whose range contains `offset` (either end included).
@@ -573,17 +839,27 @@ impl<'db> Analysis<'db> {
     /// The function `name` (without `@`) means from `file`'s case `case`, as calls resolve it.
     pub fn resolve(&self, name: &str, file: FileId, case: u32) -> Option<ItemView<'db>> {
         let (def_file, def_case, _) = resolve_def(&self.symbols, name, file, case)?;
-        self.items(*def_file).into_iter().find(|item| {
-            item.case == *def_case && item.lowered.callee.as_ref().is_some_and(|(n, _)| n == name)
-        })
+        let data = self.db.files.get(def_file)?;
+        let slot = data.slots.iter().find(|slot| {
+            slot.case == *def_case
+                && slot
+                    .summary
+                    .as_ref()
+                    .is_some_and(|s| s.callee.as_ref().is_some_and(|(n, _)| n == name))
+        })?;
+        self.view(*def_file, data, slot)
     }
 
     /// Every item of the workspace that defines a function, with its name.
     pub fn functions(&self) -> Vec<(String, ItemView<'db>)> {
         let mut out = Vec::new();
         for file in self.files() {
-            for item in self.items(file) {
-                if let Some((name, _)) = &item.lowered.callee {
+            let Some(data) = self.db.files.get(&file) else { continue };
+            for slot in &data.slots {
+                let Some((name, _)) = slot.summary.as_ref().and_then(|s| s.callee.as_ref()) else {
+                    continue;
+                };
+                if let Some(item) = self.view(file, data, slot) {
                     out.push((name.clone(), item));
                 }
             }
@@ -592,18 +868,31 @@ impl<'db> Analysis<'db> {
     }
 
     fn view(&self, file: FileId, data: &'db FileData, slot: &'db Slot) -> Option<ItemView<'db>> {
-        let lowered = slot.lowered.as_deref()?;
-        let syntax = slot.node()?;
+        slot.summary.as_ref()?;
+        let text = &data.text[TextRange::at(slot.start, slot.len)];
+        let detail = slot
+            .detail
+            .get_or_init(|| {
+                self.db.details_rebuilt.fetch_add(1, Ordering::Relaxed);
+                detail_of(text).map(Arc::new)
+            })
+            .as_deref()?;
+        slot.used.store(self.db.clock.fetch_add(1, Ordering::Relaxed) + 1, Ordering::Relaxed);
+        let syntax = detail.node()?;
         let syntax_base = slot.start - syntax.syntax().text_range().start();
+        let typed = detail.typed.get_or_init(|| {
+            let mut lookup = |name: &str| resolve(&self.symbols, name, file, slot.case).cloned();
+            check_item::check_item(&detail.lowered.item, text, &mut lookup, &mut Vec::new())
+        });
         Some(ItemView {
             file,
             case: slot.case,
             start: slot.start,
-            text: &data.text[TextRange::at(slot.start, slot.len)],
+            text,
             syntax,
             syntax_base,
-            lowered,
-            typed: slot.checked.as_ref().and_then(|c| c.typed.as_ref()),
+            lowered: &detail.lowered,
+            typed: typed.as_ref(),
         })
     }
 }
@@ -646,6 +935,22 @@ fn standalone_item(parse: &Parse) -> Option<u32> {
         && !parse.errors().iter().any(|e| e.kind == SyntaxErrorKind::Unclosed)
         && !op.syntax().tokens().any(|t| t.kind() == SyntaxKind::SPLIT_MARKER);
     whole.then(|| op.syntax().index())
+}
+
+/// The detail of the item at `node` of `parse`.
+fn detail_in(parse: Arc<Parse>, node: u32) -> Option<Detail> {
+    let op = parse.tree().node_at(node).and_then(Op::cast)?;
+    let lowered = lower(&parse, op);
+    Some(Detail { parse: parse.clone(), node, lowered, typed: OnceLock::new() })
+}
+
+/// The detail of an item made from its text alone. `None` only if the text no longer parses
+/// as an op at all, which an item's text always does.
+fn detail_of(text: &str) -> Option<Detail> {
+    let parse = hsir_parser::parse(text.to_string());
+    let node = standalone_item(&parse)
+        .or_else(|| crate::items(&parse).first().map(|op| op.syntax().index()))?;
+    detail_in(Arc::new(parse), node)
 }
 
 /// Lowers one item and computes the diagnostics its text alone decides (relative ranges).
@@ -697,4 +1002,29 @@ pub fn check_parse(parse: &Parse) -> Vec<Diagnostic> {
     let mut db = Database::new();
     db.set_parse(FileId(0), parse.clone());
     db.diagnostics(FileId(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// After a change of the whole text, the items that kept their details hold them in the new
+    /// parse of the file, not in the old one: otherwise every full-text change (a client that
+    /// does not send incremental edits) would leave one more tree of the whole file alive.
+    #[test]
+    fn reused_details_move_to_the_new_parse() {
+        let one = "handshake.func @f(%a: i32) -> (i32) {\n  return %a : i32\n}\n";
+        let two = "handshake.func @g(%a: i64) -> (i64) {\n  return %a : i64\n}\n";
+        let mut db = Database::new();
+        db.set_text(FileId(0), format!("{one}{two}"));
+        db.diagnostics(FileId(0));
+        db.set_text(FileId(0), format!("{one}{}", two.replace("%a", "%b")));
+        db.diagnostics(FileId(0));
+        let data = &db.files[&FileId(0)];
+        for slot in &data.slots {
+            let detail = slot.kept_detail().expect("within the budget, details are kept");
+            assert_eq!(detail.parse.tree().text(), data.text, "the detail lives in the new parse");
+        }
+        assert_eq!(db.counters().lowerings, 3, "the unchanged item was not lowered again");
+    }
 }

@@ -19,7 +19,7 @@ mod syntax;
 pub mod types;
 
 pub use check_item::{callee_of, check_types, Callee, Symbols, Typed};
-pub use db::{Analysis, Config, Counters, Database, FileId, ItemView, Reported};
+pub use db::{Analysis, Config, Counters, Database, FileId, ItemRef, ItemView, Reported};
 pub use diagnostics::{Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit};
 pub use hsir_parser::{Parse, TextRange, TextSize};
 

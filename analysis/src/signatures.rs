@@ -412,6 +412,21 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
             results.extend(ups.into_iter().map(Some));
             Typing { operands: downs.into_iter().map(Some).collect(), results }
         }
+        // Dynamatic's memory interfaces: `lsq[%mem : memref<..>] (%ctrl, %addr, ...)` with the
+        // function type of the parenthesized operands. The results take the written types; the
+        // operands' roles depend on the interface's configuration, which the memory lints check.
+        // `mem_controller` binds one more result than its type lists: the interface's done
+        // token (`%memEnd`), a control. Results beyond what is known stay untyped, so the
+        // typing never disagrees with how many the op binds.
+        "lsq" | "mem_controller" => {
+            let (_, outs) = function(&op.types)?;
+            let mut results: Vec<Option<Type>> = outs.iter().map(|w| Some(w.ty.clone())).collect();
+            if name == "mem_controller" {
+                results.push(Some(style.control()));
+            }
+            results.resize(written_results as usize, None);
+            Typing { operands: vec![None; n], results }
+        }
         "compose" | "decompose" => {
             let from = first?;
             let to = after.first()?.ty.clone();

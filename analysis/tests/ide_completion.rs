@@ -131,6 +131,47 @@ fn circt_operand_after_op_name_and_comma() {
 }
 
 #[test]
+fn operands_after_the_ops_bracket() {
+    check(
+        &circt("%y:2 = fork [2] $0"),
+        expect![[r#"
+        replace ""
+        Value %a | i32 | text "%a"
+        Value %ctrl | none | text "%ctrl"
+        Value %fork#0 | i32 | text "%fork#0"
+        Value %fork#1 | i32 | text "%fork#1"
+        Value %fo2 | i32 | text "%fo2"
+    "#]],
+    );
+    // With the cursor after the sigil of an operand already written (Dynamatic's gaussian).
+    check(
+        &circt("%y:2 = fork [2] %$0a"),
+        expect![[r#"
+        replace "%"
+        Value %a | i32 | text "%a"
+        Value %ctrl | none | text "%ctrl"
+        Value %fork#0 | i32 | text "%fork#0"
+        Value %fork#1 | i32 | text "%fork#1"
+        Value %fo2 | i32 | text "%fo2"
+    "#]],
+    );
+    check(
+        &circt("%z = buffer [2] fifo %f$0"),
+        expect![[r#"
+        replace "%f"
+        Value %fork#0 | i32 | text "%fork#0"
+        Value %fork#1 | i32 | text "%fork#1"
+        Value %fo2 | i32 | text "%fo2"
+    "#]],
+    );
+}
+
+#[test]
+fn inside_the_ops_bracket_nothing() {
+    check(&circt("%y:2 = fork [$0"), expect![[r#""#]]);
+}
+
+#[test]
 fn type_position_offers_no_ops_and_no_values() {
     check_n(
         &circt("%m = merge %fork#1 : (i32, $0"),

@@ -1321,3 +1321,19 @@ fn corpus_gaussian_buffered() {
             %12:2⟨Type : <i6> ×2⟩ = fork [2] %11
     "#]].assert_eq(&out);
 }
+
+/// Dynamatic's memory interfaces give their results the types written after `->`; a
+/// `mem_controller` binds one more, its done token.
+#[test]
+fn memory_interface_results_have_types() {
+    let fixture = |cursor_line: &str| {
+        format!(
+            "handshake.func @f(%m: memref<8xi32>, %memStart: !handshake.control<>, %a0: !handshake.channel<i3>, %ctrlEnd: !handshake.control<>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>, !handshake.control<>) {{\n  {cursor_line}\n  end %ld0, %memEnd, %start : <i32>, <>, <>\n}}\n"
+        )
+    };
+    let line = "%ld0, %memEnd = mem_controller [%m : memref<8xi32>] %memStart (%a0) %ctrlEnd {connectedBlocks = [0 : i32]} : (!handshake.channel<i3>) -> !handshake.channel<i32>";
+    let first = render_hover(&fixture(&line.replacen("%ld0", "%l$0d0", 1)));
+    let done = render_hover(&fixture(&line.replacen("%memEnd", "%mem$0End", 1)));
+    assert!(first.contains("```mlir\n%ld0 : <i32>"), "{first}");
+    assert!(done.contains("```mlir\n%memEnd : <>"), "{done}");
+}

@@ -33,6 +33,7 @@ fn delta(before: Counters, after: Counters) -> Counters {
         lowerings: after.lowerings - before.lowerings,
         checks: after.checks - before.checks,
         symbol_tables: after.symbol_tables - before.symbol_tables,
+        details_rebuilt: after.details_rebuilt - before.details_rebuilt,
     }
 }
 

@@ -4,6 +4,7 @@
 //! calls the analysis, and converts out.
 
 mod cli;
+mod memory;
 mod position;
 mod server;
 

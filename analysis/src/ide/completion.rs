@@ -364,10 +364,49 @@ fn role(cx: &Cx<'_, '_>, tokens: &[Tok<'_>]) -> Role {
         SyntaxKind::IDENT | SyntaxKind::STRING => match line_op_name(tokens) {
             // Right after the op name: its first operand.
             Some((at, name)) if at + 1 == tokens.len() && !is_function_like(name) => Role::Values,
+            // `buffer [2] seq`: after the op's bracket and its kind word.
+            Some((at, name))
+                if !is_function_like(name)
+                    && last.kind == SyntaxKind::IDENT
+                    && after_op_bracket(tokens, at) == Some(tokens.len() - 1) =>
+            {
+                Role::Values
+            }
+            _ => Role::Nothing,
+        },
+        // `fork [4] `, `memory [ld = 1, st = 0] `: after the op's bracket come its operands.
+        SyntaxKind::R_BRACK if opener.is_none() => match line_op_name(tokens) {
+            Some((at, name))
+                if !is_function_like(name)
+                    && after_op_bracket(tokens, at) == Some(tokens.len()) =>
+            {
+                Role::Values
+            }
             _ => Role::Nothing,
         },
         _ => Role::Nothing,
     }
+}
+
+/// Where the `[...]` group right after the op name at `at` ends (the index after its `]`).
+fn after_op_bracket(tokens: &[Tok<'_>], at: usize) -> Option<usize> {
+    if tokens.get(at + 1)?.kind != SyntaxKind::L_BRACK {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, tok) in tokens.iter().enumerate().skip(at + 1) {
+        match tok.kind {
+            SyntaxKind::L_BRACK | SyntaxKind::L_PAREN | SyntaxKind::L_BRACE => depth += 1,
+            SyntaxKind::R_BRACK | SyntaxKind::R_PAREN | SyntaxKind::R_BRACE => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// At the start of a line: an op in a body, a key in a dictionary that spans lines, or a

@@ -33,10 +33,7 @@ pub enum InlayKind {
 /// The hints of `file` whose offset lies in `range` (ends included), by offset.
 pub fn inlay_hints(analysis: &Analysis<'_>, file: FileId, range: TextRange) -> Vec<InlayHint> {
     let mut out = Vec::new();
-    for item in analysis.items(file) {
-        if item.range().intersect(range).is_none() {
-            continue;
-        }
+    for item in analysis.items_in(file, range) {
         type_hints(&item, &mut out);
         latency_hints(&item, &mut out);
         stage_hints(&item, &mut out);

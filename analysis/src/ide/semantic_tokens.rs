@@ -78,8 +78,8 @@ pub fn semantic_tokens(
     };
     let mut out = Collector { text, wanted, tokens: Vec::new() };
     let mut gap_start = TextSize::from(0);
-    for item in analysis.items(file) {
-        let item_range = item.range();
+    for item in analysis.item_refs(file) {
+        let item_range = item.range;
         if gap_start >= wanted.end() {
             break;
         }
@@ -87,7 +87,23 @@ pub fn semantic_tokens(
             out.gap(TextRange::new(gap_start, item_range.start()));
         }
         if out.intersects(item_range) {
-            walk_item(&mut out, &item);
+            // The item's tokens are made once and kept (relative to the item) while it does
+            // not change, so a request costs little even where the item's detail is let go.
+            let tokens = analysis.memo(item, |view| {
+                let mut all = Collector { text, wanted: item_range, tokens: Vec::new() };
+                walk_item(&mut all, view);
+                let relative = all
+                    .tokens
+                    .into_iter()
+                    .map(|t| SemanticToken { range: t.range - item_range.start(), ..t });
+                ItemTokens(relative.collect())
+            });
+            for token in tokens.iter().flat_map(|t| t.0.iter()) {
+                let range = token.range + item_range.start();
+                if out.intersects(range) {
+                    out.tokens.push(SemanticToken { range, ..*token });
+                }
+            }
         }
         gap_start = gap_start.max(item_range.end());
     }
@@ -96,6 +112,9 @@ pub fn semantic_tokens(
     }
     out.tokens
 }
+
+/// An item's tokens, relative to its start (`Analysis::memo`).
+struct ItemTokens(Vec<SemanticToken>);
 
 struct Collector<'a> {
     text: &'a str,

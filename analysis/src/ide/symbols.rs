@@ -87,28 +87,58 @@ pub const WORKSPACE_SYMBOL_LIMIT: usize = 256;
 /// buffers inside.
 pub fn document_symbols(analysis: &Analysis<'_>, file: FileId) -> Vec<DocumentSymbol> {
     let mut out = Vec::new();
-    for item in analysis.items(file) {
-        let cx = ItemContext::new(&item);
-        let ir = &item.lowered.item;
-        let Some(top) = ir.ops.first() else { continue };
-        let name = top.signature.as_ref().and_then(|s| s.name.as_ref());
-        match name {
-            Some((name, range)) => out.push(DocumentSymbol {
-                name: name.clone(),
-                detail: signature_detail(&item),
-                kind: item_kind(top),
-                full_range: item.range(),
-                focus_range: item.abs(*range),
-                children: {
-                    let mut children = Vec::new();
-                    cx.op_children(0, &mut children);
-                    children
-                },
-            }),
-            None => cx.collect(0, &mut out),
-        }
+    for item in analysis.item_refs(file) {
+        // Made once per item and kept (relative to it) while the item does not change: editors
+        // ask for the outline after every edit.
+        let start = item.range.start();
+        let symbols = analysis.memo(item, |view| {
+            let mut symbols = Vec::new();
+            item_symbols(view, &mut symbols);
+            ItemSymbols(symbols.iter().map(|s| s.moved(&|r| r - start)).collect())
+        });
+        out.extend(symbols.iter().flat_map(|s| s.0.iter()).map(|s| s.moved(&|r| r + start)));
     }
     out
+}
+
+/// An item's outline entries, relative to its start (`Analysis::memo`).
+struct ItemSymbols(Vec<DocumentSymbol>);
+
+impl DocumentSymbol {
+    /// The entry with every range mapped.
+    fn moved(&self, map: &dyn Fn(TextRange) -> TextRange) -> DocumentSymbol {
+        DocumentSymbol {
+            name: self.name.clone(),
+            detail: self.detail.clone(),
+            kind: self.kind,
+            full_range: map(self.full_range),
+            focus_range: map(self.focus_range),
+            children: self.children.iter().map(|c| c.moved(map)).collect(),
+        }
+    }
+}
+
+/// The outline entries of one item, absolute.
+fn item_symbols(item: &ItemView<'_>, out: &mut Vec<DocumentSymbol>) {
+    let cx = ItemContext::new(item);
+    let ir = &item.lowered.item;
+    let Some(top) = ir.ops.first() else { return };
+    let name = top.signature.as_ref().and_then(|s| s.name.as_ref());
+    match name {
+        Some((name, range)) => out.push(DocumentSymbol {
+            name: name.clone(),
+            detail: signature_detail(item),
+            kind: item_kind(top),
+            full_range: item.range(),
+            focus_range: item.abs(*range),
+            children: {
+                let mut children = Vec::new();
+                cx.op_children(0, &mut children);
+                children
+            },
+        }),
+        None => cx.collect(0, out),
+    }
 }
 
 /// Functions and modules of the workspace whose name matches `query`: case-insensitive, as
@@ -173,28 +203,37 @@ fn match_score(query: &str, name: &str) -> Option<u8> {
     query.chars().all(|q| rest.any(|c| c == q)).then_some(3)
 }
 
+/// An item's folds, relative to its start (`Analysis::memo`).
+struct ItemFolds(Vec<Fold>);
+
 /// The folds of `file`: regions and attribute dictionaries that span several lines, and runs of
 /// two or more `//` comment lines, in text order. Braces outside every item (a `module {`
 /// around the functions) fold too.
 pub fn folding_ranges(analysis: &Analysis<'_>, file: FileId) -> Vec<Fold> {
     let Some(text) = analysis.text(file) else { return Vec::new() };
-    let items = analysis.items(file);
+    let items = analysis.item_refs(file);
     let mut folds = Vec::new();
-    for item in &items {
-        let root = item.syntax.syntax();
-        for node in root.descendants() {
-            if !matches!(node.kind(), SyntaxKind::REGION | SyntaxKind::ATTR_DICT) {
-                continue;
+    for &item in &items {
+        // Made once per item and kept (relative to it) while the item does not change.
+        let start = item.range.start();
+        let found = analysis.memo(item, |view| {
+            let mut folds = Vec::new();
+            for node in view.syntax.syntax().descendants() {
+                if !matches!(node.kind(), SyntaxKind::REGION | SyntaxKind::ATTR_DICT) {
+                    continue;
+                }
+                if node.text().contains('\n') {
+                    let range = view.syntax_abs(node.text_range()) - start;
+                    folds.push(Fold { range, kind: FoldKind::Region });
+                }
             }
-            if node.text().contains('\n') {
-                folds.push(Fold {
-                    range: item.syntax_abs(node.text_range()),
-                    kind: FoldKind::Region,
-                });
-            }
-        }
+            ItemFolds(folds)
+        });
+        let found = found.iter().flat_map(|f| f.0.iter());
+        folds.extend(found.map(|f| Fold { range: f.range + start, kind: f.kind }));
     }
-    for (open, close) in outer_braces(text, &items) {
+    let ranges: Vec<TextRange> = items.iter().map(|i| i.range).collect();
+    for (open, close) in outer_braces(text, &ranges) {
         let range = TextRange::new(open, close + TextSize::from(1));
         if text[range].contains('\n') {
             folds.push(Fold { range, kind: FoldKind::Region });
@@ -221,8 +260,9 @@ pub fn selection_ranges(
     let Some(text) = analysis.text(file) else {
         return offsets.iter().map(|_| Vec::new()).collect();
     };
-    let items = analysis.items(file);
-    let outer = outer_braces(text, &items);
+    let items = analysis.item_refs(file);
+    let ranges: Vec<TextRange> = items.iter().map(|i| i.range).collect();
+    let outer = outer_braces(text, &ranges);
     let comments = comment_lines(text);
     let whole = TextRange::up_to(TextSize::of(text));
     offsets
@@ -239,10 +279,10 @@ pub fn selection_ranges(
                     chain.push(range);
                 }
             };
-            let item = items.iter().find(|i| i.range().contains_inclusive(offset));
-            match item {
+            let item = items.iter().find(|i| i.range.contains_inclusive(offset));
+            match item.and_then(|&i| analysis.view_of(i)) {
                 Some(item) => {
-                    if let Some(token) = token_at(item, offset) {
+                    if let Some(token) = token_at(&item, offset) {
                         if token.kind() != SyntaxKind::WHITESPACE {
                             push(item.syntax_abs(token.text_range()), &mut chain);
                         }
@@ -566,10 +606,10 @@ fn collapse(text: &str) -> String {
 /// Matching `{` / `}` pairs in the text outside every item (a `module {` wrapping the
 /// functions), as the offsets of the two braces. Comments and strings are skipped; unmatched
 /// braces are ignored.
-fn outer_braces(text: &str, items: &[ItemView<'_>]) -> Vec<(TextSize, TextSize)> {
+fn outer_braces(text: &str, items: &[TextRange]) -> Vec<(TextSize, TextSize)> {
     let mut gaps = Vec::new();
     let mut at = TextSize::from(0);
-    let mut ranges: Vec<TextRange> = items.iter().map(|i| i.range()).collect();
+    let mut ranges = items.to_vec();
     ranges.sort_by_key(|r| r.start());
     for range in ranges {
         if range.start() > at {
