@@ -4,6 +4,9 @@
 //! feature answers the same, edits recompute what they did before, and the counters show what
 //! was made again.
 
+mod common;
+
+use common::{delta, generated};
 use hsir_analysis::ide::navigation::{definition, highlight};
 use hsir_analysis::ide::semantic_tokens::semantic_tokens;
 use hsir_analysis::ide::signature_help::signature_help;
@@ -15,29 +18,6 @@ use hsir_analysis::{Counters, Database, FileId, TextRange, TextSize};
 fn repo_file(path: &str) -> String {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     std::fs::read_to_string(root.join(path)).expect("repository file")
-}
-
-/// `count` CIRCT-style functions; every third one instantiates the one before it.
-fn generated(count: usize) -> String {
-    let mut text = String::from("module {\n");
-    for i in 0..count {
-        text.push_str(&format!(
-            "  handshake.func @f{i}(%a: i32, %ctrl: none) -> (i32, none) {{\n    %x:2 = fork [2] %a : i32\n"
-        ));
-        if i % 3 == 1 {
-            text.push_str(&format!(
-                "    %c:2 = fork [2] %ctrl : none\n    %r, %rc = instance @f{}(%x#0, %c#0) : (i32, none) -> (i32, none)\n    %s = arith.addi %r, %x#1 : i32\n    sink %rc : none\n    return %s, %c#1 : i32, none\n",
-                i - 1
-            ));
-        } else {
-            text.push_str(
-                "    %s = arith.addi %x#0, %x#1 : i32\n    return %s, %ctrl : i32, none\n",
-            );
-        }
-        text.push_str("  }\n");
-    }
-    text.push_str("}\n");
-    text
 }
 
 fn database(text: &str, budget: usize) -> Database {
@@ -74,17 +54,6 @@ fn answers(db: &mut Database, text: &str) -> Vec<String> {
     out
 }
 
-fn delta(before: Counters, after: Counters) -> Counters {
-    Counters {
-        file_parses: after.file_parses - before.file_parses,
-        item_parses: after.item_parses - before.item_parses,
-        lowerings: after.lowerings - before.lowerings,
-        checks: after.checks - before.checks,
-        symbol_tables: after.symbol_tables - before.symbol_tables,
-        details_rebuilt: after.details_rebuilt - before.details_rebuilt,
-    }
-}
-
 #[test]
 fn every_feature_answers_the_same_without_a_budget() {
     let inputs = [
@@ -92,7 +61,7 @@ fn every_feature_answers_the_same_without_a_budget() {
         repo_file("analysis/test_data/diagnostics/loop_kernel_raw_bug.mlir"),
         repo_file("analysis/test_data/diagnostics/HS2005_buffer_timing_mismatch.mlir"),
         repo_file("analysis/test_data/diagnostics/HS4006_pipeline_cross_stage_use.mlir"),
-        generated(6),
+        generated(6, 3),
     ];
     for text in &inputs {
         let kept = answers(&mut database(text, usize::MAX), text);
@@ -112,7 +81,7 @@ fn every_feature_answers_the_same_without_a_budget() {
 
 #[test]
 fn details_are_let_go_and_made_again_only_when_read() {
-    let text = generated(30);
+    let text = generated(30, 3);
     let file = FileId(0);
     let mut db = database(&text, 0);
     db.diagnostics(file);
@@ -143,7 +112,7 @@ fn details_are_let_go_and_made_again_only_when_read() {
 
 #[test]
 fn edits_beyond_the_budget_recompute_what_they_did_before() {
-    let text = generated(300);
+    let text = generated(300, 3);
     let file = FileId(0);
     let mut db = database(&text, 0);
     db.diagnostics(file);
@@ -176,7 +145,7 @@ fn edits_beyond_the_budget_recompute_what_they_did_before() {
 
 #[test]
 fn a_workspace_within_the_budget_keeps_everything() {
-    let text = generated(30);
+    let text = generated(30, 3);
     let file = FileId(0);
     let mut db = database(&text, usize::MAX);
     db.diagnostics(file);

@@ -1,41 +1,10 @@
 //! The database recomputes what an edit changed, and nothing else (asserted through its
 //! counters), and its answers after edits are those of a fresh database on the same text.
 
+mod common;
+
+use common::{delta, generated};
 use hsir_analysis::{Counters, Database, Diagnostic, DiagnosticCode, FileId, TextRange, TextSize};
-
-/// `count` CIRCT-style functions; every fifth one instantiates the one before it.
-fn generated(count: usize) -> String {
-    let mut text = String::from("module {\n");
-    for i in 0..count {
-        text.push_str(&format!(
-            "  handshake.func @f{i}(%a: i32, %ctrl: none) -> (i32, none) {{\n    %x:2 = fork [2] %a : i32\n"
-        ));
-        if i % 5 == 1 {
-            let callee = i - 1;
-            text.push_str(&format!(
-                "    %c:2 = fork [2] %ctrl : none\n    %r, %rc = instance @f{callee}(%x#0, %c#0) : (i32, none) -> (i32, none)\n    %s = arith.addi %r, %x#1 : i32\n    sink %rc : none\n    return %s, %c#1 : i32, none\n"
-            ));
-        } else {
-            text.push_str(
-                "    %s = arith.addi %x#0, %x#1 : i32\n    return %s, %ctrl : i32, none\n",
-            );
-        }
-        text.push_str("  }\n");
-    }
-    text.push_str("}\n");
-    text
-}
-
-fn delta(before: Counters, after: Counters) -> Counters {
-    Counters {
-        file_parses: after.file_parses - before.file_parses,
-        item_parses: after.item_parses - before.item_parses,
-        lowerings: after.lowerings - before.lowerings,
-        checks: after.checks - before.checks,
-        symbol_tables: after.symbol_tables - before.symbol_tables,
-        details_rebuilt: after.details_rebuilt - before.details_rebuilt,
-    }
-}
 
 fn fresh(text: &str) -> Vec<Diagnostic> {
     let mut db = Database::new();
@@ -52,7 +21,7 @@ fn offset_after(text: &str, after: &str, needle: &str) -> TextSize {
 
 #[test]
 fn an_edit_inside_one_body_recomputes_exactly_that_function() {
-    let text = generated(2000);
+    let text = generated(2000, 5);
     let file = FileId(0);
     let mut db = Database::new();
     db.set_text(file, text.clone());
@@ -82,7 +51,7 @@ fn an_edit_inside_one_body_recomputes_exactly_that_function() {
 
 #[test]
 fn a_callee_signature_edit_rechecks_its_callers_only() {
-    let text = generated(2000);
+    let text = generated(2000, 5);
     let file = FileId(0);
     let mut db = Database::new();
     db.set_text(file, text.clone());
@@ -134,7 +103,7 @@ fn callers_in_other_files_are_rechecked() {
 
 #[test]
 fn edits_give_what_a_fresh_database_gives() {
-    let text = generated(40);
+    let text = generated(40, 5);
     let file = FileId(0);
     let mut db = Database::new();
     db.set_text(file, text.clone());
@@ -169,7 +138,7 @@ fn edits_give_what_a_fresh_database_gives() {
 
 #[test]
 fn set_text_keeps_the_items_that_did_not_change() {
-    let text = generated(100);
+    let text = generated(100, 5);
     let file = FileId(0);
     let mut db = Database::new();
     db.set_text(file, text.clone());
