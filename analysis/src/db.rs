@@ -711,6 +711,14 @@ pub struct ItemRef {
     index: usize,
     /// The item's range in the file.
     pub range: TextRange,
+    /// Which `// -----` case of the file it is in.
+    pub case: u32,
+}
+
+impl ItemRef {
+    fn of(file: FileId, index: usize, slot: &Slot) -> ItemRef {
+        ItemRef { file, index, range: TextRange::at(slot.start, slot.len), case: slot.case }
+    }
 }
 
 /// One item (a top-level op) of a file, with its syntax, lowering and type-check results.
@@ -798,7 +806,7 @@ impl<'db> Analysis<'db> {
         let Some(data) = self.db.files.get(&file) else { return Vec::new() };
         (data.slots.iter().enumerate())
             .filter(|(_, slot)| slot.summary.is_some())
-            .map(|(index, s)| ItemRef { file, index, range: TextRange::at(s.start, s.len) })
+            .map(|(index, slot)| ItemRef::of(file, index, slot))
             .collect()
     }
 
@@ -850,18 +858,17 @@ impl<'db> Analysis<'db> {
         self.view(*def_file, data, slot)
     }
 
-    /// Every item of the workspace that defines a function, with its name.
-    pub fn functions(&self) -> Vec<(String, ItemView<'db>)> {
+    /// Every item of the workspace that defines a function, with its name, in file order.
+    /// Cheap: what a feature needs of each beyond its name it reads through `memo`.
+    pub fn functions(&self) -> Vec<(String, ItemRef)> {
         let mut out = Vec::new();
         for file in self.files() {
             let Some(data) = self.db.files.get(&file) else { continue };
-            for slot in &data.slots {
+            for (index, slot) in data.slots.iter().enumerate() {
                 let Some((name, _)) = slot.summary.as_ref().and_then(|s| s.callee.as_ref()) else {
                     continue;
                 };
-                if let Some(item) = self.view(file, data, slot) {
-                    out.push((name.clone(), item));
-                }
+                out.push((name.clone(), ItemRef::of(file, index, slot)));
             }
         }
         out

@@ -598,11 +598,16 @@ fn symbols(cx: &Cx<'_, '_>) -> Vec<Completion> {
         let label = format!("@{name}");
         let mut completion =
             cx.completion(&label, CompletionKind::Symbol, Insert::Text(label.clone()));
-        completion.detail = signature_text(&item);
+        // Kept per function, so that `@` in a large workspace does not read every function.
+        let detail = cx.analysis.memo(item, |view| SignatureText(signature_text(view)));
+        completion.detail = detail.and_then(|d| d.0.clone());
         out.push(completion);
     }
     out
 }
+
+/// A function's signature as completion shows it (`Analysis::memo`).
+struct SignatureText(Option<String>);
 
 /// `(T, U) -> (V)` for a function item.
 fn signature_text(item: &ItemView<'_>) -> Option<String> {

@@ -101,6 +101,10 @@ pub fn document_symbols(analysis: &Analysis<'_>, file: FileId) -> Vec<DocumentSy
     out
 }
 
+/// A function's name as written, where it is (relative to the function) and its kind
+/// (`Analysis::memo`).
+struct FunctionHeader(Option<(String, TextRange, SymbolKind)>);
+
 /// An item's outline entries, relative to its start (`Analysis::memo`).
 struct ItemSymbols(Vec<DocumentSymbol>);
 
@@ -154,18 +158,26 @@ pub fn workspace_symbols(analysis: &Analysis<'_>, query: &str) -> Vec<WorkspaceS
     let mut found: Vec<(u8, WorkspaceSymbol)> = Vec::new();
     for (name, item) in &functions {
         let Some(score) = match_score(&query, &name.to_lowercase()) else { continue };
-        let Some(top) = item.lowered.item.ops.first() else { continue };
-        let Some((written, range)) = top.signature.as_ref().and_then(|s| s.name.clone()) else {
-            continue;
-        };
+        // The name as written and its place are kept per function (relative to it), so a
+        // search does not read every function of a large workspace again.
+        let start = item.range.start();
+        let header =
+            analysis.memo(*item, |view| {
+                let top = view.lowered.item.ops.first();
+                let name = top.and_then(|top| top.signature.as_ref()?.name.clone());
+                FunctionHeader(top.zip(name).map(|(top, (written, range))| {
+                    (written, view.abs(range) - start, item_kind(top))
+                }))
+            });
+        let Some((written, range, kind)) = header.and_then(|h| h.0.clone()) else { continue };
         let container = split_files.contains(&item.file).then(|| format!("case {}", item.case + 1));
         found.push((
             score,
             WorkspaceSymbol {
                 name: written,
-                kind: item_kind(top),
+                kind,
                 file: item.file,
-                range: item.abs(range),
+                range: range + start,
                 container,
             },
         ));

@@ -83,27 +83,33 @@ pub fn code_actions(
     let options = world.diagnostic_options.clone();
     let uri = params.text_document.uri.to_string();
     let file = world.doc(&uri)?.file;
-    let diagnostics = world.db.diagnostics(file);
+    // The shared per-item lists, not `Database::diagnostics`, which would clone every one.
+    let reported = world.db.reported(file)?;
     let lines = world.lines(world.doc(&uri)?);
     let start = lines.offset(proto::pos_in(params.range.start), encoding)?;
     let end = lines.offset(proto::pos_in(params.range.end), encoding)?;
     let wanted = hsir_analysis::TextRange::new(start.min(end), end.max(start));
+    let outside = reported.outside.iter().map(|d| (TextSize::from(0), d));
+    let inside = reported.items.iter().flat_map(|(base, ds)| ds.iter().map(move |d| (*base, d)));
+    let mut touching: Vec<(TextSize, &hsir_analysis::Diagnostic)> = outside
+        .chain(inside)
+        .filter(|(base, d)| !d.fixes.is_empty() && (d.range + *base).intersect(wanted).is_some())
+        .collect();
+    touching.sort_by_key(|(base, d)| (d.range.start() + *base, d.range.end() + *base, d.code));
     let mut actions = Vec::new();
-    for d in diagnostics.iter().filter(|d| !d.fixes.is_empty()) {
-        let touches = d.range.intersect(wanted).is_some();
-        if !touches {
-            continue;
-        }
-        let converted = proto::diagnostic(
-            d,
-            TextSize::from(0),
-            &params.text_document.uri,
-            &lines,
-            encoding,
-            &options,
-        );
+    for (base, d) in touching {
+        let converted =
+            proto::diagnostic(d, base, &params.text_document.uri, &lines, encoding, &options);
         for fix in &d.fixes {
-            let edits = fix.edits.iter().map(|e| proto::text_edit(&lines, e, encoding)).collect();
+            let edits = (fix.edits.iter())
+                .map(|e| {
+                    let edit = hsir_analysis::TextEdit {
+                        range: e.range + base,
+                        new_text: e.new_text.clone(),
+                    };
+                    proto::text_edit(&lines, &edit, encoding)
+                })
+                .collect();
             let changes = HashMap::from([(params.text_document.uri.clone(), edits)]);
             actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
                 title: fix.label.clone(),

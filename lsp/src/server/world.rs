@@ -10,7 +10,7 @@ use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 
 use hsir_analysis::{Analysis, Database, Diagnostic, FileId, TextRange, TextSize};
@@ -112,6 +112,8 @@ pub struct World {
     fragments: HashMap<String, HashMap<usize, Fragment>>,
     /// What the client can show of a diagnostic.
     pub diagnostic_options: proto::DiagnosticOptions,
+    /// Whether a request let go of enough memory to give it back when the client is idle.
+    trim_pending: bool,
     /// Problems to tell the user about (a setting that could not be read, an edit that did not
     /// fit the text), drained by the async side.
     pub messages: Vec<String>,
@@ -129,6 +131,7 @@ impl World {
             published: HashMap::new(),
             fragments: HashMap::new(),
             diagnostic_options,
+            trim_pending: false,
             messages: Vec::new(),
         }
     }
@@ -313,9 +316,25 @@ pub fn run(
     let mut queue: VecDeque<Task> = VecDeque::new();
     loop {
         if queue.is_empty() {
-            match tasks.recv() {
+            // A request over a whole large file leaves garbage behind on both sides: the
+            // details it made and let go, and the answer tower-lsp-server turned into a
+            // `serde_json::Value` (hundreds of MB for the semantic tokens of 15 MB). Once the
+            // client has been quiet for a moment, the free memory goes back to the system.
+            let task = if world.trim_pending {
+                match tasks.recv_timeout(IDLE_BEFORE_TRIM) {
+                    Err(RecvTimeoutError::Timeout) => {
+                        world.trim_pending = false;
+                        crate::memory::give_back_free_memory();
+                        continue;
+                    }
+                    other => other.map_err(|_| ()),
+                }
+            } else {
+                tasks.recv().map_err(|_| ())
+            };
+            match task {
                 Ok(task) => queue.push_back(task),
-                Err(_) => return,
+                Err(()) => return,
             }
         }
         // Take everything already sent, so that a burst of edits is analysed once.
@@ -341,6 +360,9 @@ fn give_back_if_released(world: &mut World) {
     }
 }
 
+/// How long the client must be quiet before memory a request left free is given back.
+const IDLE_BEFORE_TRIM: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// Bytes of item text whose details, once let go, make it worth giving memory back to the
 /// system (about 45 bytes of memory each).
 const TRIM_AFTER: usize = 256 << 10;
@@ -363,9 +385,12 @@ fn handle(world: &mut World, task: Task) {
                 // this guard only keeps the worker alive.
                 guarded(world, "answering a request", job);
                 // A request over a whole large file (an outline) may have made every item's
-                // detail again; only the budget's worth is kept. The answer is already sent.
+                // detail again; only the budget's worth is kept. What it let go, and what its
+                // answer's conversion leaves behind, goes back to the system when the client
+                // is next idle.
                 world.db.release_details();
-                give_back_if_released(world);
+                world.db.take_released();
+                world.trim_pending = true;
             }
         }
     }
