@@ -1,1 +1,7 @@
-//! Buffer placement, lowering and Verilog emission. Nothing lives here yet: the backend issue fills it. The crate exists so that the dependency direction parser <- analysis <- backend <- lsp is fixed from the start.
+//! The backend: from a checked `handshake.func` (or an `hw.module` holding pipelines) to
+//! Verilog, with an IR-level token interpreter to check the Verilog against. No IO: callers
+//! read files and write what comes back.
+
+pub mod program;
+
+pub use program::{Func, HwModule, Program, Shape};

@@ -1,0 +1,349 @@
+//! What the backend reads: the `handshake.func`s and `hw.module`s of one file, lowered and
+//! typed by the analysis, with the shapes of their channels and memories decided once for the
+//! interpreter, the netlist and the testbench alike.
+
+use std::collections::HashMap;
+
+use hsir_analysis::ir::{self, Item, OpData, ValueId};
+use hsir_analysis::signatures::Style;
+use hsir_analysis::types::Type;
+use hsir_analysis::{Callee, Diagnostic, Parse, Severity, TextSize};
+
+/// The widest data bus the backend carries (tokens are `u64` in the interpreter and testbench).
+pub const MAX_WIDTH: u32 = 64;
+
+/// Bits of `index`, as CIRCT lowers it.
+pub const INDEX_WIDTH: u32 = 64;
+
+/// One `handshake.func`, lowered and typed.
+#[derive(Debug, Clone)]
+pub struct Func {
+    /// The symbol, without `@`.
+    pub name: String,
+    pub item: Item,
+    /// The item's own text (every range in `item` is relative to it).
+    pub text: String,
+    /// Where the item starts in the file.
+    pub offset: TextSize,
+    /// Each value's type, as the analysis inferred it.
+    pub types: Vec<Option<Type>>,
+    pub style: Style,
+    /// A declaration without a body.
+    pub external: bool,
+}
+
+/// One `hw.module` (pipelines live in these).
+#[derive(Debug, Clone)]
+pub struct HwModule {
+    pub name: String,
+    pub item: Item,
+    pub text: String,
+    pub offset: TextSize,
+}
+
+/// The backend's view of a file.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    pub funcs: Vec<Func>,
+    pub modules: Vec<HwModule>,
+}
+
+/// What one channel carries: its data bits (downstream extra signals included) and whether it
+/// is a control channel (no data; the netlist gives it one constant bit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    pub data: u32,
+    pub control: bool,
+}
+
+impl Shape {
+    /// The width of the data bus in RTL: at least one bit.
+    pub fn bits(self) -> u32 {
+        self.data.max(1)
+    }
+
+    /// The mask of the data bits of a token.
+    pub fn mask(self) -> u64 {
+        mask(self.data)
+    }
+}
+
+/// The low `width` bits set.
+pub fn mask(width: u32) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}
+
+/// Bits of a scalar type: integers and floats by their width, `index` as 64.
+pub fn scalar_width(ty: &Type) -> Option<u32> {
+    match ty {
+        Type::Int { width, .. } | Type::Float { width, .. } => Some(*width),
+        Type::Index => Some(INDEX_WIDTH),
+        _ => None,
+    }
+}
+
+/// The channel shape of a value type in a function of `style`; `None` for types that are not
+/// channels (memrefs) or whose width the backend does not know.
+pub fn shape(ty: &Type, style: Style) -> Option<Shape> {
+    let channel = ty.as_channel(style == Style::Circt).or_else(|| {
+        // Raw types in a Dynamatic-style function (`memory` results, early Dynamatic IR).
+        scalar_width(ty).map(|_| Type::Channel { data: Box::new(ty.clone()), extras: Vec::new() })
+    })?;
+    match &channel {
+        Type::Control { extras } => {
+            let down = down_extras(extras)?;
+            Some(Shape { data: down, control: down == 0 })
+        }
+        Type::Channel { data, extras } => {
+            Some(Shape { data: scalar_width(data)? + down_extras(extras)?, control: false })
+        }
+        _ => None,
+    }
+}
+
+fn down_extras(extras: &[hsir_analysis::types::ExtraSignal]) -> Option<u32> {
+    let mut sum = 0;
+    for extra in extras {
+        if extra.direction == hsir_analysis::types::Direction::Up {
+            return None;
+        }
+        sum += scalar_width(&extra.ty)?;
+    }
+    Some(sum)
+}
+
+/// `memref<4x8xi32>`: the number of words (dimensions multiplied) and the word width.
+pub fn memref_shape(ty: &Type) -> Option<(u64, u32)> {
+    let Type::Other(text) = ty else { return None };
+    let inner = text.strip_prefix("memref<")?.strip_suffix('>')?;
+    let inner = inner.split(',').next()?;
+    let mut parts: Vec<&str> = inner.split('x').collect();
+    let element = parts.pop()?;
+    let width = match element {
+        "index" => INDEX_WIDTH,
+        e => e.trim_start_matches(|c| c == 'i' || c == 'f' || c == 'u' || c == 's').parse().ok()?,
+    };
+    let mut depth: u64 = 1;
+    for dim in parts {
+        depth = depth.checked_mul(dim.parse().ok()?)?;
+    }
+    Some((depth, width))
+}
+
+impl Func {
+    /// The op that is the function itself.
+    pub fn op(&self) -> &OpData {
+        &self.item.ops[0]
+    }
+
+    /// The function's argument values, in order.
+    pub fn args(&self) -> Vec<ValueId> {
+        self.item.blocks.first().map(|b| b.args.clone()).unwrap_or_default()
+    }
+
+    pub fn ty(&self, value: ValueId) -> Option<&Type> {
+        self.types.get(value as usize)?.as_ref()
+    }
+
+    /// The channel shape of a value.
+    pub fn shape(&self, value: ValueId) -> Option<Shape> {
+        shape(self.ty(value)?, self.style)
+    }
+
+    /// Names of the arguments: `argNames` when given, else `in<N>`.
+    pub fn arg_names(&self) -> Vec<String> {
+        let count = self.op().signature.as_ref().map_or(0, |s| s.args.len());
+        names(self.op(), "argNames", "in", count)
+    }
+
+    /// Names of the results: `resNames` when given, else `out<N>`.
+    pub fn result_names(&self) -> Vec<String> {
+        let count = self.op().signature.as_ref().map_or(0, |s| s.results.len());
+        names(self.op(), "resNames", "out", count)
+    }
+
+    /// The text of an op, for messages.
+    pub fn op_text(&self, op: &OpData) -> &str {
+        let range = op.name_range;
+        &self.text[usize::from(range.start())..usize::from(range.end())]
+    }
+
+    /// A range of the item made absolute in the file.
+    pub fn absolute(&self, range: hsir_analysis::TextRange) -> hsir_analysis::TextRange {
+        range + self.offset
+    }
+
+    /// The terminator (`return` / `end`) of the body.
+    pub fn terminator(&self) -> Option<&OpData> {
+        let block = self.item.blocks.first()?;
+        let last = *block.ops.last()?;
+        let op = &self.item.ops[last as usize];
+        matches!(op.short_name(), "return" | "end").then_some(op)
+    }
+}
+
+/// Port names from a `[\"a\", \"b\"]` attribute, made into Verilog identifiers and kept
+/// distinct; `prefix<N>` where missing.
+fn names(op: &OpData, key: &str, prefix: &str, count: usize) -> Vec<String> {
+    let written: Vec<String> = op
+        .attr(key)
+        .map(|a| {
+            a.value
+                .trim()
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .split(',')
+                .map(|s| s.trim().trim_matches('"').to_string())
+                .filter(|s| !s.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out: Vec<String> = Vec::with_capacity(count);
+    for i in 0..count {
+        let base = written.get(i).map(|s| identifier(s)).unwrap_or_else(|| format!("{prefix}{i}"));
+        let mut name = base.clone();
+        let mut n = 1;
+        while out.contains(&name) || RESERVED_PORTS.contains(&name.as_str()) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        out.push(name);
+    }
+    out
+}
+
+/// Port names every top module has.
+pub const RESERVED_PORTS: &[&str] = &["clk", "rst"];
+
+/// A Verilog identifier for any text: letters, digits and `_`, not starting with a digit, and
+/// not a keyword.
+pub fn identifier(text: &str) -> String {
+    let mut out: String =
+        text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    if VERILOG_KEYWORDS.contains(&out.as_str()) {
+        out.push('_');
+    }
+    out
+}
+
+const VERILOG_KEYWORDS: &[&str] = &[
+    "always", "and", "assign", "begin", "buf", "case", "casex", "casez", "default", "defparam",
+    "else", "end", "endcase", "endfunction", "endgenerate", "endmodule", "endtask", "for",
+    "force", "forever", "fork", "function", "generate", "genvar", "if", "initial", "inout",
+    "input", "integer", "join", "localparam", "module", "nand", "negedge", "nor", "not", "or",
+    "output", "parameter", "posedge", "real", "reg", "repeat", "signed", "task", "time", "tri",
+    "wait", "while", "wire", "xnor", "xor", "logic", "bit", "byte", "int", "type", "do",
+    "break", "continue", "return", "void", "static", "automatic", "final", "assert", "property",
+    "sequence", "interface", "package", "import", "export", "class", "string", "event",
+];
+
+/// Whether an error means the IR cannot be lowered: syntax, types and structure.
+pub fn blocks_lowering(d: &Diagnostic) -> bool {
+    let code = d.code.code();
+    code.starts_with("HS0") || code.starts_with("HS1")
+}
+
+impl Program {
+    /// Lowers and types every function and `hw.module` of a parse. Syntax, type and structure
+    /// errors of `hsir check` (HS0xxx, HS1xxx) come back instead of a program: the backend works
+    /// only on IR whose ops and types are well formed. Lint findings (buffers, ctrl-done,
+    /// pipelines) do not stop it: generating and simulating a design is how a user sees what a
+    /// lint means (the raw_will_continue kernel's extra token).
+    pub fn new(parse: &Parse) -> Result<Program, Vec<Diagnostic>> {
+        let errors: Vec<Diagnostic> = hsir_analysis::check(parse)
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error && blocks_lowering(d))
+            .collect();
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(Program::new_unchecked(parse))
+    }
+
+    /// As `new`, without running the checks first (the caller has them).
+    pub fn new_unchecked(parse: &Parse) -> Program {
+        let text = parse.tree().text();
+        let mut lowered = Vec::new();
+        for op in hsir_analysis::items(parse) {
+            let range = hsir_analysis::ast_node_range(op);
+            let item = ir::lower(op);
+            lowered.push((item, text[range.clone()].to_string(), TextSize::from(range.start as u32)));
+        }
+        let mut callees: HashMap<String, Callee> = HashMap::new();
+        for (item, _, _) in &lowered {
+            if let Some((name, callee)) = hsir_analysis::callee_of(item) {
+                callees.entry(name).or_insert(callee);
+            }
+        }
+        let mut program = Program::default();
+        for (item, item_text, offset) in lowered {
+            let Some(top) = item.ops.first() else { continue };
+            let name = top
+                .signature
+                .as_ref()
+                .and_then(|s| s.name.as_ref())
+                .map(|(n, _)| n.trim_start_matches('@').trim_matches('"').to_string())
+                .or_else(|| top.symbol.as_ref().map(|(n, _)| n.trim_start_matches('@').to_string()))
+                .unwrap_or_default();
+            if top.name == "handshake.func" {
+                let external = top.signature.as_ref().is_some_and(|s| s.external);
+                let mut symbols = |name: &str| callees.get(name).cloned();
+                let mut sink = Vec::new();
+                let typed = hsir_analysis::check_types(&item, &item_text, &mut symbols, &mut sink);
+                let (types, style) = match typed {
+                    Some(t) => (t.types, t.style),
+                    None => (item.values.iter().map(|v| v.ty.clone()).collect(), Style::Circt),
+                };
+                program.funcs.push(Func { name, item, text: item_text, offset, types, style, external });
+            } else if top.name.starts_with("hw.module") {
+                program.modules.push(HwModule { name, item, text: item_text, offset });
+            }
+        }
+        program
+    }
+
+    pub fn func(&self, name: &str) -> Option<&Func> {
+        self.funcs.iter().find(|f| f.name == name)
+    }
+
+    /// The function to generate when none is named: the one no other function instantiates
+    /// (the last such in the file), as CIRCT picks its top.
+    pub fn default_top(&self) -> Option<&Func> {
+        let called: Vec<&str> = self
+            .funcs
+            .iter()
+            .flat_map(|f| f.item.ops.iter())
+            .filter(|op| op.short_name() == "instance")
+            .filter_map(|op| op.symbol.as_ref().map(|(s, _)| s.trim_start_matches('@')))
+            .collect();
+        self.funcs.iter().rev().find(|f| !f.external && !called.contains(&f.name.as_str()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memref_shapes() {
+        let ty = |t: &str| Type::Other(t.to_string());
+        assert_eq!(memref_shape(&ty("memref<10xi32>")), Some((10, 32)));
+        assert_eq!(memref_shape(&ty("memref<4x8xf32>")), Some((32, 32)));
+        assert_eq!(memref_shape(&ty("memref<3xindex>")), Some((3, 64)));
+        assert_eq!(memref_shape(&ty("tensor<3xi32>")), None);
+    }
+
+    #[test]
+    fn identifiers_are_verilog() {
+        assert_eq!(identifier("a.b"), "a_b");
+        assert_eq!(identifier("1x"), "_1x");
+        assert_eq!(identifier("wire"), "wire_");
+    }
+}
