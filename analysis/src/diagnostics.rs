@@ -240,6 +240,22 @@ diagnostic_codes! {
     PipelineLatencyMalformed = "HS4011", Error, "malformed pipeline.latency";
     /// The pipeline rationale's older syntax or implicit-register form.
     PipelineLegacyForm = "HS4012", Warning, "pipeline written in an older form";
+
+    // ---- HS5001-HS5099: the backend (lowering, RTL, simulation) ---------------------------
+    /// An op the backend has no RTL for (floating point, LSQ, speculation, ...).
+    BackendUnsupportedOp = "HS5001", Error, "op the backend cannot lower";
+    /// A value with no use, or more than one, given a sink or fork by the backend.
+    BackendMaterialized = "HS5002", Information, "sink or fork added by the backend";
+    /// A channel type the backend cannot carry (upstream signals, data wider than 64 bits).
+    BackendUnsupportedType = "HS5003", Error, "type the backend cannot lower";
+    /// An `instance` of a function without a body, or of no function at all.
+    BackendNoBody = "HS5004", Error, "instance of a function without a body";
+    /// `--top` names no function of the file, or the file has none to generate.
+    BackendNoTop = "HS5005", Error, "no function to generate";
+    /// The interpreter ended with tokens in channels that no op consumed.
+    SimTokensLeft = "HS5006", Warning, "tokens left in channels after simulation";
+    /// A merge had tokens on more than one input: its output order depends on timing.
+    SimMergeRace = "HS5007", Warning, "merge output order depends on timing";
 }
 
 impl DiagnosticCode {
