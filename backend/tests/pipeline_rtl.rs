@@ -144,7 +144,7 @@ fn unmaterialized_pipelines_get_registers() {
 
 #[test]
 fn every_supported_op() {
-    assert_eq!(check_design("ops.mlir"), 1);
+    assert_eq!(check_design("ops.mlir"), 2);
 }
 
 #[test]
@@ -405,4 +405,69 @@ fn lowering_is_deterministic() {
             assert_ne!(bench(3), bench(4));
         }
     }
+}
+
+// ---- CIRCT's lowering -----------------------------------------------------------------------
+
+/// The registers, enables and valids CIRCT's `lower-pipeline-to-hw` CHECK lines show for
+/// `Conversion-PipelineToHW__test_basic.mlir`, in this lowering's Verilog.
+#[test]
+fn stage_control_follows_circt_check_lines() {
+    let program = program_of(&corpus_dir().join("Conversion-PipelineToHW__test_basic.mlir"));
+    let verilog = |name: &str| {
+        let module = program.modules.iter().find(|m| m.name == name).expect("the module");
+        pipeline::lower(module).expect("it lowers").verilog
+    };
+    let expect_lines = |name: &str, lines: &[&str]| {
+        let text = verilog(name);
+        for line in lines {
+            assert!(text.contains(line), "{name}: missing `{line}` in\n{text}");
+        }
+    };
+    // `seq.compreg sym @p0_stage0_reg0 %sub, %clk`, `@p0_stage1_enable %go ... reset %rst, false`.
+    expect_lines(
+        "testSingle",
+        &[
+            "always @(posedge clk) p0_stage0_reg0 <= _1;",
+            "always @(posedge clk) p0_stage0_reg1 <= arg0;",
+            "if (rst) p0_stage1_enable <= 1'b0;\n    else p0_stage1_enable <= go;",
+            "assign out1 = p0_stage1_enable;",
+        ],
+    );
+    // `seq.compreg.ce sym @p0_stage0_reg0 %arg0, %clk, (go & !stall)`; the enable register is
+    // clock-enabled by `!stall`; `done` is `stage1_enable & !stall`.
+    expect_lines(
+        "testWithStall",
+        &[
+            "assign p0_stage0_valid = go & ~stall;",
+            "if (p0_stage0_valid) p0_stage0_reg0 <= arg0;",
+            "else if (~stall) p0_stage1_enable <= p0_stage0_valid;",
+            "assign p0_stage1_valid = p0_stage1_enable & ~stall;",
+            "assign out1 = p0_stage1_valid;",
+        ],
+    );
+    // `stallability = [true, false, true]`: stage 1 non-stallable (plain enable register, data
+    // clock-enabled by its enable), stages 2 and 3 runoff (`lnsEn | !stall`).
+    expect_lines(
+        "testStallability",
+        &[
+            "if (MyPipeline_stage0_valid) MyPipeline_a0_s1 <= arg0;",
+            "else MyPipeline_stage1_enable <= MyPipeline_stage0_valid;",
+            "if (MyPipeline_stage1_enable) MyPipeline_a0_s2 <= MyPipeline_a0_s1;",
+            "else if (MyPipeline_stage1_enable | ~stall) MyPipeline_stage2_enable <= \
+             MyPipeline_stage1_enable;",
+            "assign MyPipeline_stage2_valid = MyPipeline_stage2_enable & \
+             (MyPipeline_stage1_enable | ~stall);",
+            "if (MyPipeline_stage2_valid) MyPipeline_a0_s3 <= MyPipeline_a0_s2;",
+            "else if (MyPipeline_stage1_enable | ~stall) MyPipeline_stage3_enable <= \
+             MyPipeline_stage2_valid;",
+        ],
+    );
+    // An empty pipeline name: no prefix.
+    expect_lines(
+        "testAnonymous",
+        &["always @(posedge clk) stage0_reg0 <= arg0;", "else stage1_enable <= arg0;"],
+    );
+    // Two pipelines: `p0` and `p1`, the second reading the first's output.
+    expect_lines("testMultiple", &["p1_stage0_reg0", "p1_stage2_enable <= p1_stage1_enable;"]);
 }

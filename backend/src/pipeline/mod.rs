@@ -2,7 +2,7 @@
 //! cycle-accurate evaluator to check the Verilog against and a testbench generator that does.
 //!
 //! - `design`: reads a module (ports, ops, stages) once for both sides, with every problem that
-//!   stops them as a diagnostic.
+//!   stops them as a diagnostic; `rules` holds the checks that need the whole module read.
 //! - `verilog`: register materialization and stage control, as CIRCT's
 //!   `pipeline-explicit-regs` and `lower-pipeline-to-hw` do them, written out as Verilog.
 //! - `eval`: the reference. It follows tokens through the stages from the IR's meaning, without
@@ -12,6 +12,7 @@
 
 mod design;
 pub mod eval;
+mod rules;
 mod testbench;
 mod verilog;
 

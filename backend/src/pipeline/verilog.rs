@@ -114,6 +114,8 @@ pub(crate) fn lower(design: &Design) -> String {
         sections: Vec::new(),
         registers: Vec::new(),
     };
+    // The lint sink's name is never a signal's.
+    lowering.taken.insert("_unused".to_string());
     lowering.run();
     lowering.render()
 }

@@ -74,3 +74,14 @@ hw.module @ops(in %a : i16, in %b : i16, in %c : i1, in %go : i1, in %en : i1, i
   %spare = comb.add %hold_r, %hold_r : i16
   hw.output %division, %compares, %bits, %arith, %regs, %done : i64, i10, i32, i64, i48, i1
 }
+
+// No pipeline at all: registers and logic of the module body alone.
+hw.module @no_pipeline(in %a : i8, in %clk : !seq.clock, in %rst : i1, out count : i8, out last : i8) {
+  %one = hw.constant 1 : i8
+  %zero = hw.constant 0 : i8
+  %next = comb.add %count, %one : i8
+  %count = seq.compreg %next, %clk reset %rst, %zero : i8
+  %last = seq.compreg %mixed, %clk : i8
+  %mixed = comb.xor %a, %count : i8
+  hw.output %count, %last : i8, i8
+}

@@ -30,23 +30,29 @@ hw.module @unmaterialized(in %x : i32, in %y : i32, in %k : i32, in %go : i1, in
   hw.output %out, %flag, %done : i32, i1, i1
 }
 
-// The same form under stalls, with a value read three stages after its own.
-hw.module @unmaterialized_stall(in %x : i16, in %go : i1, in %stall : i1, in %clk : !seq.clock, in %rst : i1, out out : i16, out done : i1) {
-  %out, %done = pipeline.scheduled(%x0 : i16 = %x) stall(%stall) clock(%clk) reset(%rst) go(%go) entryEn(%s0_enable) -> (out : i16) {
+// The same form under stalls, with a value read three stages after its own, and a register
+// inside a stage (an accumulator of the stage's valid tokens) read by a later stage.
+hw.module @unmaterialized_stall(in %x : i16, in %go : i1, in %stall : i1, in %clk : !seq.clock, in %rst : i1, out out : i16, out total : i16, out done : i1) {
+  %out, %total, %done = pipeline.scheduled(%x0 : i16 = %x) stall(%stall) clock(%clk) reset(%rst) go(%go) entryEn(%s0_enable) -> (out : i16, total : i16) {
     %c = hw.constant 11 : i16
+    %zero = hw.constant 0 : i16
     %m = comb.mul %x0, %c : i16
     pipeline.stage ^bb1
   ^bb1(%s1_enable : i1):
     %m1 = pipeline.src %m : i16
     %n = comb.add %m1, %c : i16
+    %go_on = comb.xor %stall, %s1_enable : i1
+    %acc_next = comb.add %acc, %m1 : i16
+    %acc = seq.compreg.ce %acc_next, %clk, %go_on reset %rst, %zero : i16
     pipeline.stage ^bb2
   ^bb2(%s2_enable : i1):
     pipeline.stage ^bb3
   ^bb3(%s3_enable : i1):
     %n3 = pipeline.src %n : i16
     %x3 = pipeline.src %x0 : i16
+    %acc3 = pipeline.src %acc : i16
     %r = comb.sub %n3, %x3 : i16
-    pipeline.return %r : i16
+    pipeline.return %r, %acc3 : i16, i16
   }
-  hw.output %out, %done : i16, i1
+  hw.output %out, %total, %done : i16, i16, i1
 }
