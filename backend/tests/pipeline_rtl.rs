@@ -165,6 +165,7 @@ fn corpus_pipelines() {
         "integration-Dialect-Pipeline-simple__simple.mlir",
         "integration-Dialect-Pipeline-stall__stallTest.mlir",
         "Dialect-Pipeline__round-trip.mlir",
+        "Dialect-Pipeline__canonicalization.mlir",
     ];
     // Modules the backend rejects, and the code it gives.
     let rejected: &[(&str, DiagnosticCode)] = &[
@@ -207,7 +208,7 @@ fn corpus_pipelines() {
         }
     }
     assert_eq!(refused.len(), rejected.len(), "rejected: {refused:?}");
-    assert_eq!(simulated.len(), 30, "simulated: {simulated:#?}");
+    assert_eq!(simulated.len(), 31, "simulated: {simulated:#?}");
 }
 
 // ---- the evaluator, by hand ---------------------------------------------------------------
@@ -372,6 +373,39 @@ fn early_latency_use_is_a_diagnostic() {
     );
 }
 
+#[test]
+fn unsupported_types_and_widths_are_diagnostics() {
+    let program = program(
+        "hw.module @wide(in %w : i128, out out : i8) {
+          %x = comb.extract %w from 0 : (i128) -> i8
+          hw.output %x : i8
+        }
+        hw.module @widths(in %a : i8, in %b : i16, out out : i16, out bit : i1) {
+          %c = comb.concat %a, %b : i8, i8
+          %x = comb.extract %a from 6 : (i8) -> i4
+          %p = comb.parity %x : i4
+          hw.output %c, %p : i16, i1
+        }",
+    );
+    let messages = |name: &str| -> Vec<String> {
+        let module = program.modules.iter().find(|m| m.name == name).expect("the module");
+        let diagnostics = pipeline::lower(module).expect_err("it does not fit");
+        assert!(
+            diagnostics.iter().all(|d| d.code == DiagnosticCode::BackendUnsupportedType),
+            "{diagnostics:#?}"
+        );
+        diagnostics.iter().map(|d| d.message.clone()).collect()
+    };
+    let wide = messages("wide");
+    assert!(wide.iter().any(|m| m.contains("`w`") && m.contains("`i128`")), "{wide:#?}");
+    let widths = messages("widths");
+    assert!(
+        widths.iter().any(|m| m.contains("`comb.concat` of 24 bits declares 16")),
+        "{widths:#?}"
+    );
+    assert!(widths.iter().any(|m| m.contains("reads bits 6..10 of a 8-bit value")), "{widths:#?}");
+}
+
 // ---- snapshots ----------------------------------------------------------------------------
 
 fn lowered(file: &str, name: &str) -> String {
@@ -470,4 +504,40 @@ fn stage_control_follows_circt_check_lines() {
     );
     // Two pipelines: `p0` and `p1`, the second reading the first's output.
     expect_lines("testMultiple", &["p1_stage0_reg0", "p1_stage2_enable <= p1_stage1_enable;"]);
+}
+
+/// Every `hw.module` of the corpus either lowers (and then evaluates and gets a testbench) or
+/// comes back as diagnostics; nothing panics.
+#[test]
+fn every_corpus_module_lowers_or_is_refused() {
+    let mut lowered_count = 0;
+    let mut refused_count = 0;
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("the shared corpus")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
+        .collect();
+    files.sort();
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("read");
+        let parse = hsir_analysis::parse_bytes(text.as_bytes()).0;
+        let program = Program::new_unchecked(&parse);
+        for module in &program.modules {
+            match pipeline::lower(module) {
+                Ok(lowered) => {
+                    lowered_count += 1;
+                    let bench = pipeline::testbench(module, &lowered, 8, 7);
+                    assert!(bench.contains("hsir-tb: PASS"), "{}", module.name);
+                }
+                Err(diagnostics) => {
+                    refused_count += 1;
+                    assert!(!diagnostics.is_empty());
+                    for d in &diagnostics {
+                        assert!(usize::from(d.range.end()) <= text.len(), "{d:?}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(lowered_count >= 31 && refused_count > 0, "{lowered_count} {refused_count}");
 }

@@ -46,17 +46,24 @@ pub(super) fn validate(design: &Design, module: &HwModule) -> Vec<Problem> {
                 expect(&mut problems, op, node.operands[1], out, "operand");
                 expect(&mut problems, op, node.operands[2], out, "operand");
             }
-            Kind::Concat => {}
-            Kind::Extract { low } => {
-                let w = width(node.operands[0]);
-                if low + out > w {
+            Kind::Concat => {
+                let total: u32 = node.operands.iter().map(|&v| width(v)).sum();
+                if total != out {
                     problems.push((
                         op,
                         DiagnosticCode::BackendUnsupportedType,
-                        format!(
-                            "`comb.extract` reads bits {low}..{} of a {w}-bit value",
-                            low + out
-                        ),
+                        format!("`comb.concat` of {total} bits declares {out}"),
+                    ));
+                }
+            }
+            Kind::Extract { low } => {
+                let w = width(node.operands[0]);
+                let end = u64::from(*low) + u64::from(out);
+                if end > u64::from(w) {
+                    problems.push((
+                        op,
+                        DiagnosticCode::BackendUnsupportedType,
+                        format!("`comb.extract` reads bits {low}..{end} of a {w}-bit value"),
                     ));
                 }
             }
