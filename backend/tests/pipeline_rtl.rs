@@ -541,3 +541,50 @@ fn every_corpus_module_lowers_or_is_refused() {
     }
     assert!(lowered_count >= 31 && refused_count > 0, "{lowered_count} {refused_count}");
 }
+
+/// Every design with one line dropped, and with one operand or type dropped: whatever is left
+/// lowers or is refused, without a panic.
+#[test]
+fn malformed_designs_never_panic() {
+    let mut variants = 0;
+    for file in [
+        "nonstallable.mlir",
+        "latency.mlir",
+        "explicit.mlir",
+        "unmaterialized.mlir",
+        "ops.mlir",
+        "two_pipelines.mlir",
+    ] {
+        let text = std::fs::read_to_string(data_dir().join(file)).expect("read");
+        let lines: Vec<&str> = text.lines().collect();
+        let mut texts = Vec::new();
+        for i in 0..lines.len() {
+            let mut without = lines.clone();
+            without.remove(i);
+            texts.push(without.join("\n"));
+            // The line with its first operand (or type) taken out.
+            for cut in [", %", ": i"] {
+                if let Some(at) = lines[i].find(cut) {
+                    let end = lines[i][at + 2..]
+                        .find([',', ' ', ')'])
+                        .map_or(lines[i].len(), |e| at + 2 + e);
+                    let mut edited = lines.clone();
+                    let line = format!("{}{}", &lines[i][..at], &lines[i][end..]);
+                    edited[i] = &line;
+                    texts.push(edited.join("\n"));
+                }
+            }
+        }
+        for variant in texts {
+            variants += 1;
+            let parse = hsir_analysis::parse_bytes(variant.as_bytes()).0;
+            let program = Program::new_unchecked(&parse);
+            for module in &program.modules {
+                if let Ok(lowered) = pipeline::lower(module) {
+                    let _ = pipeline::testbench(module, &lowered, 4, 1);
+                }
+            }
+        }
+    }
+    assert!(variants > 300, "{variants}");
+}

@@ -946,6 +946,20 @@ impl Reader<'_> {
                 }
             }
         };
+        let arity_ok = match kind {
+            Kind::Extract { .. }
+            | Kind::Replicate
+            | Kind::Parity
+            | Kind::Extend { .. }
+            | Kind::Truncate => operands.len() == 1,
+            Kind::Concat => !operands.is_empty(),
+            Kind::Constant(_) => operands.is_empty(),
+            _ => true,
+        };
+        if !arity_ok {
+            self.unsupported(op, &format!(" with {} operands", operands.len()));
+            return None;
+        }
         if data.results.len() != widths.len() {
             self.unsupported(op, &format!(" with {} results", data.results.len()));
             return None;
