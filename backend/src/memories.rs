@@ -153,9 +153,7 @@ pub fn memories(func: &Func) -> Vec<MemorySpec> {
             }
             InterfaceKind::ExtMemory | InterfaceKind::MemController => {
                 let Some(arg) = memref_operand(func, op) else { continue };
-                if let Some(memory) =
-                    out.iter_mut().find(|m| m.kind == MemoryKind::Argument(arg))
-                {
+                if let Some(memory) = out.iter_mut().find(|m| m.kind == MemoryKind::Argument(arg)) {
                     memory.interfaces.push(interface);
                 }
             }

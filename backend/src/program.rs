@@ -121,16 +121,18 @@ pub fn memref_shape(ty: &Type) -> Option<(u64, u32)> {
     let Type::Other(text) = ty else { return None };
     let inner = text.strip_prefix("memref<")?.strip_suffix('>')?;
     let inner = inner.split(',').next()?;
-    let mut parts: Vec<&str> = inner.split('x').collect();
-    let element = parts.pop()?;
+    // Dimensions are `<digits>x` prefixes; the element type may itself hold an `x` (`index`).
+    let mut depth: u64 = 1;
+    let mut element = inner;
+    while let Some((dim, rest)) = element.split_once('x') {
+        let Ok(dim) = dim.parse::<u64>() else { break };
+        depth = depth.checked_mul(dim)?;
+        element = rest;
+    }
     let width = match element {
         "index" => INDEX_WIDTH,
-        e => e.trim_start_matches(|c| c == 'i' || c == 'f' || c == 'u' || c == 's').parse().ok()?,
+        e => e.trim_start_matches(['i', 'f', 'u', 's']).parse().ok()?,
     };
-    let mut depth: u64 = 1;
-    for dim in parts {
-        depth = depth.checked_mul(dim.parse().ok()?)?;
-    }
     Some((depth, width))
 }
 
@@ -234,14 +236,81 @@ pub fn identifier(text: &str) -> String {
 }
 
 const VERILOG_KEYWORDS: &[&str] = &[
-    "always", "and", "assign", "begin", "buf", "case", "casex", "casez", "default", "defparam",
-    "else", "end", "endcase", "endfunction", "endgenerate", "endmodule", "endtask", "for",
-    "force", "forever", "fork", "function", "generate", "genvar", "if", "initial", "inout",
-    "input", "integer", "join", "localparam", "module", "nand", "negedge", "nor", "not", "or",
-    "output", "parameter", "posedge", "real", "reg", "repeat", "signed", "task", "time", "tri",
-    "wait", "while", "wire", "xnor", "xor", "logic", "bit", "byte", "int", "type", "do",
-    "break", "continue", "return", "void", "static", "automatic", "final", "assert", "property",
-    "sequence", "interface", "package", "import", "export", "class", "string", "event",
+    "always",
+    "and",
+    "assign",
+    "begin",
+    "buf",
+    "case",
+    "casex",
+    "casez",
+    "default",
+    "defparam",
+    "else",
+    "end",
+    "endcase",
+    "endfunction",
+    "endgenerate",
+    "endmodule",
+    "endtask",
+    "for",
+    "force",
+    "forever",
+    "fork",
+    "function",
+    "generate",
+    "genvar",
+    "if",
+    "initial",
+    "inout",
+    "input",
+    "integer",
+    "join",
+    "localparam",
+    "module",
+    "nand",
+    "negedge",
+    "nor",
+    "not",
+    "or",
+    "output",
+    "parameter",
+    "posedge",
+    "real",
+    "reg",
+    "repeat",
+    "signed",
+    "task",
+    "time",
+    "tri",
+    "wait",
+    "while",
+    "wire",
+    "xnor",
+    "xor",
+    "logic",
+    "bit",
+    "byte",
+    "int",
+    "type",
+    "do",
+    "break",
+    "continue",
+    "return",
+    "void",
+    "static",
+    "automatic",
+    "final",
+    "assert",
+    "property",
+    "sequence",
+    "interface",
+    "package",
+    "import",
+    "export",
+    "class",
+    "string",
+    "event",
 ];
 
 /// Whether an error means the IR cannot be lowered: syntax, types and structure.
@@ -274,7 +343,11 @@ impl Program {
         for op in hsir_analysis::items(parse) {
             let range = hsir_analysis::ast_node_range(op);
             let item = ir::lower(op);
-            lowered.push((item, text[range.clone()].to_string(), TextSize::from(range.start as u32)));
+            lowered.push((
+                item,
+                text[range.clone()].to_string(),
+                TextSize::from(range.start as u32),
+            ));
         }
         let mut callees: HashMap<String, Callee> = HashMap::new();
         for (item, _, _) in &lowered {
@@ -301,7 +374,15 @@ impl Program {
                     Some(t) => (t.types, t.style),
                     None => (item.values.iter().map(|v| v.ty.clone()).collect(), Style::Circt),
                 };
-                program.funcs.push(Func { name, item, text: item_text, offset, types, style, external });
+                program.funcs.push(Func {
+                    name,
+                    item,
+                    text: item_text,
+                    offset,
+                    types,
+                    style,
+                    external,
+                });
             } else if top.name.starts_with("hw.module") {
                 program.modules.push(HwModule { name, item, text: item_text, offset });
             }

@@ -31,8 +31,11 @@ fn simulate(dir: &str, file: &str) -> String {
     for func in program.funcs.iter().filter(|f| !f.external) {
         let directives = stimulus::directives(&text, &program, func)
             .unwrap_or_else(|e| panic!("{dir}/{file}: {e}"));
-        let inputs =
-            stimulus::inputs(func, &directives, stimulus::seed(&format!("{dir}/{file}@{}", func.name)));
+        let inputs = stimulus::inputs(
+            func,
+            &directives,
+            stimulus::seed(&format!("{dir}/{file}@{}", func.name)),
+        );
         writeln!(out, "@{}", func.name).unwrap();
         let args = func.args();
         for (i, tokens) in inputs.args.iter().enumerate() {

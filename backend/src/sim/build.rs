@@ -10,7 +10,7 @@ use hsir_analysis::TextRange;
 
 use super::arith::{BinaryOp, Predicate, UnaryOp};
 use super::node::{
-    self, Access, Clock, Completion, Event, Kind, LoadPort, Merge, MemoryNode, Node, Phase,
+    self, Access, Clock, Completion, Event, Kind, LoadPort, MemoryNode, Merge, Node, Phase,
     StorePort, Stream, Token,
 };
 use super::{Fifo, Inputs, RaceKind, SimError, Site, MAX_INSTANCE_DEPTH};
@@ -58,7 +58,13 @@ impl Memory {
     /// A store stamped `stamp`, happening after what `clock` says: a race if the address's
     /// last store or a load since is not ordered before it. Nothing is written beyond the
     /// memory.
-    pub fn store(&mut self, address: u64, value: u64, clock: &Clock, stamp: (usize, u32)) -> Option<Event> {
+    pub fn store(
+        &mut self,
+        address: u64,
+        value: u64,
+        clock: &Clock,
+        stamp: (usize, u32),
+    ) -> Option<Event> {
         let accesses = self.history.entry(address).or_default();
         let race = if accesses.store.is_some_and(|s| !node::before(s, clock)) {
             Some(Event::Memory { address, stores: true })
@@ -77,7 +83,12 @@ impl Memory {
 
     /// A load stamped `stamp`: the word, and a race if the address's last store is not ordered
     /// before it.
-    pub fn load(&mut self, address: u64, clock: &Clock, stamp: (usize, u32)) -> (u64, Option<Event>) {
+    pub fn load(
+        &mut self,
+        address: u64,
+        clock: &Clock,
+        stamp: (usize, u32),
+    ) -> (u64, Option<Event>) {
         let accesses = self.history.entry(address).or_default();
         let race = accesses
             .store
@@ -133,8 +144,7 @@ impl Network {
         };
         if let Some(event) = event {
             let same_kind = |r: &&mut RaceRecord| {
-                r.node == n
-                    && std::mem::discriminant(&r.first) == std::mem::discriminant(&event)
+                r.node == n && std::mem::discriminant(&r.first) == std::mem::discriminant(&event)
             };
             match self.races.iter_mut().find(same_kind) {
                 Some(record) => record.count += 1,
@@ -244,6 +254,7 @@ pub(crate) fn build(program: &Program, top: &str, inputs: &Inputs) -> Result<Net
     }
     builder.body(0, &bindings, None, "", 0)?;
     builder.mark_source_driven();
+    builder.endless_results(func)?;
     Ok(builder.net)
 }
 
@@ -334,10 +345,17 @@ impl<'p> Builder<'p> {
                 internal.push((op, self.memory(&name, spec.depth, spec.width, &[])));
             }
         }
+        // Ops the interpreter does not model are reported before their result types are.
+        for &op in &entry.ops {
+            let data = &item.ops[op as usize];
+            if !known_name(data).is_some_and(modelled) {
+                return Err(unsupported(func, data, unmodelled_reason(data)));
+            }
+        }
         // A channel for every result of every op, but memrefs.
         for &op in &entry.ops {
             for &value in &item.ops[op as usize].results {
-                let memref = func.ty(value).is_some_and(|t| memref(t));
+                let memref = func.ty(value).is_some_and(memref);
                 if !memref {
                     channels[value as usize] = Some(self.channel(ctx, func, value)?);
                 }
@@ -483,7 +501,9 @@ impl<'p> Builder<'p> {
             if let Some(values) = init_values(data) {
                 let channel = &mut self.net.channels[outputs[0]];
                 for v in values.into_iter().rev() {
-                    channel.tokens.push_back(Token { value: v & channel.mask, clock: Clock::new() });
+                    channel
+                        .tokens
+                        .push_back(Token { value: v & channel.mask, clock: Clock::new() });
                 }
             }
         }
@@ -512,9 +532,14 @@ impl<'p> Builder<'p> {
         let caller = &program.funcs[self.net.contexts[ctx].func];
         let data = &caller.item.ops[op as usize];
         let symbol = data.symbol.as_ref().map(|(s, _)| s.trim_start_matches('@').to_string());
-        let Some(index) = symbol.as_ref().and_then(|s| program.funcs.iter().position(|f| &f.name == s))
+        let Some(index) =
+            symbol.as_ref().and_then(|s| program.funcs.iter().position(|f| &f.name == s))
         else {
-            return Err(unsupported(caller, data, "its callee is not a `handshake.func` of this file"));
+            return Err(unsupported(
+                caller,
+                data,
+                "its callee is not a `handshake.func` of this file",
+            ));
         };
         let callee = &program.funcs[index];
         if callee.external {
@@ -531,7 +556,12 @@ impl<'p> Builder<'p> {
             return Err(malformed(
                 caller,
                 data.name_range,
-                format!("`@{}` takes {} arguments, {} given", callee.name, callee.args().len(), args.len()),
+                format!(
+                    "`@{}` takes {} arguments, {} given",
+                    callee.name,
+                    callee.args().len(),
+                    args.len()
+                ),
             ));
         }
         let parent = &self.net.contexts[ctx];
@@ -542,7 +572,10 @@ impl<'p> Builder<'p> {
             .first()
             .map(|&v| caller.item.values[v as usize].name.clone())
             .unwrap_or_else(|| data.name.clone());
-        let prefix = format!("{}in `@{}` (instance `{label}` in `@{}`): ", parent.prefix, callee.name, caller.name);
+        let prefix = format!(
+            "{}in `@{}` (instance `{label}` in `@{}`): ",
+            parent.prefix, callee.name, caller.name
+        );
         self.net.contexts.push(Context {
             func: index,
             site: Site { func: callee.name.clone(), instances },
@@ -563,8 +596,8 @@ impl<'p> Builder<'p> {
     ) -> Result<Kind, SimError> {
         let item = &func.item;
         let op = &item.ops[id as usize];
-        let Some(name) = known_name(op) else {
-            return Err(unsupported(func, op, "the interpreter models Handshake, arith and LOOM's dataflow ops only"));
+        let Some(name) = known_name(op).filter(|n| modelled(n)) else {
+            return Err(unsupported(func, op, unmodelled_reason(op)));
         };
         let (ins, outs) = (op.operands.len(), op.results.len());
         let shape = |ok: bool| -> Result<(), SimError> {
@@ -633,14 +666,22 @@ impl<'p> Builder<'p> {
                     None => constant_text(func, op),
                 };
                 let Some(value) = parse_integer(&text) else {
-                    return Err(unsupported(func, op, format!("its value `{}` is not an integer", text.trim())));
+                    return Err(unsupported(
+                        func,
+                        op,
+                        format!("its value `{}` is not an integer", text.trim()),
+                    ));
                 };
                 Kind::Constant(value & mask(width(Some(op.results[0]))?))
             }
             _ if SAME_TYPE_BINARY.contains(&name) => {
                 shape(ins == 2 && outs == 1)?;
                 let Some(bin) = BinaryOp::from_name(name) else {
-                    return Err(unsupported(func, op, "the component library has no integer module for it"));
+                    return Err(unsupported(
+                        func,
+                        op,
+                        "the component library has no integer module for it",
+                    ));
                 };
                 Kind::Binary { op: bin, width: width(operand_value(0))? }
             }
@@ -650,7 +691,11 @@ impl<'p> Builder<'p> {
                     .words
                     .first()
                     .map(|(w, _)| w.clone())
-                    .or_else(|| op.attr("predicate").map(|a| hsir_analysis::dataflow::attribute_scalar(&a.value).to_string()))
+                    .or_else(|| {
+                        op.attr("predicate").map(|a| {
+                            hsir_analysis::dataflow::attribute_scalar(&a.value).to_string()
+                        })
+                    })
                     .unwrap_or_default();
                 let Some(pred) = Predicate::parse(&text) else {
                     return Err(unsupported(func, op, format!("unknown predicate `{text}`")));
@@ -693,9 +738,18 @@ impl<'p> Builder<'p> {
                 if super::arith::step(&step_op, 8, 0, 0).is_none()
                     || super::arith::continues(&cond, 8, 0, 0).is_none()
                 {
-                    return Err(unsupported(func, op, format!("unknown step `{step_op}` or condition `{cond}`")));
+                    return Err(unsupported(
+                        func,
+                        op,
+                        format!("unknown step `{step_op}` or condition `{cond}`"),
+                    ));
                 }
-                Kind::Stream(Stream { step_op, cond, width: width(Some(op.results[0]))?, state: None })
+                Kind::Stream(Stream {
+                    step_op,
+                    cond,
+                    width: width(Some(op.results[0]))?,
+                    state: None,
+                })
             }
             "dataflow.gate" => {
                 shape(ins == 2 && outs == 2)?;
@@ -709,15 +763,10 @@ impl<'p> Builder<'p> {
                 shape(ins == 2 && outs == 1)?;
                 Kind::Invariant { kept: None }
             }
-            "end" => return Err(malformed(func, op.name_range, "`end` is not the last op of the body")),
-            _ => {
-                let reason = if name.ends_with('f') || name.contains("fp") || name.starts_with("ext") || name.starts_with("trunc") {
-                    "floating point is not modelled"
-                } else {
-                    "the interpreter does not model this op"
-                };
-                return Err(unsupported(func, op, reason));
+            "end" => {
+                return Err(malformed(func, op.name_range, "`end` is not the last op of the body"))
             }
+            _ => return Err(unsupported(func, op, unmodelled_reason(op))),
         };
         Ok(kind)
     }
@@ -747,7 +796,8 @@ impl<'p> Builder<'p> {
         let bad = |what: &str| {
             malformed(func, op.name_range, format!("`{}` lacks {what} (see HS1208)", op.name))
         };
-        if interface.operands.contains(&Port::Unknown) || interface.results.contains(&Port::Unknown) {
+        if interface.operands.contains(&Port::Unknown) || interface.results.contains(&Port::Unknown)
+        {
             return Err(bad("a port layout that accounts for every operand and result"));
         }
         // Inputs are the operands without the memref, in order.
@@ -768,12 +818,15 @@ impl<'p> Builder<'p> {
         for k in 0..interface.loads {
             loads.push(LoadPort {
                 addr_in: input(Port::LoadAddr(k)).ok_or_else(|| bad("a load's address"))?,
-                data_out: interface.result(Port::LoadData(k)).ok_or_else(|| bad("a load's data result"))?,
+                data_out: interface
+                    .result(Port::LoadData(k))
+                    .ok_or_else(|| bad("a load's data result"))?,
                 done_out: interface.result(Port::LoadDone(k)),
                 component: self.component(),
             });
         }
-        let counts = (0..interface.store_counts).filter_map(|k| input(Port::StoreCount(k))).collect();
+        let counts =
+            (0..interface.store_counts).filter_map(|k| input(Port::StoreCount(k))).collect();
         let completion = match interface.kind {
             InterfaceKind::MemController => Some(Completion {
                 start_in: input(Port::MemStart).ok_or_else(|| bad("`memStart`"))?,
@@ -784,6 +837,23 @@ impl<'p> Builder<'p> {
             _ => None,
         };
         Ok(MemoryNode { memory, stores, loads, counts, completion })
+    }
+
+    /// Fails when a result of the top function is fed by sources alone: an endless stream.
+    fn endless_results(&self, func: &Func) -> Result<(), SimError> {
+        let Some(node) =
+            self.net.nodes.iter().find(|n| matches!(n.kind, Kind::Each { results: true }))
+        else {
+            return Ok(());
+        };
+        match node.inputs.iter().position(|&c| self.net.channels[c].infinite) {
+            Some(i) => Err(unsupported(
+                func,
+                &func.item.ops[node.op as usize],
+                format!("result #{i} is fed by sources alone, an endless stream of tokens"),
+            )),
+            None => Ok(()),
+        }
     }
 
     /// Marks the nodes fed by sources alone, and their channels.
@@ -821,6 +891,65 @@ impl<'p> Builder<'p> {
                 }
             }
         }
+    }
+}
+
+/// The ops the interpreter models, by `known_name`.
+const MODELLED: &[&str] = &[
+    "fork",
+    "lazy_fork",
+    "join",
+    "sync",
+    "merge",
+    "control_merge",
+    "mux",
+    "br",
+    "buffer",
+    "return",
+    "end",
+    "cond_br",
+    "sink",
+    "source",
+    "constant",
+    "arith.constant",
+    "cmpi",
+    "extsi",
+    "extui",
+    "trunci",
+    "bitcast",
+    "index_cast",
+    "index_castui",
+    "not",
+    "select",
+    "arith.select",
+    "wait",
+    "load",
+    "store",
+    "memory",
+    "extmemory",
+    "mem_controller",
+    "instance",
+    "dataflow.stream",
+    "dataflow.gate",
+    "dataflow.carry",
+    "dataflow.invariant",
+];
+
+fn modelled(name: &str) -> bool {
+    MODELLED.contains(&name) || BinaryOp::from_name(name).is_some()
+}
+
+fn unmodelled_reason(op: &OpData) -> String {
+    let name = known_name(op).unwrap_or(&op.name);
+    let float = ["f", "fp", "fptosi", "fptoui", "sitofp", "uitofp", "extf", "truncf"];
+    if known_name(op).is_none() {
+        "the interpreter models Handshake, arith and LOOM's dataflow ops only".to_string()
+    } else if float.iter().any(|f| name.ends_with(f)) || name.contains("fp") {
+        "floating point is not modelled".to_string()
+    } else if name == "lsq" {
+        "load-store queues are not modelled".to_string()
+    } else {
+        "the interpreter does not model this op".to_string()
     }
 }
 

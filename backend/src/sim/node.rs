@@ -69,9 +69,19 @@ pub(crate) enum Kind {
     /// Each ctrl token becomes the value; with no ctrl operand (`arith.constant`), a source of
     /// the value.
     Constant(u64),
-    Binary { op: BinaryOp, width: u32 },
-    Compare { pred: Predicate, width: u32 },
-    Unary { op: UnaryOp, from: u32, to: u32 },
+    Binary {
+        op: BinaryOp,
+        width: u32,
+    },
+    Compare {
+        pred: Predicate,
+        width: u32,
+    },
+    Unary {
+        op: UnaryOp,
+        from: u32,
+        to: u32,
+    },
     /// Condition, true value, false value.
     Select,
     /// Joins every operand; passes the last one's data.
@@ -81,14 +91,22 @@ pub(crate) enum Kind {
     Memory(MemoryNode),
     Stream(Stream),
     /// LOOM's `dataflow.gate`: value, cond -> value, after_cond.
-    Gate { held: Option<u64> },
+    Gate {
+        held: Option<u64>,
+    },
     /// LOOM's `dataflow.carry`: cond, init, next -> out.
-    Carry { running: bool },
+    Carry {
+        running: bool,
+    },
     /// LOOM's `dataflow.invariant`: cond, value -> out.
-    Invariant { kept: Option<u64> },
+    Invariant {
+        kept: Option<u64>,
+    },
     /// Input `i` passes to output `i`, each on its own; to the function's results when
     /// `results` (the top function's terminator).
-    Each { results: bool },
+    Each {
+        results: bool,
+    },
 }
 
 #[derive(Debug)]
@@ -285,27 +303,33 @@ fn step(
     }
     let fired = match kind {
         Kind::Merge(_) => false,
-        Kind::Fork => io.has(0) && {
-            let v = io.pop(0);
-            for o in 0..io.outputs.len() {
-                io.push(o, v);
+        Kind::Fork => {
+            io.has(0) && {
+                let v = io.pop(0);
+                for o in 0..io.outputs.len() {
+                    io.push(o, v);
+                }
+                true
             }
-            true
-        },
-        Kind::Join => io.all() && {
-            for i in 0..io.inputs.len() {
-                io.pop(i);
+        }
+        Kind::Join => {
+            io.all() && {
+                for i in 0..io.inputs.len() {
+                    io.pop(i);
+                }
+                io.push(0, 0);
+                true
             }
-            io.push(0, 0);
-            true
-        },
-        Kind::Sync => io.all() && {
-            let values: Vec<u64> = (0..io.inputs.len()).map(|i| io.pop(i)).collect();
-            for (o, v) in values.into_iter().enumerate() {
-                io.push(o, v);
+        }
+        Kind::Sync => {
+            io.all() && {
+                let values: Vec<u64> = (0..io.inputs.len()).map(|i| io.pop(i)).collect();
+                for (o, v) in values.into_iter().enumerate() {
+                    io.push(o, v);
+                }
+                true
             }
-            true
-        },
+        }
         Kind::Mux => {
             let chosen = (io.peek(0) as usize).saturating_add(1);
             // A select beyond the inputs never finds its data: the mux waits, as the
@@ -317,21 +341,27 @@ fn step(
                 true
             }
         }
-        Kind::Pass => io.has(0) && {
-            let v = io.pop(0);
-            io.push(0, v);
-            true
-        },
-        Kind::CondBr => io.all() && {
-            let cond = io.pop(0) & 1;
-            let v = io.pop(1);
-            io.push(if cond == 1 { 0 } else { 1 }, v);
-            true
-        },
-        Kind::Sink => io.has(0) && {
-            io.pop(0);
-            true
-        },
+        Kind::Pass => {
+            io.has(0) && {
+                let v = io.pop(0);
+                io.push(0, v);
+                true
+            }
+        }
+        Kind::CondBr => {
+            io.all() && {
+                let cond = io.pop(0) & 1;
+                let v = io.pop(1);
+                io.push(if cond == 1 { 0 } else { 1 }, v);
+                true
+            }
+        }
+        Kind::Sink => {
+            io.has(0) && {
+                io.pop(0);
+                true
+            }
+        }
         Kind::Source => {
             io.push(0, 0);
             true
@@ -348,35 +378,45 @@ fn step(
                 }
             }
         }
-        Kind::Binary { op, width } => io.all() && {
-            let (a, b) = (io.pop(0), io.pop(1));
-            io.push(0, arith::binary(*op, *width, a, b));
-            true
-        },
-        Kind::Compare { pred, width } => io.all() && {
-            let (a, b) = (io.pop(0), io.pop(1));
-            io.push(0, arith::compare(*pred, *width, a, b) as u64);
-            true
-        },
-        Kind::Unary { op, from, to } => io.has(0) && {
-            let v = io.pop(0);
-            io.push(0, arith::unary(*op, *from, *to, v));
-            true
-        },
-        Kind::Select => io.all() && {
-            let cond = io.pop(0) & 1;
-            let (t, f) = (io.pop(1), io.pop(2));
-            io.push(0, if cond == 1 { t } else { f });
-            true
-        },
-        Kind::Wait => io.all() && {
-            let mut last = 0;
-            for i in 0..io.inputs.len() {
-                last = io.pop(i);
+        Kind::Binary { op, width } => {
+            io.all() && {
+                let (a, b) = (io.pop(0), io.pop(1));
+                io.push(0, arith::binary(*op, *width, a, b));
+                true
             }
-            io.push(0, last);
-            true
-        },
+        }
+        Kind::Compare { pred, width } => {
+            io.all() && {
+                let (a, b) = (io.pop(0), io.pop(1));
+                io.push(0, arith::compare(*pred, *width, a, b) as u64);
+                true
+            }
+        }
+        Kind::Unary { op, from, to } => {
+            io.has(0) && {
+                let v = io.pop(0);
+                io.push(0, arith::unary(*op, *from, *to, v));
+                true
+            }
+        }
+        Kind::Select => {
+            io.all() && {
+                let cond = io.pop(0) & 1;
+                let (t, f) = (io.pop(1), io.pop(2));
+                io.push(0, if cond == 1 { t } else { f });
+                true
+            }
+        }
+        Kind::Wait => {
+            io.all() && {
+                let mut last = 0;
+                for i in 0..io.inputs.len() {
+                    last = io.pop(i);
+                }
+                io.push(0, last);
+                true
+            }
+        }
         Kind::Load(access) => load(io, access),
         Kind::Store(access) => store(io, access),
         Kind::Memory(memory) => {
@@ -384,18 +424,20 @@ fn step(
             return port(io, memory, storage);
         }
         Kind::Stream(state) => stream(io, state),
-        Kind::Gate { held } => io.all() && {
-            let v = io.pop(0);
-            let cond = io.pop(1) & 1;
-            if let Some(previous) = held.take() {
-                io.push(0, previous);
-                io.push(1, cond);
+        Kind::Gate { held } => {
+            io.all() && {
+                let v = io.pop(0);
+                let cond = io.pop(1) & 1;
+                if let Some(previous) = held.take() {
+                    io.push(0, previous);
+                    io.push(1, cond);
+                }
+                if cond == 1 {
+                    *held = Some(v);
+                }
+                true
             }
-            if cond == 1 {
-                *held = Some(v);
-            }
-            true
-        },
+        }
         Kind::Carry { running } => {
             if !*running {
                 io.has(1) && {
@@ -421,23 +463,27 @@ fn step(
             }
         }
         Kind::Invariant { kept } => match *kept {
-            None => io.has(1) && {
-                let v = io.pop(1);
-                io.push(0, v);
-                *kept = Some(v);
-                true
-            },
-            Some(v) => io.has(0) && {
-                if io.pop(0) & 1 == 1 {
+            None => {
+                io.has(1) && {
+                    let v = io.pop(1);
                     io.push(0, v);
-                } else {
-                    *kept = None;
+                    *kept = Some(v);
+                    true
                 }
-                true
-            },
+            }
+            Some(v) => {
+                io.has(0) && {
+                    if io.pop(0) & 1 == 1 {
+                        io.push(0, v);
+                    } else {
+                        *kept = None;
+                    }
+                    true
+                }
+            }
         },
         Kind::Each { results: to_results } => {
-            let Some(i) = (0..io.inputs.len()).find(|&i| io.has(i)) else { return None };
+            let i = (0..io.inputs.len()).find(|&i| io.has(i))?;
             io.part = i;
             let v = io.pop(i);
             if *to_results {
@@ -501,8 +547,8 @@ fn load(io: &mut Io<'_>, access: &Access) -> bool {
 
 /// A `store`: addresses, data and ctrl joined; data and addresses sent to memory together.
 fn store(io: &mut Io<'_>, access: &Access) -> bool {
-    let ready = access.addr_in.iter().chain(&access.ctrl_in).all(|&i| io.has(i))
-        && io.has(access.data_in);
+    let ready =
+        access.addr_in.iter().chain(&access.ctrl_in).all(|&i| io.has(i)) && io.has(access.data_in);
     ready && {
         if let Some(ctrl) = access.ctrl_in {
             io.pop(ctrl);
