@@ -13,7 +13,7 @@ use super::node::{
     self, Access, Clock, Completion, Event, Kind, LoadPort, MemoryNode, Merge, Node, Phase,
     StorePort, Stream, Token,
 };
-use super::{Fifo, Inputs, RaceKind, SimError, Site, MAX_INSTANCE_DEPTH};
+use super::{Fifo, Inputs, RaceKind, SimError, Site, MAX_INSTANCE_DEPTH, MAX_MEMORY_WORDS};
 use crate::memories::{self, InterfaceKind, MemoryKind, Port};
 use crate::program::{mask, scalar_width, Func, Program};
 
@@ -242,7 +242,7 @@ pub(crate) fn build(program: &Program, top: &str, inputs: &Inputs) -> Result<Net
                     words.len()
                 )));
             }
-            let memory = builder.memory(&spec.name, spec.depth, spec.width, words);
+            let memory = builder.memory(func, &spec.name, spec.depth, spec.width, words)?;
             bindings.push(Some(Binding::Memory(memory)));
             continue;
         }
@@ -272,7 +272,24 @@ fn malformed(func: &Func, range: TextRange, message: impl Into<String>) -> SimEr
 }
 
 impl<'p> Builder<'p> {
-    fn memory(&mut self, name: &str, depth: u64, width: u32, words: &[u64]) -> usize {
+    fn memory(
+        &mut self,
+        func: &Func,
+        name: &str,
+        depth: u64,
+        width: u32,
+        words: &[u64],
+    ) -> Result<usize, SimError> {
+        if depth > MAX_MEMORY_WORDS {
+            return Err(SimError::Unsupported {
+                func: func.name.clone(),
+                op: func.op().name.clone(),
+                range: func.op().name_range,
+                reason: format!(
+                    "memory `{name}` has {depth} words; the interpreter holds at most {MAX_MEMORY_WORDS}"
+                ),
+            });
+        }
         let m = mask(width);
         let mut contents: Vec<u64> = words.iter().map(|&w| w & m).collect();
         contents.resize(depth as usize, 0);
@@ -282,7 +299,7 @@ impl<'p> Builder<'p> {
             words: contents,
             history: BTreeMap::new(),
         });
-        self.net.memories.len() - 1
+        Ok(self.net.memories.len() - 1)
     }
 
     /// A new channel for `value` of the function of context `ctx`.
@@ -342,7 +359,7 @@ impl<'p> Builder<'p> {
         for spec in &specs {
             if let MemoryKind::Internal(op) = spec.kind {
                 let name = format!("{memory_prefix}{}", spec.name);
-                internal.push((op, self.memory(&name, spec.depth, spec.width, &[])));
+                internal.push((op, self.memory(func, &name, spec.depth, spec.width, &[])?));
             }
         }
         // Ops the interpreter does not model are reported before their result types are.

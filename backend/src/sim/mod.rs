@@ -42,6 +42,9 @@ use crate::program::Program;
 
 pub use arith::{BinaryOp, Predicate, UnaryOp};
 
+/// The largest memory the interpreter holds, in words.
+pub const MAX_MEMORY_WORDS: u64 = 1 << 24;
+
 /// The limit on nested instances; deeper means recursion, which hardware cannot elaborate.
 pub const MAX_INSTANCE_DEPTH: usize = 32;
 

@@ -15,7 +15,7 @@
 
 use std::collections::BTreeMap;
 
-use super::Inputs;
+use super::{Inputs, MAX_MEMORY_WORDS};
 use crate::memories::{memories, MemoryKind};
 use crate::program::{mask, Func, Program};
 
@@ -125,12 +125,13 @@ pub fn inputs(func: &Func, directives: &Directives, seed: u64) -> Inputs {
         if let Some(spec) = specs.iter().find(|m| m.kind == MemoryKind::Argument(i)) {
             inputs.args.push(Vec::new());
             let m = mask(spec.width);
+            let depth = spec.depth.min(MAX_MEMORY_WORDS);
             let words = match values_of(func, directives, i) {
                 Some(Values::List(list)) => list.iter().map(|&v| v as u64 & m).collect(),
                 Some(&Values::Range(lo, hi)) => {
-                    (0..spec.depth).map(|_| rng.between(lo, hi) & m).collect()
+                    (0..depth).map(|_| rng.between(lo, hi) & m).collect()
                 }
-                None => (0..spec.depth).map(|_| rng.next() & m).collect(),
+                None => (0..depth).map(|_| rng.next() & m).collect(),
             };
             inputs.memories.insert(spec.name.clone(), words);
             continue;
