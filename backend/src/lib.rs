@@ -2,7 +2,9 @@
 //! Verilog, with an IR-level token interpreter to check the Verilog against. No IO: callers
 //! read files and write what comes back.
 
+pub mod memories;
 pub mod pipeline;
 pub mod program;
+pub mod sim;
 
 pub use program::{Func, HwModule, Program, Shape};

@@ -1,0 +1,296 @@
+//! The memories of a `handshake.func` and the role of every port of the interfaces that reach
+//! them, decided here once for the interpreter, the netlist and the testbench, so that all three
+//! name a memory and read a port the same way.
+//!
+//! A memory is either a memref argument of the function (reached through CIRCT's `extmemory` or
+//! Dynamatic's `mem_controller`) or an internal CIRCT `memory` op. Its name is a Verilog
+//! identifier: the argument's port name (`Func::arg_names`) for an argument, `mem<id>` (the op's
+//! `id` attribute, or its op index when it has none) for an internal memory, made distinct from
+//! the argument names and from each other with `_<n>` suffixes.
+//!
+//! Port layouts:
+//! - `memory` / `extmemory` (after `extmemory`'s memref operand): store data and address per
+//!   store port, then one address per load port; results: data per load port, a done token per
+//!   store port, then a done token per load port.
+//! - `mem_controller [%m : memref] %memStart (ports...) %ctrlEnd`: each parenthesised port's
+//!   role comes from the op producing it, as Dynamatic lays them out: a `load`'s result is a
+//!   load address, a `store`'s results #0 and #1 are a store's address and data (one store port
+//!   per `store` op, numbered in order of first appearance), and any other producer gives a
+//!   store-count channel (the number of stores a block will issue). Results: data per load port,
+//!   in the order of the load ports, then `memEnd`.
+
+use hsir_analysis::ir::{Container, Def, OpData, OpId, TypeEntry, ValueId};
+use hsir_analysis::types::Type;
+
+use crate::program::{memref_shape, Func};
+
+/// One memory of a function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemorySpec {
+    /// A Verilog identifier, distinct among the function's memories and arguments.
+    pub name: String,
+    /// Words.
+    pub depth: u64,
+    /// Bits per word.
+    pub width: u32,
+    pub kind: MemoryKind,
+    /// The interface ops that access it, in op order (normally exactly one).
+    pub interfaces: Vec<Interface>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemoryKind {
+    /// The memref argument at this position.
+    Argument(usize),
+    /// An internal `memory` op.
+    Internal(OpId),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InterfaceKind {
+    /// CIRCT's internal `memory`.
+    Memory,
+    /// CIRCT's `extmemory`.
+    ExtMemory,
+    /// Dynamatic's `mem_controller`.
+    MemController,
+}
+
+/// One memory interface op and the role of each of its operands and results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interface {
+    pub op: OpId,
+    pub kind: InterfaceKind,
+    pub loads: usize,
+    pub stores: usize,
+    /// `mem_controller`'s store-count channels.
+    pub store_counts: usize,
+    /// One role per operand of the op, in operand order.
+    pub operands: Vec<Port>,
+    /// One role per result of the op, in result order.
+    pub results: Vec<Port>,
+}
+
+/// What one operand or result of a memory interface is. Numbers are port indices (load port
+/// `k`, store port `k`, store-count channel `k`), from 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Port {
+    /// The memref operand of `extmemory` / `mem_controller` (not a channel).
+    Memref,
+    StoreData(usize),
+    StoreAddr(usize),
+    LoadAddr(usize),
+    LoadData(usize),
+    StoreDone(usize),
+    LoadDone(usize),
+    /// `mem_controller`: a token carrying the number of stores a block issues.
+    StoreCount(usize),
+    /// `mem_controller`: the control token that starts the memory's use.
+    MemStart,
+    /// `mem_controller`: the control token saying no more store counts will come.
+    CtrlEnd,
+    /// `mem_controller`: the done token, once every announced store is written.
+    MemEnd,
+    /// A port the layout does not account for (the op's counts are wrong; HS1208 says so).
+    Unknown,
+}
+
+impl Interface {
+    /// The operand index holding `port`.
+    pub fn operand(&self, port: Port) -> Option<usize> {
+        self.operands.iter().position(|&p| p == port)
+    }
+
+    /// The result index holding `port`.
+    pub fn result(&self, port: Port) -> Option<usize> {
+        self.results.iter().position(|&p| p == port)
+    }
+}
+
+/// The memories of `func`: its memref arguments in order, then its internal memories in op
+/// order, each with the interfaces that reach it. A memref argument whose shape is not static is
+/// left out.
+pub fn memories(func: &Func) -> Vec<MemorySpec> {
+    let item = &func.item;
+    let arg_names = func.arg_names();
+    let args = func.args();
+    let mut out: Vec<MemorySpec> = Vec::new();
+    for (i, &value) in args.iter().enumerate() {
+        let Some((depth, width)) = func.ty(value).and_then(memref_shape) else { continue };
+        let name = arg_names.get(i).cloned().unwrap_or_else(|| format!("in{i}"));
+        out.push(MemorySpec {
+            name,
+            depth,
+            width,
+            kind: MemoryKind::Argument(i),
+            interfaces: Vec::new(),
+        });
+    }
+    for (id, op) in item.ops.iter().enumerate().skip(1) {
+        let id = id as OpId;
+        let Some(interface) = interface(func, id) else { continue };
+        match interface.kind {
+            InterfaceKind::Memory => {
+                let Some((depth, width)) = internal_shape(op) else { continue };
+                let number = op
+                    .attr("id")
+                    .and_then(|a| hsir_analysis::dataflow::attribute_scalar(&a.value).parse().ok())
+                    .unwrap_or(id as u64);
+                let mut name = format!("mem{number}");
+                let base = name.clone();
+                let mut n = 1;
+                while out.iter().any(|m| m.name == name) || arg_names.contains(&name) {
+                    name = format!("{base}_{n}");
+                    n += 1;
+                }
+                out.push(MemorySpec {
+                    name,
+                    depth,
+                    width,
+                    kind: MemoryKind::Internal(id),
+                    interfaces: vec![interface],
+                });
+            }
+            InterfaceKind::ExtMemory | InterfaceKind::MemController => {
+                let Some(arg) = memref_operand(func, op) else { continue };
+                if let Some(memory) = out.iter_mut().find(|m| m.kind == MemoryKind::Argument(arg)) {
+                    memory.interfaces.push(interface);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The memory interface `op` is, with its ports; `None` for any other op.
+pub fn interface(func: &Func, op: OpId) -> Option<Interface> {
+    let data = &func.item.ops[op as usize];
+    match data.short_name() {
+        "memory" => Some(circt_interface(data, op, InterfaceKind::Memory, 0)),
+        "extmemory" => Some(circt_interface(data, op, InterfaceKind::ExtMemory, 1)),
+        "mem_controller" => Some(mem_controller(func, data, op)),
+        _ => None,
+    }
+}
+
+/// The position of the memref argument an `extmemory` / `mem_controller` reaches.
+pub fn memref_operand(func: &Func, op: &OpData) -> Option<usize> {
+    let item = &func.item;
+    let first = *op.operands.first()?;
+    let value = item.uses[first as usize].value?;
+    let Def::Arg { n, .. } = item.values[value as usize].def else { return None };
+    func.args().get(n as usize).filter(|&&v| v == value).map(|_| n as usize)
+}
+
+/// `memory`'s `: memref<..>, (...) -> (...)`.
+fn internal_shape(op: &OpData) -> Option<(u64, u32)> {
+    op.types.iter().find_map(|entry| match entry {
+        TypeEntry::One(written) if matches!(&written.ty, Type::Other(t) if t.starts_with("memref")) => {
+            memref_shape(&written.ty)
+        }
+        _ => None,
+    })
+}
+
+fn bracket_count(op: &OpData, key: &str) -> usize {
+    op.bracket_entries
+        .iter()
+        .find(|(k, _)| k == key)
+        .and_then(|(_, v)| v.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+fn circt_interface(op: &OpData, id: OpId, kind: InterfaceKind, skip: usize) -> Interface {
+    let loads = bracket_count(op, "ld");
+    let stores = bracket_count(op, "st");
+    let mut layout = Vec::new();
+    for k in 0..stores {
+        layout.push(Port::StoreData(k));
+        layout.push(Port::StoreAddr(k));
+    }
+    layout.extend((0..loads).map(Port::LoadAddr));
+    let mut operands = vec![Port::Memref; skip.min(op.operands.len())];
+    for i in skip..op.operands.len() {
+        operands.push(layout.get(i - skip).copied().unwrap_or(Port::Unknown));
+    }
+    let mut results_layout: Vec<Port> = (0..loads).map(Port::LoadData).collect();
+    results_layout.extend((0..stores).map(Port::StoreDone));
+    results_layout.extend((0..loads).map(Port::LoadDone));
+    let results = (0..op.results.len())
+        .map(|i| results_layout.get(i).copied().unwrap_or(Port::Unknown))
+        .collect();
+    Interface { op: id, kind, loads, stores, store_counts: 0, operands, results }
+}
+
+fn mem_controller(func: &Func, op: &OpData, id: OpId) -> Interface {
+    let item = &func.item;
+    let mut operands = Vec::with_capacity(op.operands.len());
+    let mut seen_paren = false;
+    let mut loads = 0;
+    let mut store_ops: Vec<OpId> = Vec::new();
+    let mut store_counts = 0;
+    for &u in &op.operands {
+        let use_ = &item.uses[u as usize];
+        let role = match &use_.container {
+            Container::Bracket => Port::Memref,
+            Container::Paren => {
+                seen_paren = true;
+                match use_.value.map(|v| producer(func, v)) {
+                    Some(Some(("load", _, _))) => {
+                        loads += 1;
+                        Port::LoadAddr(loads - 1)
+                    }
+                    Some(Some(("store", store, n @ (0 | 1)))) => {
+                        let k = match store_ops.iter().position(|&s| s == store) {
+                            Some(k) => k,
+                            None => {
+                                store_ops.push(store);
+                                store_ops.len() - 1
+                            }
+                        };
+                        if n == 0 {
+                            Port::StoreAddr(k)
+                        } else {
+                            Port::StoreData(k)
+                        }
+                    }
+                    _ => {
+                        store_counts += 1;
+                        Port::StoreCount(store_counts - 1)
+                    }
+                }
+            }
+            _ if seen_paren => Port::CtrlEnd,
+            _ => Port::MemStart,
+        };
+        operands.push(role);
+    }
+    let results = (0..op.results.len())
+        .map(|i| {
+            if i + 1 == op.results.len() {
+                Port::MemEnd
+            } else if i < loads {
+                Port::LoadData(i)
+            } else {
+                Port::Unknown
+            }
+        })
+        .collect();
+    Interface {
+        op: id,
+        kind: InterfaceKind::MemController,
+        loads,
+        stores: store_ops.len(),
+        store_counts,
+        operands,
+        results,
+    }
+}
+
+/// The short name of the op defining `value`, the op and the result index.
+fn producer(func: &Func, value: ValueId) -> Option<(&str, OpId, u32)> {
+    match func.item.values[value as usize].def {
+        Def::Result { op, n } => Some((func.item.ops[op as usize].short_name(), op, n)),
+        Def::Arg { .. } => None,
+    }
+}

@@ -1,0 +1,1073 @@
+//! Elaboration: from a function of a `Program` to the interpreter's circuit of channels and
+//! nodes, instances expanded inline.
+
+use std::collections::BTreeMap;
+
+use hsir_analysis::ir::{Container, Def, OpData, OpId, ValueId};
+use hsir_analysis::signatures::{known_name, Style, SAME_TYPE_BINARY};
+use hsir_analysis::types::Type;
+use hsir_analysis::TextRange;
+
+use super::arith::{BinaryOp, Predicate, UnaryOp};
+use super::node::{
+    self, Access, Clock, Completion, Event, Kind, LoadPort, MemoryNode, Merge, Node, Phase,
+    StorePort, Stream, Token,
+};
+use super::{Fifo, Inputs, RaceKind, SimError, Site, MAX_INSTANCE_DEPTH, MAX_MEMORY_WORDS};
+use crate::memories::{self, InterfaceKind, MemoryKind, Port};
+use crate::program::{mask, scalar_width, Func, Program};
+
+/// One channel: a FIFO with its width, the nodes at its ends, and where it comes from.
+#[derive(Debug)]
+pub(crate) struct Channel {
+    pub tokens: Fifo,
+    pub mask: u64,
+    pub producer: Option<usize>,
+    pub consumer: Option<usize>,
+    /// The context and value that define it.
+    pub origin: (usize, ValueId),
+    /// The op operand that reads it: context, op, operand position.
+    pub reader: Option<(usize, OpId, usize)>,
+    /// Produced by a source-fed node: its token is always there in hardware.
+    pub infinite: bool,
+}
+
+/// One memory's words, and who accessed each address last.
+#[derive(Debug)]
+pub(crate) struct Memory {
+    pub name: String,
+    pub mask: u64,
+    pub words: Vec<u64>,
+    history: BTreeMap<u64, Accesses>,
+}
+
+/// The accesses to one address since (and including) its last store, each stamped with its
+/// port's clock component and step number.
+#[derive(Debug, Default)]
+struct Accesses {
+    store: Option<(usize, u32)>,
+    loads: Vec<(usize, u32)>,
+}
+
+impl Memory {
+    /// The word at `address`; 0 beyond the memory, as in the library.
+    pub fn read(&self, address: u64) -> u64 {
+        usize::try_from(address).ok().and_then(|a| self.words.get(a)).copied().unwrap_or(0)
+    }
+
+    /// A store stamped `stamp`, happening after what `clock` says: a race if the address's
+    /// last store or a load since is not ordered before it. Nothing is written beyond the
+    /// memory.
+    pub fn store(
+        &mut self,
+        address: u64,
+        value: u64,
+        clock: &Clock,
+        stamp: (usize, u32),
+    ) -> Option<Event> {
+        let accesses = self.history.entry(address).or_default();
+        let race = if accesses.store.is_some_and(|s| !node::before(s, clock)) {
+            Some(Event::Memory { address, stores: true })
+        } else if accesses.loads.iter().any(|&l| !node::before(l, clock)) {
+            Some(Event::Memory { address, stores: false })
+        } else {
+            None
+        };
+        accesses.store = Some(stamp);
+        accesses.loads.clear();
+        if let Some(word) = usize::try_from(address).ok().and_then(|a| self.words.get_mut(a)) {
+            *word = value & self.mask;
+        }
+        race
+    }
+
+    /// A load stamped `stamp`: the word, and a race if the address's last store is not ordered
+    /// before it.
+    pub fn load(
+        &mut self,
+        address: u64,
+        clock: &Clock,
+        stamp: (usize, u32),
+    ) -> (u64, Option<Event>) {
+        let accesses = self.history.entry(address).or_default();
+        let race = accesses
+            .store
+            .is_some_and(|s| !node::before(s, clock))
+            .then_some(Event::Memory { address, stores: false });
+        accesses.loads.push(stamp);
+        (self.read(address), race)
+    }
+}
+
+/// One elaborated function: the top one, or the body of an instance.
+#[derive(Debug)]
+pub(crate) struct Context {
+    /// Index into `Program::funcs`.
+    pub func: usize,
+    pub site: Site,
+    /// Put before messages about it: "" for the top, else which instance.
+    pub prefix: String,
+}
+
+/// Timing-dependent steps of one node, of one kind.
+#[derive(Debug)]
+pub(crate) struct RaceRecord {
+    pub node: usize,
+    pub first: Event,
+    pub count: u64,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Network {
+    pub channels: Vec<Channel>,
+    pub nodes: Vec<Node>,
+    pub memories: Vec<Memory>,
+    pub contexts: Vec<Context>,
+    pub results: Vec<Vec<u64>>,
+    pub races: Vec<RaceRecord>,
+}
+
+impl Network {
+    /// Takes one step of node `n` in `phase`, if it can.
+    pub fn fire(&mut self, n: usize, phase: Phase) -> bool {
+        let node = &mut self.nodes[n];
+        if node.source_driven
+            && (node.outputs.is_empty()
+                || node.outputs.iter().any(|&c| !self.channels[c].tokens.is_empty()))
+        {
+            return false;
+        }
+        let Some(event) =
+            node::fire(node, &mut self.channels, &mut self.memories, &mut self.results, phase)
+        else {
+            return false;
+        };
+        if let Some(event) = event {
+            let same_kind = |r: &&mut RaceRecord| {
+                r.node == n && std::mem::discriminant(&r.first) == std::mem::discriminant(&event)
+            };
+            match self.races.iter_mut().find(same_kind) {
+                Some(record) => record.count += 1,
+                None => self.races.push(RaceRecord { node: n, first: event, count: 1 }),
+            }
+        }
+        true
+    }
+}
+
+impl RaceRecord {
+    pub fn kind(&self) -> RaceKind {
+        match &self.first {
+            Event::Merge { inputs } => RaceKind::Merge { inputs: inputs.clone() },
+            Event::Memory { address, stores } => {
+                RaceKind::Memory { address: *address, stores: *stores }
+            }
+        }
+    }
+}
+
+/// What a callee's argument is bound to.
+#[derive(Debug, Clone, Copy)]
+enum Binding {
+    Channel(usize),
+    Memory(usize),
+}
+
+struct Builder<'p> {
+    program: &'p Program,
+    net: Network,
+    /// Clock components handed out (one per merge and per memory port).
+    components: usize,
+}
+
+impl Builder<'_> {
+    fn component(&mut self) -> usize {
+        self.components += 1;
+        self.components - 1
+    }
+}
+
+/// Elaborates `top` with its inputs in place.
+pub(crate) fn build(program: &Program, top: &str, inputs: &Inputs) -> Result<Network, SimError> {
+    let index = program
+        .funcs
+        .iter()
+        .position(|f| f.name == top && !f.external)
+        .ok_or_else(|| SimError::NoFunction(top.to_string()))?;
+    let func = &program.funcs[index];
+    let args = func.args();
+    if inputs.args.len() != args.len() {
+        return Err(SimError::Inputs(format!(
+            "`@{top}` has {} argument{}, but inputs for {} were given",
+            args.len(),
+            if args.len() == 1 { "" } else { "s" },
+            inputs.args.len()
+        )));
+    }
+    let specs = memories::memories(func);
+    for name in inputs.memories.keys() {
+        match specs.iter().find(|m| &m.name == name) {
+            Some(spec) if matches!(spec.kind, MemoryKind::Argument(_)) => {}
+            Some(_) => {
+                return Err(SimError::Inputs(format!(
+                    "memory `{name}` is internal to `@{top}`; it starts at 0"
+                )))
+            }
+            None => {
+                return Err(SimError::Inputs(format!("`@{top}` has no memory `{name}`")));
+            }
+        }
+    }
+    let mut builder = Builder { program, net: Network::default(), components: 0 };
+    builder.net.contexts.push(Context {
+        func: index,
+        site: Site { func: func.name.clone(), instances: Vec::new() },
+        prefix: String::new(),
+    });
+    let mut bindings = Vec::with_capacity(args.len());
+    for (i, &value) in args.iter().enumerate() {
+        if let Some(spec) = specs.iter().find(|m| m.kind == MemoryKind::Argument(i)) {
+            if !inputs.args[i].is_empty() {
+                return Err(SimError::Inputs(format!(
+                    "argument #{i} of `@{top}` is a memory; give its contents by the name `{}`",
+                    spec.name
+                )));
+            }
+            let words = inputs.memories.get(&spec.name).map_or(&[][..], |w| w.as_slice());
+            if words.len() as u64 > spec.depth {
+                return Err(SimError::Inputs(format!(
+                    "memory `{}` holds {} words, but {} were given",
+                    spec.name,
+                    spec.depth,
+                    words.len()
+                )));
+            }
+            let memory = builder.memory(func, &spec.name, spec.depth, spec.width, words)?;
+            bindings.push(Some(Binding::Memory(memory)));
+            continue;
+        }
+        let channel = builder.channel(0, func, value)?;
+        let m = builder.net.channels[channel].mask;
+        builder.net.channels[channel].tokens =
+            inputs.args[i].iter().map(|&v| Token { value: v & m, clock: Clock::new() }).collect();
+        bindings.push(Some(Binding::Channel(channel)));
+    }
+    builder.body(0, &bindings, None, "", 0)?;
+    builder.mark_source_driven();
+    builder.endless_results(func)?;
+    Ok(builder.net)
+}
+
+fn unsupported(func: &Func, op: &OpData, reason: impl Into<String>) -> SimError {
+    SimError::Unsupported {
+        func: func.name.clone(),
+        op: op.name.clone(),
+        range: op.name_range,
+        reason: reason.into(),
+    }
+}
+
+fn malformed(func: &Func, range: TextRange, message: impl Into<String>) -> SimError {
+    SimError::Malformed { func: func.name.clone(), range, message: message.into() }
+}
+
+impl<'p> Builder<'p> {
+    fn memory(
+        &mut self,
+        func: &Func,
+        name: &str,
+        depth: u64,
+        width: u32,
+        words: &[u64],
+    ) -> Result<usize, SimError> {
+        if depth > MAX_MEMORY_WORDS {
+            return Err(SimError::Unsupported {
+                func: func.name.clone(),
+                op: func.op().name.clone(),
+                range: func.op().name_range,
+                reason: format!(
+                    "memory `{name}` has {depth} words; the interpreter holds at most {MAX_MEMORY_WORDS}"
+                ),
+            });
+        }
+        let m = mask(width);
+        let mut contents: Vec<u64> = words.iter().map(|&w| w & m).collect();
+        contents.resize(depth as usize, 0);
+        self.net.memories.push(Memory {
+            name: name.to_string(),
+            mask: m,
+            words: contents,
+            history: BTreeMap::new(),
+        });
+        Ok(self.net.memories.len() - 1)
+    }
+
+    /// A new channel for `value` of the function of context `ctx`.
+    fn channel(&mut self, ctx: usize, func: &Func, value: ValueId) -> Result<usize, SimError> {
+        let Some(shape) = func.shape(value) else {
+            let data = &func.item.values[value as usize];
+            let shown = func.ty(value).map_or("unknown".to_string(), |t| t.to_string());
+            let reason = format!("`{}` has type `{shown}`, which has no known width", data.name);
+            return Err(match data.def {
+                Def::Result { op, .. } => unsupported(func, &func.item.ops[op as usize], reason),
+                Def::Arg { .. } => SimError::Unsupported {
+                    func: func.name.clone(),
+                    op: func.op().name.clone(),
+                    range: data.range,
+                    reason,
+                },
+            });
+        };
+        self.net.channels.push(Channel {
+            tokens: Fifo::new(),
+            mask: if shape.control { 0 } else { shape.mask() },
+            producer: None,
+            consumer: None,
+            origin: (ctx, value),
+            reader: None,
+            infinite: false,
+        });
+        Ok(self.net.channels.len() - 1)
+    }
+
+    /// Elaborates the body of context `ctx`'s function: its arguments bound as given, its
+    /// terminator feeding `results` (an instance's result channels) or the function's results.
+    fn body(
+        &mut self,
+        ctx: usize,
+        bindings: &[Option<Binding>],
+        results: Option<&[usize]>,
+        memory_prefix: &str,
+        depth: usize,
+    ) -> Result<(), SimError> {
+        let program = self.program;
+        let func = &program.funcs[self.net.contexts[ctx].func];
+        let item = &func.item;
+        let Some(entry) = item.blocks.first() else { return Ok(()) };
+        let mut channels: Vec<Option<usize>> = vec![None; item.values.len()];
+        let mut memories: Vec<Option<usize>> = vec![None; item.values.len()];
+        for (&value, binding) in entry.args.iter().zip(bindings) {
+            match binding {
+                Some(Binding::Channel(c)) => channels[value as usize] = Some(*c),
+                Some(Binding::Memory(m)) => memories[value as usize] = Some(*m),
+                None => {}
+            }
+        }
+        // Internal memories, named after the instance path below the top.
+        let specs = memories::memories(func);
+        let mut internal: Vec<(OpId, usize)> = Vec::new();
+        for spec in &specs {
+            if let MemoryKind::Internal(op) = spec.kind {
+                let name = format!("{memory_prefix}{}", spec.name);
+                internal.push((op, self.memory(func, &name, spec.depth, spec.width, &[])?));
+            }
+        }
+        // Ops the interpreter does not model are reported before their result types are.
+        for &op in &entry.ops {
+            let data = &item.ops[op as usize];
+            if !known_name(data).is_some_and(modelled) {
+                return Err(unsupported(func, data, unmodelled_reason(data)));
+            }
+        }
+        // A channel for every result of every op, but memrefs.
+        for &op in &entry.ops {
+            for &value in &item.ops[op as usize].results {
+                let memref = func.ty(value).is_some_and(memref);
+                if !memref {
+                    channels[value as usize] = Some(self.channel(ctx, func, value)?);
+                }
+            }
+        }
+        let terminator = entry
+            .ops
+            .last()
+            .copied()
+            .filter(|&op| matches!(item.ops[op as usize].short_name(), "return" | "end"));
+        for &id in &entry.ops {
+            let op = &item.ops[id as usize];
+            if op.broken {
+                return Err(malformed(func, op.range, format!("`{}` is not well formed", op.name)));
+            }
+            if !op.regions.is_empty() {
+                return Err(unsupported(func, op, "ops with regions are not dataflow"));
+            }
+            let operand_value = |i: usize| item.uses[op.operands[i] as usize].value;
+            let operand_channel = |i: usize| -> Result<usize, SimError> {
+                let use_ = &item.uses[op.operands[i] as usize];
+                use_.value.and_then(|v| channels[v as usize]).ok_or_else(|| {
+                    malformed(func, use_.range, format!("`{}` is not a channel", use_.text))
+                })
+            };
+            let result_channel = |i: usize| -> Result<usize, SimError> {
+                channels[op.results[i] as usize].ok_or_else(|| {
+                    malformed(func, op.name_range, format!("a result of `{}` is a memref", op.name))
+                })
+            };
+            let all_inputs = || -> Result<Vec<usize>, SimError> {
+                (0..op.operands.len()).map(operand_channel).collect()
+            };
+            let all_outputs = || -> Result<Vec<usize>, SimError> {
+                (0..op.results.len()).map(result_channel).collect()
+            };
+            if op.short_name() == "instance" {
+                let mut args = Vec::with_capacity(op.operands.len());
+                for i in 0..op.operands.len() {
+                    let value = operand_value(i);
+                    args.push(match value.and_then(|v| memories[v as usize]) {
+                        Some(m) => Some(Binding::Memory(m)),
+                        None => Some(Binding::Channel(operand_channel(i)?)),
+                    });
+                }
+                let outputs: Vec<usize> = all_outputs()?;
+                self.instance(ctx, id, &args, &outputs, memory_prefix, depth)?;
+                continue;
+            }
+            let (kind, inputs, outputs) = if Some(id) == terminator {
+                match results {
+                    Some(outs) => {
+                        if outs.len() != op.operands.len() {
+                            return Err(malformed(
+                                func,
+                                op.name_range,
+                                format!(
+                                    "`{}` returns {} values, but the instance binds {}",
+                                    op.name,
+                                    op.operands.len(),
+                                    outs.len()
+                                ),
+                            ));
+                        }
+                        (Kind::Each { results: false }, all_inputs()?, outs.to_vec())
+                    }
+                    None => {
+                        self.net.results = vec![Vec::new(); op.operands.len()];
+                        (Kind::Each { results: true }, all_inputs()?, Vec::new())
+                    }
+                }
+            } else {
+                let kind = self.kind(func, id, &memories, &internal)?;
+                let (inputs, outputs) = match &kind {
+                    // The memref operand is not a channel.
+                    Kind::Memory(_) => {
+                        let interface = memories::interface(func, id).ok_or_else(|| {
+                            malformed(func, op.name_range, "not a memory interface")
+                        })?;
+                        let mut inputs = Vec::new();
+                        for (i, port) in interface.operands.iter().enumerate() {
+                            if *port != Port::Memref {
+                                inputs.push(operand_channel(i)?);
+                            }
+                        }
+                        (inputs, all_outputs()?)
+                    }
+                    _ => (all_inputs()?, all_outputs()?),
+                };
+                (kind, inputs, outputs)
+            };
+            self.node(ctx, func, id, kind, inputs, outputs)?;
+        }
+        Ok(())
+    }
+
+    /// Adds a node and connects it to its channels.
+    fn node(
+        &mut self,
+        ctx: usize,
+        func: &Func,
+        op: OpId,
+        kind: Kind,
+        inputs: Vec<usize>,
+        outputs: Vec<usize>,
+    ) -> Result<(), SimError> {
+        let n = self.net.nodes.len();
+        let data = &func.item.ops[op as usize];
+        // Operand positions of the channels (a memory interface skips its memref operand).
+        let positions: Vec<usize> = match &kind {
+            Kind::Memory(_) => memories::interface(func, op)
+                .map(|i| {
+                    i.operands
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| **p != Port::Memref)
+                        .map(|(k, _)| k)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            _ => (0..inputs.len()).collect(),
+        };
+        for (k, &c) in inputs.iter().enumerate() {
+            let channel = &mut self.net.channels[c];
+            if channel.consumer.is_some() {
+                let position = positions.get(k).copied().unwrap_or(k);
+                let use_ = &func.item.uses[data.operands[position] as usize];
+                return Err(malformed(
+                    func,
+                    use_.range,
+                    format!("`{}` is consumed more than once; a channel needs a `fork`", use_.text),
+                ));
+            }
+            channel.consumer = Some(n);
+            channel.reader = Some((ctx, op, positions.get(k).copied().unwrap_or(k)));
+        }
+        for &c in &outputs {
+            self.net.channels[c].producer = Some(n);
+        }
+        if let Kind::Pass = kind {
+            // CIRCT's `initValues`: stage i holds value i, stage 0 nearest the input, so the
+            // last value listed leaves first.
+            if let Some(values) = init_values(data) {
+                let channel = &mut self.net.channels[outputs[0]];
+                for v in values.into_iter().rev() {
+                    channel
+                        .tokens
+                        .push_back(Token { value: v & channel.mask, clock: Clock::new() });
+                }
+            }
+        }
+        self.net.nodes.push(Node {
+            ctx,
+            op,
+            kind,
+            inputs,
+            outputs,
+            source_driven: false,
+            parts: Vec::new(),
+        });
+        Ok(())
+    }
+
+    fn instance(
+        &mut self,
+        ctx: usize,
+        op: OpId,
+        args: &[Option<Binding>],
+        outputs: &[usize],
+        memory_prefix: &str,
+        depth: usize,
+    ) -> Result<(), SimError> {
+        let program = self.program;
+        let caller = &program.funcs[self.net.contexts[ctx].func];
+        let data = &caller.item.ops[op as usize];
+        let symbol = data.symbol.as_ref().map(|(s, _)| s.trim_start_matches('@').to_string());
+        let Some(index) =
+            symbol.as_ref().and_then(|s| program.funcs.iter().position(|f| &f.name == s))
+        else {
+            return Err(unsupported(
+                caller,
+                data,
+                "its callee is not a `handshake.func` of this file",
+            ));
+        };
+        let callee = &program.funcs[index];
+        if callee.external {
+            return Err(unsupported(
+                caller,
+                data,
+                format!("`@{}` is a declaration; there is no body to run", callee.name),
+            ));
+        }
+        if depth >= MAX_INSTANCE_DEPTH {
+            return Err(SimError::TooDeep { func: caller.name.clone(), range: data.name_range });
+        }
+        if callee.args().len() != args.len() {
+            return Err(malformed(
+                caller,
+                data.name_range,
+                format!(
+                    "`@{}` takes {} arguments, {} given",
+                    callee.name,
+                    callee.args().len(),
+                    args.len()
+                ),
+            ));
+        }
+        let parent = &self.net.contexts[ctx];
+        let mut instances = parent.site.instances.clone();
+        instances.push(op);
+        let label = data
+            .results
+            .first()
+            .map(|&v| caller.item.values[v as usize].name.clone())
+            .unwrap_or_else(|| data.name.clone());
+        let prefix = format!(
+            "{}in `@{}` (instance `{label}` in `@{}`): ",
+            parent.prefix, callee.name, caller.name
+        );
+        self.net.contexts.push(Context {
+            func: index,
+            site: Site { func: callee.name.clone(), instances },
+            prefix,
+        });
+        let inner = self.net.contexts.len() - 1;
+        let memory_prefix = format!("{memory_prefix}inst{op}.");
+        self.body(inner, args, Some(outputs), &memory_prefix, depth + 1)
+    }
+
+    /// The node kind of a non-terminator op.
+    fn kind(
+        &mut self,
+        func: &Func,
+        id: OpId,
+        memories: &[Option<usize>],
+        internal: &[(OpId, usize)],
+    ) -> Result<Kind, SimError> {
+        let item = &func.item;
+        let op = &item.ops[id as usize];
+        let Some(name) = known_name(op).filter(|n| modelled(n)) else {
+            return Err(unsupported(func, op, unmodelled_reason(op)));
+        };
+        let (ins, outs) = (op.operands.len(), op.results.len());
+        let shape = |ok: bool| -> Result<(), SimError> {
+            if ok {
+                Ok(())
+            } else {
+                Err(malformed(
+                    func,
+                    op.name_range,
+                    format!("`{}` with {ins} operands and {outs} results", op.name),
+                ))
+            }
+        };
+        let operand_value = |i: usize| item.uses[op.operands[i] as usize].value;
+        let width = |value: Option<ValueId>| -> Result<u32, SimError> {
+            value
+                .and_then(|v| data_width(func, v))
+                .ok_or_else(|| unsupported(func, op, "its operands are not plain integer channels (extra signals, or an unknown width)"))
+        };
+        let kind = match name {
+            "fork" | "lazy_fork" => {
+                shape(ins == 1 && outs >= 1)?;
+                Kind::Fork
+            }
+            "join" => {
+                shape(ins >= 1 && outs == 1)?;
+                Kind::Join
+            }
+            "sync" => {
+                shape(ins >= 1 && outs == ins)?;
+                Kind::Sync
+            }
+            "merge" | "control_merge" => {
+                shape(ins >= 1 && outs == if name == "merge" { 1 } else { 2 })?;
+                Kind::Merge(Merge { component: self.component(), last: vec![0; ins] })
+            }
+            "mux" => {
+                shape(ins >= 2 && outs == 1)?;
+                Kind::Mux
+            }
+            "br" | "buffer" => {
+                shape(ins == 1 && outs == 1)?;
+                Kind::Pass
+            }
+            // The proposals' `%out = return %x`, before `end`.
+            "return" => {
+                shape(ins == outs)?;
+                Kind::Each { results: false }
+            }
+            "cond_br" => {
+                shape(ins == 2 && outs == 2)?;
+                Kind::CondBr
+            }
+            "sink" => {
+                shape(ins == 1 && outs == 0)?;
+                Kind::Sink
+            }
+            "source" => {
+                shape(ins == 0 && outs == 1)?;
+                Kind::Source
+            }
+            "constant" | "arith.constant" => {
+                shape(ins <= 1 && outs == 1)?;
+                let text = match op.attr("value") {
+                    Some(attr) => attr.value.clone(),
+                    None => constant_text(func, op),
+                };
+                let Some(value) = parse_integer(&text) else {
+                    return Err(unsupported(
+                        func,
+                        op,
+                        format!("its value `{}` is not an integer", text.trim()),
+                    ));
+                };
+                Kind::Constant(value & mask(width(Some(op.results[0]))?))
+            }
+            _ if SAME_TYPE_BINARY.contains(&name) => {
+                shape(ins == 2 && outs == 1)?;
+                let Some(bin) = BinaryOp::from_name(name) else {
+                    return Err(unsupported(
+                        func,
+                        op,
+                        "the component library has no integer module for it",
+                    ));
+                };
+                Kind::Binary { op: bin, width: width(operand_value(0))? }
+            }
+            "cmpi" => {
+                shape(ins == 2 && outs == 1)?;
+                let text = op
+                    .words
+                    .first()
+                    .map(|(w, _)| w.clone())
+                    .or_else(|| {
+                        op.attr("predicate").map(|a| {
+                            hsir_analysis::dataflow::attribute_scalar(&a.value).to_string()
+                        })
+                    })
+                    .unwrap_or_default();
+                let Some(pred) = Predicate::parse(&text) else {
+                    return Err(unsupported(func, op, format!("unknown predicate `{text}`")));
+                };
+                Kind::Compare { pred, width: width(operand_value(0))? }
+            }
+            "extsi" | "extui" | "trunci" | "bitcast" | "index_cast" | "index_castui" | "not" => {
+                shape(ins == 1 && outs == 1)?;
+                let from = width(operand_value(0))?;
+                let to = width(Some(op.results[0]))?;
+                let unary = match name {
+                    "not" => UnaryOp::Not,
+                    "extsi" | "index_cast" => UnaryOp::SignExtend,
+                    _ => UnaryOp::ZeroExtend,
+                };
+                Kind::Unary { op: unary, from, to }
+            }
+            "select" | "arith.select" => {
+                shape(ins == 3 && outs == 1)?;
+                Kind::Select
+            }
+            "wait" => {
+                shape(ins >= 1 && outs == 1)?;
+                Kind::Wait
+            }
+            "load" | "store" => access(func, op, name == "load")?,
+            "memory" | "extmemory" | "mem_controller" => {
+                Kind::Memory(self.memory_node(func, id, memories, internal)?)
+            }
+            "dataflow.stream" => {
+                shape(ins == 3 && outs == 2)?;
+                let attr = |keys: &[&str], default: &str| {
+                    keys.iter()
+                        .find_map(|k| op.attr(k))
+                        .map(|a| hsir_analysis::dataflow::attribute_scalar(&a.value).to_string())
+                        .unwrap_or_else(|| default.to_string())
+                };
+                let step_op = attr(&["step_op"], "+=");
+                let cond = attr(&["cont_cond", "stop_cond"], "<");
+                if super::arith::step(&step_op, 8, 0, 0).is_none()
+                    || super::arith::continues(&cond, 8, 0, 0).is_none()
+                {
+                    return Err(unsupported(
+                        func,
+                        op,
+                        format!("unknown step `{step_op}` or condition `{cond}`"),
+                    ));
+                }
+                Kind::Stream(Stream {
+                    step_op,
+                    cond,
+                    width: width(Some(op.results[0]))?,
+                    state: None,
+                })
+            }
+            "dataflow.gate" => {
+                shape(ins == 2 && outs == 2)?;
+                Kind::Gate { held: None }
+            }
+            "dataflow.carry" => {
+                shape(ins == 3 && outs == 1)?;
+                Kind::Carry { running: false }
+            }
+            "dataflow.invariant" => {
+                shape(ins == 2 && outs == 1)?;
+                Kind::Invariant { kept: None }
+            }
+            "end" => {
+                return Err(malformed(func, op.name_range, "`end` is not the last op of the body"))
+            }
+            _ => return Err(unsupported(func, op, unmodelled_reason(op))),
+        };
+        Ok(kind)
+    }
+
+    fn memory_node(
+        &mut self,
+        func: &Func,
+        id: OpId,
+        memories: &[Option<usize>],
+        internal: &[(OpId, usize)],
+    ) -> Result<MemoryNode, SimError> {
+        let op = &func.item.ops[id as usize];
+        let Some(interface) = memories::interface(func, id) else {
+            return Err(malformed(func, op.name_range, "not a memory interface"));
+        };
+        let memory = match interface.kind {
+            InterfaceKind::Memory => internal.iter().find(|(o, _)| *o == id).map(|(_, m)| *m),
+            _ => op
+                .operands
+                .first()
+                .and_then(|&u| func.item.uses[u as usize].value)
+                .and_then(|v| memories[v as usize]),
+        };
+        let Some(memory) = memory else {
+            return Err(unsupported(func, op, "its memory has no static one-dimensional shape"));
+        };
+        let bad = |what: &str| {
+            malformed(func, op.name_range, format!("`{}` lacks {what} (see HS1208)", op.name))
+        };
+        if interface.operands.contains(&Port::Unknown) || interface.results.contains(&Port::Unknown)
+        {
+            return Err(bad("a port layout that accounts for every operand and result"));
+        }
+        // Inputs are the operands without the memref, in order.
+        let input = |port: Port| -> Option<usize> {
+            let position = interface.operand(port)?;
+            Some(interface.operands[..position].iter().filter(|p| **p != Port::Memref).count())
+        };
+        let mut stores = Vec::new();
+        for k in 0..interface.stores {
+            stores.push(StorePort {
+                data_in: input(Port::StoreData(k)).ok_or_else(|| bad("a store's data"))?,
+                addr_in: input(Port::StoreAddr(k)).ok_or_else(|| bad("a store's address"))?,
+                done_out: interface.result(Port::StoreDone(k)),
+                component: self.component(),
+            });
+        }
+        let mut loads = Vec::new();
+        for k in 0..interface.loads {
+            loads.push(LoadPort {
+                addr_in: input(Port::LoadAddr(k)).ok_or_else(|| bad("a load's address"))?,
+                data_out: interface
+                    .result(Port::LoadData(k))
+                    .ok_or_else(|| bad("a load's data result"))?,
+                done_out: interface.result(Port::LoadDone(k)),
+                component: self.component(),
+            });
+        }
+        let counts =
+            (0..interface.store_counts).filter_map(|k| input(Port::StoreCount(k))).collect();
+        let completion = match interface.kind {
+            InterfaceKind::MemController => Some(Completion {
+                start_in: input(Port::MemStart).ok_or_else(|| bad("`memStart`"))?,
+                end_in: input(Port::CtrlEnd).ok_or_else(|| bad("`ctrlEnd`"))?,
+                end_out: interface.result(Port::MemEnd).ok_or_else(|| bad("`memEnd`"))?,
+                pending: 0,
+            }),
+            _ => None,
+        };
+        Ok(MemoryNode { memory, stores, loads, counts, completion })
+    }
+
+    /// Fails when a result of the top function is fed by sources alone: an endless stream.
+    fn endless_results(&self, func: &Func) -> Result<(), SimError> {
+        let Some(node) =
+            self.net.nodes.iter().find(|n| matches!(n.kind, Kind::Each { results: true }))
+        else {
+            return Ok(());
+        };
+        match node.inputs.iter().position(|&c| self.net.channels[c].infinite) {
+            Some(i) => Err(unsupported(
+                func,
+                &func.item.ops[node.op as usize],
+                format!("result #{i} is fed by sources alone, an endless stream of tokens"),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Marks the nodes fed by sources alone, and their channels.
+    fn mark_source_driven(&mut self) {
+        let net = &mut self.net;
+        loop {
+            let mut changed = false;
+            for n in 0..net.nodes.len() {
+                let node = &net.nodes[n];
+                if node.source_driven
+                    || matches!(node.kind, Kind::Memory(_) | Kind::Each { results: true })
+                {
+                    continue;
+                }
+                let fed = if node.inputs.is_empty() {
+                    matches!(node.kind, Kind::Source | Kind::Constant(_))
+                } else {
+                    node.inputs.iter().all(|&c| {
+                        net.channels[c].producer.is_some_and(|p| net.nodes[p].source_driven)
+                    })
+                };
+                if fed {
+                    net.nodes[n].source_driven = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for node in &net.nodes {
+            if node.source_driven {
+                for &c in &node.outputs {
+                    net.channels[c].infinite = true;
+                }
+            }
+        }
+    }
+}
+
+/// The ops the interpreter models, by `known_name`.
+const MODELLED: &[&str] = &[
+    "fork",
+    "lazy_fork",
+    "join",
+    "sync",
+    "merge",
+    "control_merge",
+    "mux",
+    "br",
+    "buffer",
+    "return",
+    "end",
+    "cond_br",
+    "sink",
+    "source",
+    "constant",
+    "arith.constant",
+    "cmpi",
+    "extsi",
+    "extui",
+    "trunci",
+    "bitcast",
+    "index_cast",
+    "index_castui",
+    "not",
+    "select",
+    "arith.select",
+    "wait",
+    "load",
+    "store",
+    "memory",
+    "extmemory",
+    "mem_controller",
+    "instance",
+    "dataflow.stream",
+    "dataflow.gate",
+    "dataflow.carry",
+    "dataflow.invariant",
+];
+
+fn modelled(name: &str) -> bool {
+    MODELLED.contains(&name) || BinaryOp::from_name(name).is_some()
+}
+
+fn unmodelled_reason(op: &OpData) -> String {
+    let name = known_name(op).unwrap_or(&op.name);
+    let float = ["f", "fp", "fptosi", "fptoui", "sitofp", "uitofp", "extf", "truncf"];
+    if known_name(op).is_none() {
+        "the interpreter models Handshake, arith and LOOM's dataflow ops only".to_string()
+    } else if float.iter().any(|f| name.ends_with(f)) || name.contains("fp") {
+        "floating point is not modelled".to_string()
+    } else if name == "lsq" {
+        "load-store queues are not modelled".to_string()
+    } else {
+        "the interpreter does not model this op".to_string()
+    }
+}
+
+fn memref(ty: &Type) -> bool {
+    matches!(ty, Type::Other(t) if t.starts_with("memref"))
+}
+
+/// Bits of a value's data, when it is an integer (or `index`) channel without extra signals,
+/// or control (0 bits).
+fn data_width(func: &Func, value: ValueId) -> Option<u32> {
+    let ty = func.ty(value)?;
+    let channel = match ty.as_channel(func.style == Style::Circt) {
+        Some(c) => c,
+        None => Type::Channel { data: Box::new(ty.clone()), extras: Vec::new() },
+    };
+    match channel {
+        Type::Control { extras } if extras.is_empty() => Some(0),
+        Type::Channel { data, extras } if extras.is_empty() => match *data {
+            Type::Int { .. } | Type::Index => scalar_width(&data),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A `load` / `store` in CIRCT's form (`[addr...] data, ctrl : Taddr, Tdata`; results data,
+/// addresses) or Dynamatic's (`[addr] data : 4 types`; results address, data).
+fn access(func: &Func, op: &OpData, is_load: bool) -> Result<Kind, SimError> {
+    let item = &func.item;
+    let written = hsir_analysis::signatures::flat_types(&op.types).len();
+    let naddr = op
+        .operands
+        .iter()
+        .filter(|&&u| item.uses[u as usize].container == Container::Bracket)
+        .count();
+    let (ins, outs) = (op.operands.len(), op.results.len());
+    let access = if written == 4 && ins == 2 && outs == 2 {
+        Access { addr_in: vec![0], data_in: 1, ctrl_in: None, addr_out: vec![0], data_out: 1 }
+    } else if written == 2 && naddr >= 1 && ins == naddr + 2 && outs == naddr + 1 {
+        Access {
+            addr_in: (0..naddr).collect(),
+            data_in: naddr,
+            ctrl_in: Some(naddr + 1),
+            addr_out: (1..=naddr).collect(),
+            data_out: 0,
+        }
+    } else {
+        return Err(malformed(
+            func,
+            op.name_range,
+            format!("`{}` with {ins} operands and {outs} results is neither CIRCT's nor Dynamatic's form", op.name),
+        ));
+    };
+    Ok(if is_load { Kind::Load(access) } else { Kind::Store(access) })
+}
+
+/// `arith.constant 5 : i32`: the text between the name and the type.
+fn constant_text(func: &Func, op: &OpData) -> String {
+    let start = usize::from(op.name_range.end());
+    let end = usize::from(op.range.end());
+    let rest = &func.text[start..end];
+    rest.split(':').next().unwrap_or("").to_string()
+}
+
+/// An integer attribute value: `5`, `-1 : i32`, `0x1F`, `true`, `false`; as its two's-complement
+/// bits.
+fn parse_integer(text: &str) -> Option<u64> {
+    let scalar = hsir_analysis::dataflow::attribute_scalar(text).trim();
+    match scalar {
+        "true" => return Some(1),
+        "false" => return Some(0),
+        _ => {}
+    }
+    let (negative, digits) = match scalar.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, scalar),
+    };
+    let magnitude = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok()?,
+        None => digits.parse::<u64>().ok()?,
+    };
+    Some(if negative { magnitude.wrapping_neg() } else { magnitude })
+}
+
+/// CIRCT's `initValues = [1, 2]`.
+fn init_values(op: &OpData) -> Option<Vec<u64>> {
+    let attr = op.attr("initValues")?;
+    let inner = attr.value.trim().trim_start_matches('[').trim_end_matches(']');
+    inner.split(',').filter(|s| !s.trim().is_empty()).map(parse_integer).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_integer;
+
+    #[test]
+    fn integers() {
+        assert_eq!(parse_integer("0 : index"), Some(0));
+        assert_eq!(parse_integer("-1 : i32"), Some(u64::MAX));
+        assert_eq!(parse_integer("0x1F"), Some(31));
+        assert_eq!(parse_integer("true"), Some(1));
+        assert_eq!(parse_integer("1.0 : f32"), None);
+    }
+}

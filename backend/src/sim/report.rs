@@ -1,0 +1,217 @@
+//! What a finished run says: results, memories, and the readable account of what was left
+//! behind and what raced.
+
+use std::collections::BTreeMap;
+
+use hsir_analysis::ir::{group_len, Container, OpData, OpId, ValueId};
+
+use super::build::{Network, RaceRecord};
+use super::node::{Event, Kind};
+use super::{Held, Leftover, Outcome, Race};
+use crate::memories::{self, Port};
+use crate::program::{Func, Program};
+
+pub(crate) fn outcome(program: &Program, net: Network, firings: u64) -> Outcome {
+    let func_of = |ctx: usize| &program.funcs[net.contexts[ctx].func];
+    let mut leftovers = Vec::new();
+    for channel in &net.channels {
+        if channel.tokens.is_empty() || channel.infinite {
+            continue;
+        }
+        let count = channel.tokens.len();
+        let tokens: Vec<u64> = channel.tokens.iter().map(|t| t.value).collect();
+        let plural = if count == 1 { "" } else { "s" };
+        let leftover = match channel.reader {
+            Some((ctx, op, operand)) => {
+                let func = func_of(ctx);
+                let data = &func.item.ops[op as usize];
+                let use_ = &func.item.uses[data.operands[operand] as usize];
+                let value = use_.value.unwrap_or(channel.origin.1);
+                Leftover {
+                    site: net.contexts[ctx].site.clone(),
+                    value,
+                    count,
+                    consumer: Some((op, operand)),
+                    message: format!(
+                        "{}{count} token{plural} left on the {} of `{}` (`{}`)",
+                        net.contexts[ctx].prefix,
+                        operand_role(func, data, op, operand),
+                        op_name(data),
+                        use_.text
+                    ),
+                    range: use_.range,
+                    tokens,
+                }
+            }
+            None => {
+                let (ctx, value) = channel.origin;
+                let func = func_of(ctx);
+                Leftover {
+                    site: net.contexts[ctx].site.clone(),
+                    value,
+                    count,
+                    consumer: None,
+                    message: format!(
+                        "{}{count} token{plural} left on `{}`, which nothing consumes",
+                        net.contexts[ctx].prefix,
+                        value_text(func, value)
+                    ),
+                    range: func.item.values[value as usize].range,
+                    tokens,
+                }
+            }
+        };
+        leftovers.push(leftover);
+    }
+    let mut held = Vec::new();
+    for node in &net.nodes {
+        let func = func_of(node.ctx);
+        let data = &func.item.ops[node.op as usize];
+        let what = format!("`{}`{}", op_name(data), op_label(func, data));
+        let message = match &node.kind {
+            Kind::Gate { held: Some(v) } => {
+                format!("{what} still holds the value {v}, for a condition that never came")
+            }
+            Kind::Carry { running: true } => format!(
+                "{what} is still inside a loop: it waits for a condition (and, when it is true, a `next` token)"
+            ),
+            Kind::Invariant { kept: Some(v) } => {
+                format!("{what} still repeats the value {v}: its loop never saw a false condition")
+            }
+            Kind::Stream(s) if s.state.is_some() => format!("{what} is still inside a loop"),
+            Kind::Memory(m) => match &m.completion {
+                Some(c) if c.pending > 0 => format!(
+                    "{what} was told of {} store{} it never received",
+                    c.pending,
+                    if c.pending == 1 { "" } else { "s" }
+                ),
+                Some(c) if c.pending < 0 => format!(
+                    "{what} received {} store{} more than its store counts announced",
+                    -c.pending,
+                    if c.pending == -1 { "" } else { "s" }
+                ),
+                _ => continue,
+            },
+            _ => continue,
+        };
+        held.push(Held {
+            site: net.contexts[node.ctx].site.clone(),
+            op: node.op,
+            message: format!("{}{message}", net.contexts[node.ctx].prefix),
+            range: data.name_range,
+        });
+    }
+    let races = net.races.iter().map(|record| race(program, &net, record)).collect();
+    let memories: BTreeMap<String, Vec<u64>> =
+        net.memories.into_iter().map(|m| (m.name, m.words)).collect();
+    Outcome { results: net.results, memories, leftovers, held, races, firings }
+}
+
+fn race(program: &Program, net: &Network, record: &RaceRecord) -> Race {
+    let node = &net.nodes[record.node];
+    let context = &net.contexts[node.ctx];
+    let func = &program.funcs[context.func];
+    let data = &func.item.ops[node.op as usize];
+    let what = format!("`{}`{}", op_name(data), op_label(func, data));
+    let message = match &record.first {
+        Event::Merge { inputs } => {
+            let list: Vec<String> = inputs.iter().map(|i| i.to_string()).collect();
+            format!(
+                "{what}: the tokens of inputs {} are not ordered by the circuit: which passes first depends on timing",
+                list.join(" and ")
+            )
+        }
+        Event::Memory { address, stores: true } => format!(
+            "{what}: two stores to address {address} are not ordered by the circuit: the word left depends on timing"
+        ),
+        Event::Memory { address, stores: false } => format!(
+            "{what}: a load and a store of address {address} are not ordered by the circuit: what the load reads depends on timing"
+        ),
+    };
+    Race {
+        site: context.site.clone(),
+        op: node.op,
+        kind: record.kind(),
+        count: record.count,
+        message: format!("{}{message}", context.prefix),
+        range: data.name_range,
+    }
+}
+
+/// The op's name for messages: without `handshake.`.
+fn op_name(op: &OpData) -> &str {
+    op.short_name()
+}
+
+/// ` (`%x`)`: the op's first result, when it has one.
+fn op_label(func: &Func, op: &OpData) -> String {
+    match op.results.first() {
+        Some(&v) => format!(" (`{}`)", value_text(func, v)),
+        None => String::new(),
+    }
+}
+
+fn value_text(func: &Func, value: ValueId) -> String {
+    func.item.values[value as usize].display(group_len(&func.item, value))
+}
+
+/// What operand `i` of `op` is, in words: "ctrl", "condition", "input 1".
+pub(crate) fn operand_role(func: &Func, op: &OpData, id: OpId, i: usize) -> String {
+    let n = op.operands.len();
+    let numbered = |what: &str, k: usize| format!("{what} {k}");
+    let name = hsir_analysis::signatures::known_name(op).unwrap_or(op.name.as_str());
+    match name {
+        "load" | "store" => {
+            let addresses = op
+                .operands
+                .iter()
+                .filter(|&&u| func.item.uses[u as usize].container == Container::Bracket)
+                .count();
+            let data = if name == "load" { "data from memory" } else { "data" };
+            if i < addresses {
+                if addresses == 1 {
+                    "address".to_string()
+                } else {
+                    numbered("address", i)
+                }
+            } else if i == addresses {
+                data.to_string()
+            } else {
+                "ctrl".to_string()
+            }
+        }
+        "cond_br" => ["condition", "data"].get(i).unwrap_or(&"operand").to_string(),
+        "mux" if i == 0 => "select".to_string(),
+        "mux" => numbered("input", i - 1),
+        "select" | "arith.select" => {
+            ["condition", "true value", "false value"].get(i).unwrap_or(&"operand").to_string()
+        }
+        "constant" => "ctrl".to_string(),
+        "cmpi" => ["lhs", "rhs"].get(i).unwrap_or(&"operand").to_string(),
+        _ if hsir_analysis::signatures::SAME_TYPE_BINARY.contains(&name) => {
+            ["lhs", "rhs"].get(i).unwrap_or(&"operand").to_string()
+        }
+        "dataflow.stream" => ["start", "step", "bound"].get(i).unwrap_or(&"operand").to_string(),
+        "dataflow.gate" => ["value", "cond"].get(i).unwrap_or(&"operand").to_string(),
+        "dataflow.carry" => ["cond", "init", "next"].get(i).unwrap_or(&"operand").to_string(),
+        "dataflow.invariant" => ["cond", "value"].get(i).unwrap_or(&"operand").to_string(),
+        "wait" if i + 1 == n => "data".to_string(),
+        "wait" if n == 2 => "token".to_string(),
+        "wait" => numbered("token", i),
+        "memory" | "extmemory" | "mem_controller" => {
+            match memories::interface(func, id).and_then(|f| f.operands.get(i).copied()) {
+                Some(Port::StoreData(k)) => numbered("store data", k),
+                Some(Port::StoreAddr(k)) => numbered("store address", k),
+                Some(Port::LoadAddr(k)) => numbered("load address", k),
+                Some(Port::StoreCount(k)) => numbered("store count", k),
+                Some(Port::MemStart) => "memStart".to_string(),
+                Some(Port::CtrlEnd) => "ctrlEnd".to_string(),
+                _ => numbered("operand", i),
+            }
+        }
+        "return" | "end" => numbered("result", i),
+        "instance" => numbered("argument", i),
+        _ if n == 1 => "input".to_string(),
+        _ => numbered("input", i),
+    }
+}
