@@ -125,7 +125,7 @@ pub fn memref_shape(ty: &Type) -> Option<(u64, u32)> {
     let element = parts.pop()?;
     let width = match element {
         "index" => INDEX_WIDTH,
-        e => e.trim_start_matches(|c| c == 'i' || c == 'f' || c == 'u' || c == 's').parse().ok()?,
+        e => e.trim_start_matches(['i', 'f', 'u', 's']).parse().ok()?,
     };
     let mut depth: u64 = 1;
     for dim in parts {
