@@ -1,10 +1,12 @@
-// hsir_control_merge: merge that also reports which input it took.
+// hsir_control_merge: merge that also reports which input it took, ending in a ready-breaking
+// slot (as Dynamatic's control_merge, whose RTL ends in a TEHB) followed by an eager fork of
+// the token and its index.
 // The lowest-numbered valid input is chosen; its data goes to out and its number to index.
-// out and index are taken independently (like an eager fork); a choice not fully taken in the
-// cycle it is made is registered and held (data and index stay stable) until both have been
-// taken, and the chosen input is consumed in the cycle the second one is taken.
-// Timing: out/index valid and data are combinational from the inputs and the registered state;
-// ready paths are combinational. No path is broken.
+// out and index are taken independently. When they are not both taken in the cycle the choice
+// is made, the token and its index are kept in the slot (the input is consumed), so the choice
+// never changes once offered; while the slot is full no input is consumed.
+// Timing: data and valid pass combinationally when the slot is empty; ready is registered
+// (`ins_ready` depends on the slot only), so ready paths are broken here.
 module hsir_control_merge #(
   parameter N  = 2,
   parameter W  = 1,
@@ -15,71 +17,92 @@ module hsir_control_merge #(
   input  [N*W-1:0]    ins_data,
   input  [N-1:0]      ins_valid,
   output [N-1:0]      ins_ready,
-  output reg [W-1:0]  out_data,
+  output [W-1:0]      out_data,
   output              out_valid,
   input               out_ready,
-  output reg [IW-1:0] index_data,
+  output [IW-1:0]     index_data,
   output              index_valid,
   input               index_ready
 );
-  integer i;
-  reg           holding;    // a choice was offered and not fully taken: keep it
-  reg  [N-1:0]  held;       // that choice, one-hot
+  // Combinational logic is written as functions in continuous assignments, which simulators
+  // evaluate at time 0 (an `always @*` waits for its first input change).
+  // The lowest set bit of v, one-hot.
+  function [N-1:0] lowest;
+    input [N-1:0] v;
+    begin
+      lowest = v & (~v + {{(N-1){1'b0}}, 1'b1});
+    end
+  endfunction
+
+  function [W-1:0] select;
+    input [N*W-1:0] data;
+    input [N-1:0]   pick;
+    integer i;
+    begin
+      select = {W{1'b0}};
+      for (i = 0; i < N; i = i + 1)
+        select = select | (data[i*W +: W] & {W{pick[i]}});
+    end
+  endfunction
+
+  // The number of the set bit of a one-hot value.
+  function [IW-1:0] number;
+    input [N-1:0] pick;
+    integer i;
+    reg [IW-1:0] k;
+    begin
+      number = {IW{1'b0}};
+      k      = {IW{1'b0}};
+      for (i = 0; i < N; i = i + 1) begin
+        if (pick[i]) number = k;
+        k = k + 1'b1;
+      end
+    end
+  endfunction
+
+  wire [N-1:0]  pick   = lowest(ins_valid);  // one-hot: the lowest valid input
+  wire          chosen = |ins_valid;
+
+  // The slot.
+  reg           full;
+  reg  [W-1:0]  slot_data;
+  reg  [IW-1:0] slot_index;
+  wire          token  = full | chosen;
+  wire [W-1:0]  data   = full ? slot_data : select(ins_data, pick);
+  wire [IW-1:0] index  = full ? slot_index : number(pick);
+
+  // The eager fork of the slot's token: which outputs took it already.
   reg           sent_out;
   reg           sent_index;
-  reg  [N-1:0]  lowest;     // one-hot: the lowest valid input
-  reg           found;
-  reg  [IW-1:0] k;
-  wire [N-1:0]  pick = holding ? held : lowest;
-  wire          any  = holding | found;
-  wire          done = (sent_out | out_ready) & (sent_index | index_ready);
-  wire          fire = any & done;
+  wire          taken  = (sent_out | out_ready) & (sent_index | index_ready);
 
-  always @* begin
-    found  = 1'b0;
-    lowest = {N{1'b0}};
-    for (i = 0; i < N; i = i + 1) begin
-      if (!found && ins_valid[i]) begin
-        found     = 1'b1;
-        lowest[i] = 1'b1;
-      end
-    end
-  end
-
-  always @* begin
-    out_data   = {W{1'b0}};
-    index_data = {IW{1'b0}};
-    k          = {IW{1'b0}};
-    for (i = 0; i < N; i = i + 1) begin
-      if (pick[i]) begin
-        out_data   = ins_data[i*W +: W];
-        index_data = k;
-      end
-      k = k + 1'b1;
-    end
-  end
-
-  assign out_valid   = any & ~sent_out;
-  assign index_valid = any & ~sent_index;
-  assign ins_ready   = pick & {N{fire}};
+  assign out_data    = data;
+  assign index_data  = index;
+  assign out_valid   = token & ~sent_out;
+  assign index_valid = token & ~sent_index;
+  assign ins_ready   = pick & {N{~full}};
 
   always @(posedge clk) begin
     if (rst) begin
+      full       <= 1'b0;
       sent_out   <= 1'b0;
       sent_index <= 1'b0;
-      holding    <= 1'b0;
-    end else if (fire) begin
-      sent_out   <= 1'b0;
-      sent_index <= 1'b0;
-      holding    <= 1'b0;
     end else begin
-      sent_out   <= sent_out | (out_valid & out_ready);
-      sent_index <= sent_index | (index_valid & index_ready);
-      if (found) holding <= 1'b1;
+      full <= token & ~taken;
+      if (token & taken) begin
+        sent_out   <= 1'b0;
+        sent_index <= 1'b0;
+      end else begin
+        sent_out   <= sent_out | (out_valid & out_ready);
+        sent_index <= sent_index | (index_valid & index_ready);
+      end
     end
   end
 
   always @(posedge clk) begin
-    if (!holding) held <= lowest;
+    if (!full) begin
+      slot_data  <= data;
+      slot_index <= index;
+    end
   end
 endmodule

@@ -41,11 +41,11 @@ module hsir_ext_memory #(
   output [NLD-1:0]     ld_done_valid,
   input  [NLD-1:0]     ld_done_ready,
   output               loadEn,
-  output reg [AW-1:0]  loadAddr,
+  output [AW-1:0]      loadAddr,
   input  [W-1:0]       loadData,
   output               storeEn,
-  output reg [AW-1:0]  storeAddr,
-  output reg [W-1:0]   storeData
+  output [AW-1:0]      storeAddr,
+  output [W-1:0]       storeData
 );
   // Requests and their operands, per port.
   wire [NST-1:0]    st_req;
@@ -53,36 +53,61 @@ module hsir_ext_memory #(
   wire [NST*W-1:0]  st_d;
   wire [NLD-1:0]    ld_req;
   wire [NLD*AW-1:0] ld_a;
+  // Combinational logic is written as functions in continuous assignments, which simulators
+  // evaluate at time 0 (an `always @*` waits for its first input change).
+  function [NST-1:0] lowest_st;
+    input [NST-1:0] v;
+    begin
+      lowest_st = v & (~v + {{(NST-1){1'b0}}, 1'b1});
+    end
+  endfunction
+
+  function [NLD-1:0] lowest_ld;
+    input [NLD-1:0] v;
+    begin
+      lowest_ld = v & (~v + {{(NLD-1){1'b0}}, 1'b1});
+    end
+  endfunction
+
+  function [AW-1:0] st_addr_of;
+    input [NST*AW-1:0] a;
+    input [NST-1:0]    pick;
+    integer i;
+    begin
+      st_addr_of = {AW{1'b0}};
+      for (i = 0; i < NST; i = i + 1)
+        st_addr_of = st_addr_of | (a[i*AW +: AW] & {AW{pick[i]}});
+    end
+  endfunction
+
+  function [W-1:0] st_data_of;
+    input [NST*W-1:0] d;
+    input [NST-1:0]   pick;
+    integer i;
+    begin
+      st_data_of = {W{1'b0}};
+      for (i = 0; i < NST; i = i + 1)
+        st_data_of = st_data_of | (d[i*W +: W] & {W{pick[i]}});
+    end
+  endfunction
+
+  function [AW-1:0] ld_addr_of;
+    input [NLD*AW-1:0] a;
+    input [NLD-1:0]    pick;
+    integer i;
+    begin
+      ld_addr_of = {AW{1'b0}};
+      for (i = 0; i < NLD; i = i + 1)
+        ld_addr_of = ld_addr_of | (a[i*AW +: AW] & {AW{pick[i]}});
+    end
+  endfunction
+
   // Grants: one-hot, lowest requesting port.
-  reg  [NST-1:0]    st_grant;
-  reg  [NLD-1:0]    ld_grant;
-
-  integer i;
-  always @* begin
-    st_grant  = {NST{1'b0}};
-    storeAddr = {AW{1'b0}};
-    storeData = {W{1'b0}};
-    for (i = NST - 1; i >= 0; i = i - 1) begin
-      if (st_req[i]) begin
-        st_grant    = {NST{1'b0}};
-        st_grant[i] = 1'b1;
-        storeAddr   = st_a[i*AW +: AW];
-        storeData   = st_d[i*W +: W];
-      end
-    end
-  end
-
-  always @* begin
-    ld_grant = {NLD{1'b0}};
-    loadAddr = {AW{1'b0}};
-    for (i = NLD - 1; i >= 0; i = i - 1) begin
-      if (ld_req[i]) begin
-        ld_grant    = {NLD{1'b0}};
-        ld_grant[i] = 1'b1;
-        loadAddr    = ld_a[i*AW +: AW];
-      end
-    end
-  end
+  wire [NST-1:0] st_grant = lowest_st(st_req);
+  wire [NLD-1:0] ld_grant = lowest_ld(ld_req);
+  assign storeAddr = st_addr_of(st_a, st_grant);
+  assign storeData = st_data_of(st_d, st_grant);
+  assign loadAddr  = ld_addr_of(ld_a, ld_grant);
 
   assign storeEn = |st_req;
   assign loadEn  = |ld_req;

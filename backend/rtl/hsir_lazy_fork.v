@@ -10,22 +10,19 @@ module hsir_lazy_fork #(
   input              in_valid,
   output             in_ready,
   output [N*W-1:0]   out_data,
-  output reg [N-1:0] out_valid,
+  output [N-1:0]     out_valid,
   input  [N-1:0]     out_ready
 );
-  integer i;
-  integer j;
-  reg others;
-
   assign in_ready = &out_ready;
   assign out_data = {N{in_data}};
 
-  always @* begin
-    for (i = 0; i < N; i = i + 1) begin
-      others = 1'b1;
-      for (j = 0; j < N; j = j + 1)
-        if (j != i) others = others & out_ready[j];
-      out_valid[i] = in_valid & others;
+  // Output i is valid when the input is and every other output is ready. (A generate loop of
+  // continuous assignments: simulators evaluate those at time 0.)
+  genvar g;
+  generate
+    for (g = 0; g < N; g = g + 1) begin : outs
+      wire [N-1:0] others = out_ready | ({{(N-1){1'b0}}, 1'b1} << g);
+      assign out_valid[g] = in_valid & (&others);
     end
-  end
+  endgenerate
 endmodule

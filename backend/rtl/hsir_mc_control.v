@@ -26,20 +26,35 @@ module hsir_mc_control #(
   localparam NW = CW + 16;
 
   reg  [NW-1:0] count;
-  reg  [NW-1:0] added;
-  reg           changing;
 
-  integer i;
-  always @* begin
-    added    = {NW{1'b0}};
-    changing = st_issued;
-    for (i = 0; i < NCTRL; i = i + 1) begin
-      if (ctrl_valid[i]) begin
-        added    = added + {{(NW-CW){1'b0}}, ctrl_data[i*CW +: CW]};
-        changing = changing | (ctrl_data[i*CW +: CW] != {CW{1'b0}});
-      end
+  // Combinational logic is written as functions in continuous assignments, which simulators
+  // evaluate at time 0 (an `always @*` waits for its first input change).
+  // The stores the valid ctrl tokens announce this cycle.
+  function [NW-1:0] announced;
+    input [NCTRL*CW-1:0] data;
+    input [NCTRL-1:0]    valid;
+    integer i;
+    begin
+      announced = {NW{1'b0}};
+      for (i = 0; i < NCTRL; i = i + 1)
+        if (valid[i]) announced = announced + {{(NW-CW){1'b0}}, data[i*CW +: CW]};
     end
-  end
+  endfunction
+
+  // Whether some valid ctrl token announces a store.
+  function any_announced;
+    input [NCTRL*CW-1:0] data;
+    input [NCTRL-1:0]    valid;
+    integer i;
+    begin
+      any_announced = 1'b0;
+      for (i = 0; i < NCTRL; i = i + 1)
+        if (valid[i] && data[i*CW +: CW] != {CW{1'b0}}) any_announced = 1'b1;
+    end
+  endfunction
+
+  wire [NW-1:0] added    = announced(ctrl_data, ctrl_valid);
+  wire          changing = st_issued | any_announced(ctrl_data, ctrl_valid);
 
   assign ctrl_ready      = {NCTRL{1'b1}};
   assign mem_end_valid   = mem_start_valid & ctrl_end_valid & ~changing & (count == {NW{1'b0}});

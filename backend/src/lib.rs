@@ -3,8 +3,12 @@
 //! read files and write what comes back.
 
 pub mod memories;
+pub mod netlist;
 pub mod pipeline;
 pub mod program;
+pub mod rtl;
 pub mod sim;
+pub mod testbench;
+pub mod verilog;
 
 pub use program::{Func, HwModule, Program, Shape};

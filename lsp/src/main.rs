@@ -49,6 +49,60 @@ enum Command {
         #[arg(long)]
         stdio: bool,
     },
+    /// Generate Verilog for a `handshake.func` (or an `hw.module` with pipelines).
+    ///
+    /// Writes the design, the component library it uses and `files.f` into DIR, each file
+    /// atomically; with `--testbench`, a self-checking testbench too, which
+    /// `iverilog -g2012 -o sim -c DIR/files.f && vvp sim` runs. Exit status: 0 when written,
+    /// 1 when the IR has errors, 2 on a usage or IO problem.
+    Rtl {
+        file: PathBuf,
+        /// The function or module to generate (default: the one nothing instantiates).
+        #[arg(long)]
+        top: Option<String>,
+        /// The output folder.
+        #[arg(short = 'o', long = "output", value_name = "DIR")]
+        out: PathBuf,
+        /// Also write a testbench that checks the design against hsir's interpreter.
+        #[arg(long)]
+        testbench: bool,
+        /// Random input tokens per argument, for the testbench (default: the function's
+        /// `// hsir-sim: tokens=N` directive, else 3).
+        #[arg(long, requires = "testbench")]
+        tokens: Option<usize>,
+        /// Seed of the testbench's tokens and stalls.
+        #[arg(long, default_value_t = 1, requires = "testbench")]
+        seed: u64,
+        /// Replace files in DIR even if hsir did not write them.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Run hsir's token interpreter on a `handshake.func`.
+    ///
+    /// Prints the tokens each result receives, memory contents that changed, tokens left in
+    /// channels once nothing can fire, and merges whose order depends on timing. Inputs not
+    /// given come from the function's `// hsir-sim:` directives and the seed.
+    Sim {
+        file: PathBuf,
+        /// The function to run (default: the one nothing instantiates).
+        #[arg(long)]
+        top: Option<String>,
+        /// Tokens of one channel argument, comma-separated (`--args 1,2,3`); once per channel
+        /// argument, in order.
+        #[arg(long = "args", value_name = "LIST", allow_hyphen_values = true)]
+        args: Vec<String>,
+        /// Initial words of a memory: `--mem A=1,2,3`.
+        #[arg(long = "mem", value_name = "NAME=LIST")]
+        mems: Vec<String>,
+        /// Random tokens per argument when --args is not given.
+        #[arg(long)]
+        tokens: Option<usize>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Give up after this many op firings.
+        #[arg(long, default_value_t = 10_000_000)]
+        max_firings: u64,
+    },
     /// Print the lossless syntax tree of a file.
     Syntax {
         /// Print the text rebuilt from the tree instead (it equals the file).
@@ -71,6 +125,12 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Check { format, severity, files } => cli::check::run(&files, format, &severity),
         Command::Syntax { text, file } => cli::syntax::run(&file, text),
+        Command::Sim { file, top, args, mems, tokens, seed, max_firings } => {
+            cli::sim::run(&cli::sim::SimArgs { file, top, args, mems, tokens, seed, max_firings })
+        }
+        Command::Rtl { file, top, out, testbench, tokens, seed, force } => {
+            cli::rtl::run(&cli::rtl::RtlArgs { file, top, out, testbench, tokens, seed, force })
+        }
         Command::Lsp { stdio: _ } => server::run(),
     };
     ExitCode::from(status)

@@ -249,7 +249,7 @@ pub(crate) fn build(program: &Program, top: &str, inputs: &Inputs) -> Result<Net
         let channel = builder.channel(0, func, value)?;
         let m = builder.net.channels[channel].mask;
         builder.net.channels[channel].tokens =
-            inputs.args[i].iter().map(|&v| Token { value: v & m, clock: Clock::new() }).collect();
+            inputs.args[i].iter().map(|&v| Token::new(v & m, Clock::new())).collect();
         bindings.push(Some(Binding::Channel(channel)));
     }
     builder.body(0, &bindings, None, "", 0)?;
@@ -518,9 +518,7 @@ impl<'p> Builder<'p> {
             if let Some(values) = init_values(data) {
                 let channel = &mut self.net.channels[outputs[0]];
                 for v in values.into_iter().rev() {
-                    channel
-                        .tokens
-                        .push_back(Token { value: v & channel.mask, clock: Clock::new() });
+                    channel.tokens.push_back(Token::new(v & channel.mask, Clock::new()));
                 }
             }
         }

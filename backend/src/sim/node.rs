@@ -21,6 +21,24 @@ pub(crate) type Clock = Vec<u32>;
 pub(crate) struct Token {
     pub value: u64,
     pub clock: Clock,
+    /// When it was made, in the order of the run: a merge holding tokens on several inputs
+    /// passes the oldest, as hardware does when the tokens' paths to it have no buffering.
+    pub seq: u64,
+}
+
+thread_local! {
+    static SEQ: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+impl Token {
+    pub(crate) fn new(value: u64, clock: Clock) -> Token {
+        let seq = SEQ.with(|s| {
+            let n = s.get() + 1;
+            s.set(n);
+            n
+        });
+        Token { value, clock, seq }
+    }
 }
 
 /// Which steps a call may take: order-independent ones first, then the deferred ones (merges
@@ -213,6 +231,10 @@ impl Io<'_> {
         (0..self.inputs.len()).all(|i| self.has(i))
     }
 
+    fn head_seq(&self, i: usize) -> u64 {
+        self.channels[self.inputs[i]].tokens.front().map_or(u64::MAX, |t| t.seq)
+    }
+
     fn peek(&self, i: usize) -> u64 {
         self.channels[self.inputs[i]].tokens.front().map_or(0, |t| t.value)
     }
@@ -249,7 +271,7 @@ impl Io<'_> {
     fn push(&mut self, o: usize, value: u64) {
         let clock = self.settle().clone();
         let channel = &mut self.channels[self.outputs[o]];
-        channel.tokens.push_back(Token { value: value & channel.mask, clock });
+        channel.tokens.push_back(Token::new(value & channel.mask, clock));
     }
 }
 
@@ -497,12 +519,12 @@ fn step(
     fired.then_some(None)
 }
 
-/// The lowest input holding a token passes. A race when another input holds one too, or when
-/// the token does not depend on the merge's last choice of another input (with other
-/// latencies it could have come first).
+/// The oldest token among the inputs passes (the lowest input among equals). A race when
+/// another input holds one too, or when the token does not depend on the merge's last choice of
+/// another input (with other latencies it could have come first).
 fn merge(io: &mut Io<'_>, state: &mut Merge) -> Option<Option<Event>> {
     let holding: Vec<usize> = (0..io.inputs.len()).filter(|&i| io.has(i)).collect();
-    let &chosen = holding.first()?;
+    let &chosen = holding.iter().min_by_key(|&&i| io.head_seq(i))?;
     let v = io.pop(chosen);
     let after = component(&io.clock, state.component);
     let unordered = (0..state.last.len())

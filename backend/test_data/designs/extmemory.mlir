@@ -16,16 +16,25 @@ handshake.func @vadd(%a: memref<8xi32>, %b: memref<8xi32>, %c: memref<8xi32>, %n
   %v, %ac = dataflow.gate %idx, %wc : index, i1 -> index, i1
   %acf:6 = fork [6] %ac : i1
   %vf:3 = fork [3] %v : index
-  %ka = dataflow.carry %acf#0, %s#2, %next_a : i1, none, none -> none
-  %kb = dataflow.carry %acf#1, %s#3, %next_b : i1, none, none -> none
-  %kc = dataflow.carry %acf#2, %s#4, %next_c : i1, none, none -> none
+  %acb0 = buffer [2] fifo %acf#0 : i1
+  %acb1 = buffer [2] fifo %acf#1 : i1
+  %acb2 = buffer [2] fifo %acf#2 : i1
+  %ka = dataflow.carry %acb0, %s#2, %next_a_b : i1, none, none -> none
+  %kb = dataflow.carry %acb1, %s#3, %next_b_b : i1, none, none -> none
+  %kc = dataflow.carry %acb2, %s#4, %next_c_b : i1, none, none -> none
   %x, %a_addr = load [%vf#0] %a_data, %ka : index, i32
   %y, %b_addr = load [%vf#1] %b_data, %kb : index, i32
   %sum = arith.addi %x, %y : i32
   %c_data, %c_addr = store [%vf#2] %sum, %kc : index, i32
-  %next_a, %exit_a = cond_br %acf#3, %a_done : none
-  %next_b, %exit_b = cond_br %acf#4, %b_done : none
-  %next_c, %exit_c = cond_br %acf#5, %c_done : none
+  %acb3 = buffer [1] fifo %acf#3 : i1
+  %acb4 = buffer [1] fifo %acf#4 : i1
+  %acb5 = buffer [1] fifo %acf#5 : i1
+  %next_a, %exit_a = cond_br %acb3, %a_done : none
+  %next_b, %exit_b = cond_br %acb4, %b_done : none
+  %next_c, %exit_c = cond_br %acb5, %c_done : none
+  %next_a_b = buffer [1] seq %next_a : none
+  %next_b_b = buffer [1] seq %next_b : none
+  %next_c_b = buffer [1] seq %next_c : none
   %done = join %exit_a, %exit_b, %exit_c : none, none, none
   return %done : none
 }

@@ -2,8 +2,13 @@
 // i++) sum += i * k;` with the condition checked in the header block. A control_merge picks
 // the entry or the back edge, muxes keyed by its index carry `i`, `sum`, `n` and `k` around the
 // loop, cond_brs on the condition split every value between the body and the exit, and
-// buffers on the back edges break every cycle's data, valid and ready paths
-// (ONE_SLOT_BREAK_DVR, or a ONE_SLOT_BREAK_DV on `i` with a ONE_SLOT_BREAK_R in the header). Returns sum(i * k for i < n) = k * n(n-1)/2.
+// buffers on the back edges break every cycle's data, valid and ready paths. Every cycle holds
+// one token and has two slots (a loop whose only slot is full cannot move its token: the slot
+// would have to take it back in the cycle it lets it go): a ONE_SLOT_BREAK_DV on `i` with a
+// ONE_SLOT_BREAK_R in the header, ONE_SLOT_BREAK_DVR then ONE_SLOT_BREAK_R on `sum`, a two-slot
+// FIFO_BREAK_DV then ONE_SLOT_BREAK_R on `n`, FIFO_BREAK_NONE then ONE_SLOT_BREAK_DVR on `k`,
+// and on the control, a ONE_SLOT_BREAK_DVR beside the control_merge's own slot. Returns sum(i * k for i < n) =
+// k * n(n-1)/2.
 //
 // One token per argument: the control_merge would see a second invocation's start token while
 // the first still loops, and which it takes first would depend on timing.
@@ -38,9 +43,12 @@ handshake.func @sum_loop(%n: !handshake.channel<i32>, %k: !handshake.channel<i32
   %one = constant %src {value = 1 : i32} : <>, <i32>
   %i_next = addi %it#1, %one : <i32>
   %i_back = buffer %i_next, bufferType = ONE_SLOT_BREAK_DV, numSlots = 1 : <i32>
-  %sum_back = buffer %sum_next, bufferType = ONE_SLOT_BREAK_DVR, numSlots = 1 : <i32>
-  %n_back = buffer %n_t, bufferType = ONE_SLOT_BREAK_DVR, numSlots = 1 : <i32>
-  %k_back = buffer %kt#1, bufferType = ONE_SLOT_BREAK_DVR, numSlots = 1 : <i32>
+  %sum_slot = buffer %sum_next, bufferType = ONE_SLOT_BREAK_DVR, numSlots = 1 : <i32>
+  %sum_back = buffer %sum_slot, bufferType = ONE_SLOT_BREAK_R, numSlots = 1 : <i32>
+  %n_slot = buffer %n_t, bufferType = FIFO_BREAK_DV, numSlots = 2 : <i32>
+  %n_back = buffer %n_slot, bufferType = ONE_SLOT_BREAK_R, numSlots = 1 : <i32>
+  %k_slot = buffer %kt#1, bufferType = FIFO_BREAK_NONE, numSlots = 1 : <i32>
+  %k_back = buffer %k_slot, bufferType = ONE_SLOT_BREAK_DVR, numSlots = 1 : <i32>
   %ctrl_back = buffer %c_t, bufferType = ONE_SLOT_BREAK_DVR, numSlots = 1 : <>
   // The exit.
   sink %i_f : <i32>

@@ -40,8 +40,10 @@ handshake.func @increment(%mem: memref<8xi32>, %n: !handshake.channel<i32>, %k: 
   %one = constant %src {value = 1 : i32} : <>, <i32>
   %i_next = addi %it#2, %one : <i32>
   %i_back = buffer %i_next, bufferType = ONE_SLOT_BREAK_DV, numSlots = 1 : <i32>
-  %n_back = buffer %n_t, bufferType = ONE_SLOT_BREAK_DVR, numSlots = 1 : <i32>
-  %k_back = buffer %kt#1, bufferType = ONE_SLOT_BREAK_DVR, numSlots = 1 : <i32>
+  %n_slot = buffer %n_t, bufferType = ONE_SLOT_BREAK_DVR, numSlots = 1 : <i32>
+  %n_back = buffer %n_slot, bufferType = ONE_SLOT_BREAK_R, numSlots = 1 : <i32>
+  %k_slot = buffer %kt#1, bufferType = ONE_SLOT_BREAK_DVR, numSlots = 1 : <i32>
+  %k_back = buffer %k_slot, bufferType = ONE_SLOT_BREAK_R, numSlots = 1 : <i32>
   %ctrl_back = buffer %cb#1, bufferType = ONE_SLOT_BREAK_DVR, numSlots = 1 : <>
   // The exit.
   sink %i_f : <i32>

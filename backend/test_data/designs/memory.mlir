@@ -21,12 +21,16 @@ handshake.func @store_then_load(%n: index, %k: i32, %start: none) -> (i32, none)
   %v, %ac = dataflow.gate %idx, %wc : index, i1 -> index, i1
   %acf:3 = fork [3] %ac : i1
   %vf:2 = fork [2] %v : index
-  %kk = dataflow.invariant %acf#0, %k : i1, i32 -> i32
-  %body = dataflow.carry %acf#1, %s#2, %next : i1, none, none -> none
+  %acb0 = buffer [2] fifo %acf#0 : i1
+  %kk = dataflow.invariant %acb0, %k : i1, i32 -> i32
+  %acb1 = buffer [2] fifo %acf#1 : i1
+  %body = dataflow.carry %acb1, %s#2, %next_b : i1, none, none -> none
   %vi = arith.index_cast %vf#0 : index to i32
   %prod = arith.muli %vi, %kk : i32
   %st_data, %st_addr = store [%vf#1] %prod, %body : index, i32
-  %next, %done1 = cond_br %acf#2, %st_done : none
+  %acb2 = buffer [1] fifo %acf#2 : i1
+  %next, %done1 = cond_br %acb2, %st_done : none
+  %next_b = buffer [1] seq %next : none
   // Second loop: sum of mem[i]. Its indices may run ahead; its loads wait for the first
   // loop's done token, the initial value of its body control.
   %b0 = constant %s#3 {value = 0 : index} : index
@@ -36,11 +40,17 @@ handshake.func @store_then_load(%n: index, %k: i32, %start: none) -> (i32, none)
   %wc2f:3 = fork [3] %wc2 : i1
   %v2, %ac2 = dataflow.gate %idx2, %wc2f#0 : index, i1 -> index, i1
   %ac2f:2 = fork [2] %ac2 : i1
-  %body2 = dataflow.carry %ac2f#0, %done1, %next2 : i1, none, none -> none
+  %ac2b0 = buffer [2] fifo %ac2f#0 : i1
+  %body2 = dataflow.carry %ac2b0, %done1, %next2_b : i1, none, none -> none
   %x, %ld_addr = load [%v2] %ld_data, %body2 : index, i32
-  %acc = dataflow.carry %wc2f#1, %zero, %acc_next : i1, i32, i32 -> i32
-  %acc_body, %sum = cond_br %wc2f#2, %acc : i32
+  %wc2b1 = buffer [2] fifo %wc2f#1 : i1
+  %acc = dataflow.carry %wc2b1, %zero, %acc_next_b : i1, i32, i32 -> i32
+  %wc2b2 = buffer [1] fifo %wc2f#2 : i1
+  %acc_body, %sum = cond_br %wc2b2, %acc : i32
   %acc_next = arith.addi %acc_body, %x : i32
-  %next2, %done2 = cond_br %ac2f#1, %ld_done : none
+  %acc_next_b = buffer [1] seq %acc_next : i32
+  %ac2b1 = buffer [1] fifo %ac2f#1 : i1
+  %next2, %done2 = cond_br %ac2b1, %ld_done : none
+  %next2_b = buffer [1] seq %next2 : none
   return %sum, %done2 : i32, none
 }

@@ -10,7 +10,9 @@
 // mid-loop. `@fill_raw_bug` has the same bug on an invariant that repeats the start token as a
 // store's ctrl: an invariant needs no `next`, so it gives N+1 ctrl tokens for N stores, and
 // exactly one is left on the store's ctrl (the "extra latched ctrl" of the seed). `@kernel` is
-// the correct form and leaves nothing. One invocation (a latched carry would swallow the next
+// the correct form and leaves nothing. In hardware the carry and the invariant take condition
+// i with their output i+1, so their condition channels get two slots, the cond_brs' one, and
+// the carry's back edge one. One invocation (a latched carry would swallow the next
 // one); loops need n >= 1.
 
 // hsir-sim: tokens=1 n=9..16 k=-100..100
@@ -24,12 +26,16 @@ handshake.func @kernel_raw_bug(%mem: memref<16xi32>, %n: index, %k: i32, %start:
   %v, %ac = dataflow.gate %idx, %wc_f#0 : index, i1 -> index, i1
   %ac_f:2 = fork [2] %ac : i1
   %v_f:2 = fork [2] %v : index
-  %body = dataflow.carry %wc_f#1, %s#2, %next : i1, none, none -> none
-  %kk = dataflow.invariant %ac_f#0, %k : i1, i32 -> i32
+  %wcb = buffer [2] fifo %wc_f#1 : i1
+  %body = dataflow.carry %wcb, %s#2, %next_b : i1, none, none -> none
+  %acb0 = buffer [2] fifo %ac_f#0 : i1
+  %kk = dataflow.invariant %acb0, %k : i1, i32 -> i32
   %x, %ld_addr = load [%v_f#0] %ld_data, %body : index, i32
   %sum = arith.addi %x, %kk : i32
   %st_data, %st_addr = store [%v_f#1] %sum, %ld_done : index, i32
-  %next, %exit = cond_br %ac_f#1, %st_done : none
+  %acb1 = buffer [1] fifo %ac_f#1 : i1
+  %next, %exit = cond_br %acb1, %st_done : none
+  %next_b = buffer [1] seq %next : none
   return %exit : none
 }
 
@@ -43,10 +49,13 @@ handshake.func @fill_raw_bug(%mem: memref<16xi32>, %n: index, %k: i32, %start: n
   %wc_f:2 = fork [2] %wc : i1
   %v, %ac = dataflow.gate %idx, %wc_f#0 : index, i1 -> index, i1
   %ac_f:2 = fork [2] %ac : i1
-  %kk = dataflow.invariant %ac_f#0, %k : i1, i32 -> i32
-  %tick = dataflow.invariant %wc_f#1, %s#2 : i1, none -> none
+  %acb0 = buffer [2] fifo %ac_f#0 : i1
+  %kk = dataflow.invariant %acb0, %k : i1, i32 -> i32
+  %wcb = buffer [2] fifo %wc_f#1 : i1
+  %tick = dataflow.invariant %wcb, %s#2 : i1, none -> none
   %st_data, %st_addr = store [%v] %kk, %tick : index, i32
-  %next, %exit = cond_br %ac_f#1, %st_done : none
+  %acb1 = buffer [1] fifo %ac_f#1 : i1
+  %next, %exit = cond_br %acb1, %st_done : none
   sink %next : none
   return %exit : none
 }
@@ -61,11 +70,15 @@ handshake.func @kernel(%mem: memref<16xi32>, %n: index, %k: i32, %start: none) -
   %v, %ac = dataflow.gate %idx, %wc : index, i1 -> index, i1
   %ac_f:3 = fork [3] %ac : i1
   %v_f:2 = fork [2] %v : index
-  %body = dataflow.carry %ac_f#0, %s#2, %next : i1, none, none -> none
-  %kk = dataflow.invariant %ac_f#1, %k : i1, i32 -> i32
+  %acb0 = buffer [2] fifo %ac_f#0 : i1
+  %body = dataflow.carry %acb0, %s#2, %next_b : i1, none, none -> none
+  %acb1 = buffer [2] fifo %ac_f#1 : i1
+  %kk = dataflow.invariant %acb1, %k : i1, i32 -> i32
   %x, %ld_addr = load [%v_f#0] %ld_data, %body : index, i32
   %sum = arith.addi %x, %kk : i32
   %st_data, %st_addr = store [%v_f#1] %sum, %ld_done : index, i32
-  %next, %exit = cond_br %ac_f#2, %st_done : none
+  %acb2 = buffer [1] fifo %ac_f#2 : i1
+  %next, %exit = cond_br %acb2, %st_done : none
+  %next_b = buffer [1] seq %next : none
   return %exit : none
 }

@@ -4,6 +4,9 @@
 // into N: each index with the condition that follows it (after_cond). `dataflow.carry` and
 // `dataflow.invariant` run a loop: `loop_sum` returns sum(i + k) for i < n, so n(n-1)/2 + n*k.
 // Any number of invocations; a loop needs n >= 1 (n = 0 leaves the invariant's `k` latched).
+// In hardware the carry and the invariant take condition i together with their output i+1, so
+// the fork branches into their conditions get two slots, the cond_br's one, and the carry's
+// back edge one.
 
 // hsir-sim: start=0..3 step=1..3 bound=0..8
 handshake.func @stream(%start: index, %step: index, %bound: index) -> (index, i1) {
@@ -37,10 +40,14 @@ handshake.func @loop_sum(%n: index, %k: index, %start: none) -> (index, none) {
   %idx, %wc = dataflow.stream %c0, %c1, %n {step_op = "+=", cont_cond = "<"} : (index, index, index) -> (index, i1)
   %wcf:3 = fork [3] %wc : i1
   %v, %ac = dataflow.gate %idx, %wcf#0 : index, i1 -> index, i1
-  %kk = dataflow.invariant %ac, %k : i1, index -> index
-  %acc = dataflow.carry %wcf#1, %zero, %next : i1, index, index -> index
-  %body, %exit = cond_br %wcf#2, %acc : index
+  %acb = buffer [2] fifo %ac : i1
+  %kk = dataflow.invariant %acb, %k : i1, index -> index
+  %wc1 = buffer [2] fifo %wcf#1 : i1
+  %acc = dataflow.carry %wc1, %zero, %next_b : i1, index, index -> index
+  %wc2 = buffer [1] fifo %wcf#2 : i1
+  %body, %exit = cond_br %wc2, %acc : index
   %vk = arith.addi %v, %kk : index
   %next = arith.addi %body, %vk : index
+  %next_b = buffer [1] seq %next : index
   return %exit, %s#3 : index, none
 }

@@ -1,6 +1,8 @@
 //! The subcommands of `hsir`.
 
 pub mod check;
+pub mod rtl;
+pub mod sim;
 pub mod syntax;
 
 use std::path::Path;

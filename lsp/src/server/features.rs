@@ -66,10 +66,17 @@ pub fn capabilities(encoding: Encoding) -> lsp::ServerCapabilities {
         document_range_formatting_provider: Some(lsp::OneOf::Left(true)),
         code_action_provider: Some(lsp::CodeActionProviderCapability::Options(
             lsp::CodeActionOptions {
-                code_action_kinds: Some(vec![lsp::CodeActionKind::QUICKFIX]),
+                code_action_kinds: Some(vec![
+                    lsp::CodeActionKind::QUICKFIX,
+                    lsp::CodeActionKind::SOURCE,
+                ]),
                 ..Default::default()
             },
         )),
+        execute_command_provider: Some(lsp::ExecuteCommandOptions {
+            commands: super::rtl::COMMANDS.iter().map(|c| c.to_string()).collect(),
+            ..Default::default()
+        }),
         ..Default::default()
     }
 }
@@ -121,7 +128,43 @@ pub fn code_actions(
             }));
         }
     }
+    generate_rtl_actions(world, &params.text_document.uri, file, wanted, &mut actions);
     Some(actions)
+}
+
+/// "Generate RTL for @f" on each `handshake.func` the range touches.
+fn generate_rtl_actions(
+    world: &mut World,
+    uri: &lsp::Uri,
+    file: hsir_analysis::FileId,
+    wanted: TextRange,
+    actions: &mut Vec<lsp::CodeActionOrCommand>,
+) {
+    let (analysis, _) = world.analysis();
+    let Some(text) = analysis.text(file) else { return };
+    let mut functions: Vec<(String, TextRange)> = analysis
+        .functions()
+        .into_iter()
+        .filter(|(_, item)| item.file == file && item.range.intersect(wanted).is_some())
+        .filter(|(_, item)| text[item.range].starts_with("handshake.func"))
+        .filter(|(_, item)| text[item.range].contains('{'))
+        .map(|(name, item)| (name, item.range))
+        .collect();
+    functions.sort_by_key(|(_, range)| range.start());
+    for (name, _) in functions {
+        let title = format!("Generate RTL for @{name}");
+        let arguments = serde_json::json!({ "uri": uri.to_string(), "function": name });
+        actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+            title: title.clone(),
+            kind: Some(lsp::CodeActionKind::SOURCE),
+            command: Some(lsp::Command {
+                title,
+                command: super::rtl::GENERATE_RTL.to_string(),
+                arguments: Some(vec![arguments]),
+            }),
+            ..Default::default()
+        }));
+    }
 }
 
 // ---- the IDE features --------------------------------------------------------------------------

@@ -9,11 +9,13 @@ mod config;
 mod features;
 
 mod proto;
+mod rtl;
 mod transport;
 mod world;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
@@ -85,6 +87,12 @@ pub struct Backend {
     settings: Mutex<Settings>,
     /// Writes notifications the worker serialised itself (diagnostics) to the client.
     injector: tokio::sync::mpsc::UnboundedSender<Vec<u8>>,
+    /// The workspace folders, as paths.
+    roots: Mutex<Vec<PathBuf>>,
+    /// Whether the client lets the server create progress tokens.
+    work_done_progress: AtomicBool,
+    /// The last progress token made.
+    tokens: AtomicU64,
 }
 
 impl Backend {
@@ -94,7 +102,22 @@ impl Backend {
             injector,
             tasks: Mutex::new(None),
             settings: Mutex::new(Settings::default()),
+            roots: Mutex::new(Vec::new()),
+            work_done_progress: AtomicBool::new(false),
+            tokens: AtomicU64::new(0),
         }
+    }
+
+    fn roots(&self) -> Vec<PathBuf> {
+        self.roots.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    fn progress_supported(&self) -> bool {
+        self.work_done_progress.load(Ordering::Relaxed)
+    }
+
+    fn next_token(&self) -> u64 {
+        self.tokens.fetch_add(1, Ordering::Relaxed) + 1
     }
 
     /// Sends a task to the worker. Before `initialize` there is none; tasks are dropped then,
@@ -202,6 +225,23 @@ impl LanguageServer for Backend {
             .and_then(|g| g.position_encodings.as_ref())
             .is_some_and(|encodings| encodings.contains(&PositionEncodingKind::UTF8));
         let encoding = if utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
+        let progress = (params.capabilities.window.as_ref())
+            .and_then(|w| w.work_done_progress)
+            .unwrap_or(false);
+        self.work_done_progress.store(progress, Ordering::Relaxed);
+        #[allow(deprecated)]
+        let mut roots: Vec<PathBuf> = (params.workspace_folders.iter().flatten())
+            .filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned()))
+            .collect();
+        #[allow(deprecated)]
+        if roots.is_empty() {
+            roots.extend(
+                params.root_uri.as_ref().and_then(|u| u.to_file_path()).map(|p| p.into_owned()),
+            );
+        }
+        if let Ok(mut slot) = self.roots.lock() {
+            *slot = roots;
+        }
         let mut problems = Vec::new();
         if let Some(options) = &params.initialization_options {
             let (settings, found) = Settings::default().updated(options);
@@ -396,6 +436,10 @@ impl LanguageServer for Backend {
             features::formatting(w, &params.text_document, Some(params.range), &params.options)
         })
         .await
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        rtl::execute(self, params).await
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {

@@ -117,6 +117,9 @@ pub struct World {
     /// Problems to tell the user about (a setting that could not be read, an edit that did not
     /// fit the text), drained by the async side.
     pub messages: Vec<String>,
+    /// What the last "Generate RTL" found wrong in a document, shown with its diagnostics
+    /// while the document stays at that version.
+    backend: HashMap<String, (i32, Vec<Diagnostic>)>,
 }
 
 impl World {
@@ -130,6 +133,7 @@ impl World {
             dirty: Vec::new(),
             published: HashMap::new(),
             fragments: HashMap::new(),
+            backend: HashMap::new(),
             diagnostic_options,
             trim_pending: false,
             messages: Vec::new(),
@@ -216,6 +220,7 @@ impl World {
             self.uris.remove(&doc.file);
             self.published.remove(uri);
             self.fragments.remove(uri);
+            self.backend.remove(uri);
             self.mark_all_dirty();
         }
     }
@@ -241,6 +246,27 @@ impl World {
     /// `serde_json::Value` of the whole list; and each item's part is reused from the last
     /// publish when the item did not change and did not move to another line or column, so a
     /// keystroke in a 15 MB file with thousands of findings rewrites one item's part.
+    /// The text and version of an open document.
+    pub fn snapshot(&self, uri: &str) -> Option<(String, i32)> {
+        let doc = self.docs.get(uri)?;
+        Some((self.db.text(doc.file)?.to_string(), doc.version))
+    }
+
+    /// Shows what the backend found wrong in `uri` at `version` beside its diagnostics, until
+    /// the document changes.
+    pub fn set_backend_diagnostics(
+        &mut self,
+        uri: &str,
+        version: i32,
+        diagnostics: Vec<Diagnostic>,
+    ) {
+        if diagnostics.is_empty() && !self.backend.contains_key(uri) {
+            return;
+        }
+        self.backend.insert(uri.to_string(), (version, diagnostics));
+        self.dirty.push(uri.to_string());
+    }
+
     fn take_publishes(&mut self) -> Vec<Vec<u8>> {
         let mut dirty = std::mem::take(&mut self.dirty);
         dirty.sort();
@@ -289,6 +315,24 @@ impl World {
                 (address, at.line, at.character).hash(&mut key);
                 parts.push(json.clone());
                 fragments.insert(address, Fragment { _diagnostics: diagnostics.clone(), at, json });
+            }
+            match self.backend.get(&uri) {
+                Some((at, diagnostics)) if *at == version && !diagnostics.is_empty() => {
+                    let json = proto::diagnostics_json(
+                        diagnostics,
+                        TextSize::from(0),
+                        &lsp_uri,
+                        &lines,
+                        self.encoding,
+                        options,
+                    );
+                    json.hash(&mut key);
+                    parts.push(json.into());
+                }
+                Some(_) => {
+                    self.backend.remove(&uri);
+                }
+                None => {}
             }
             let key = key.finish();
             self.fragments.insert(uri.clone(), fragments);

@@ -1,0 +1,191 @@
+//! `hsir sim FILE [--top F] [--args 1,2,3]... [--mem NAME=1,2]... [--tokens N] [--seed S]`:
+//! runs hsir's token interpreter on a `handshake.func` and prints what comes out, what is left
+//! in channels, and where the result depends on timing.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use hsir_analysis::DiagnosticCode;
+use hsir_backend::sim::{self, stimulus};
+use hsir_backend::Program;
+
+use super::EXIT_USAGE_OR_IO;
+
+pub struct SimArgs {
+    pub file: PathBuf,
+    pub top: Option<String>,
+    /// One list per argument that is a channel, in order.
+    pub args: Vec<String>,
+    pub mems: Vec<String>,
+    pub tokens: Option<usize>,
+    pub seed: u64,
+    pub max_firings: u64,
+}
+
+fn parse_list(text: &str) -> Result<Vec<u64>, String> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    text.split(',')
+        .map(|t| {
+            let t = t.trim();
+            let parsed = if let Some(hex) = t.strip_prefix("0x") {
+                u64::from_str_radix(hex, 16).ok()
+            } else if let Some(neg) = t.strip_prefix('-') {
+                neg.parse::<u64>().ok().map(|v| v.wrapping_neg())
+            } else {
+                t.parse::<u64>().ok()
+            };
+            parsed.ok_or_else(|| format!("`{t}` is not an integer"))
+        })
+        .collect()
+}
+
+pub fn run(args: &SimArgs) -> u8 {
+    let Ok(loaded) = super::load(&args.file) else { return EXIT_USAGE_OR_IO };
+    let program = match Program::new(&loaded.parse) {
+        Ok(p) => p,
+        Err(errors) => {
+            for d in &errors {
+                eprintln!("error[{}]: {}", d.code.code(), d.message);
+            }
+            eprintln!(
+                "error: `{}` has the errors above; `hsir check` shows them in context",
+                loaded.name
+            );
+            return 1;
+        }
+    };
+    let func = match &args.top {
+        Some(top) => program.func(top.trim_start_matches('@')),
+        None => program.default_top(),
+    };
+    let Some(func) = func.filter(|f| !f.external) else {
+        let known: Vec<String> =
+            program.funcs.iter().filter(|f| !f.external).map(|f| format!("@{}", f.name)).collect();
+        eprintln!(
+            "error[{}]: no function to run{}; the file has {}",
+            DiagnosticCode::BackendNoTop.code(),
+            args.top.as_deref().map_or(String::new(), |t| format!(" named `{t}`")),
+            if known.is_empty() { "none".to_string() } else { known.join(", ") }
+        );
+        return EXIT_USAGE_OR_IO;
+    };
+    let mut directives = match stimulus::directives(loaded.parse.tree().text(), &program, func) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: a `// hsir-sim:` directive of `@{}`: {e}", func.name);
+            return EXIT_USAGE_OR_IO;
+        }
+    };
+    if let Some(tokens) = args.tokens {
+        directives.tokens = tokens;
+    }
+    let mut inputs = stimulus::inputs(func, &directives, args.seed);
+    let names = func.arg_names();
+    let channel_args: Vec<usize> = func
+        .args()
+        .iter()
+        .enumerate()
+        .filter(|(_, &a)| func.ty(a).and_then(hsir_backend::program::memref_shape).is_none())
+        .map(|(i, _)| i)
+        .collect();
+    if !args.args.is_empty() {
+        if args.args.len() != channel_args.len() {
+            let list: Vec<&str> = channel_args.iter().map(|&i| names[i].as_str()).collect();
+            eprintln!(
+                "error: `@{}` takes {} channel arguments ({}); --args was given {} times",
+                func.name,
+                channel_args.len(),
+                list.join(", "),
+                args.args.len()
+            );
+            return EXIT_USAGE_OR_IO;
+        }
+        for (&i, text) in channel_args.iter().zip(&args.args) {
+            match parse_list(text) {
+                Ok(tokens) => inputs.args[i] = tokens,
+                Err(e) => {
+                    eprintln!("error: --args for `{}`: {e}", names[i]);
+                    return EXIT_USAGE_OR_IO;
+                }
+            }
+        }
+    }
+    for entry in &args.mems {
+        let Some((name, list)) = entry.split_once('=') else {
+            eprintln!("error: `--mem {entry}` must be NAME=1,2,3");
+            return EXIT_USAGE_OR_IO;
+        };
+        let Some(current) = inputs.memories.get_mut(name.trim()) else {
+            let known: Vec<&String> = inputs.memories.keys().collect();
+            eprintln!(
+                "error: `--mem {entry}`: `@{}` has no memory `{name}` (it has {known:?})",
+                func.name
+            );
+            return EXIT_USAGE_OR_IO;
+        };
+        match parse_list(list) {
+            Ok(words) => {
+                for (slot, w) in current.iter_mut().zip(words) {
+                    *slot = w;
+                }
+            }
+            Err(e) => {
+                eprintln!("error: --mem {name}: {e}");
+                return EXIT_USAGE_OR_IO;
+            }
+        }
+    }
+    let before: BTreeMap<String, Vec<u64>> = inputs.memories.clone();
+    let outcome = match sim::run(&program, &func.name, &inputs, args.max_firings) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    println!("@{}", func.name);
+    for (i, tokens) in inputs.args.iter().enumerate() {
+        if channel_args.contains(&i) {
+            println!("  in  {}: [{}]", names[i], list(tokens));
+        }
+    }
+    for (name, words) in &before {
+        println!("  mem {name} before: [{}]", list(words));
+    }
+    let results = func.result_names();
+    for (j, tokens) in outcome.results.iter().enumerate() {
+        let name = results.get(j).map_or_else(|| format!("out{j}"), Clone::clone);
+        println!("  out {name}: [{}]", list(tokens));
+    }
+    for (name, words) in &outcome.memories {
+        if before.get(name) != Some(words) {
+            println!("  mem {name} after:  [{}]", list(words));
+        }
+    }
+    for left in &outcome.leftovers {
+        println!("  left: {}", left.message);
+    }
+    for held in &outcome.held {
+        println!("  held: {}", held.message);
+    }
+    for race in &outcome.races {
+        println!("  race: {}", race.message);
+    }
+    println!("  firings: {}", outcome.firings);
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_list;
+
+    #[test]
+    fn lists() {
+        assert_eq!(parse_list("1, 0x10,-1").unwrap(), vec![1, 16, u64::MAX]);
+        assert_eq!(parse_list("").unwrap(), Vec::<u64>::new());
+        assert!(parse_list("1,x").unwrap_err().contains("`x`"));
+    }
+}
