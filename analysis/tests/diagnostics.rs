@@ -38,8 +38,15 @@ fn fixtures_match_their_annotations() {
 #[test]
 fn every_code_has_a_fixture_and_a_page() {
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diagnostics");
+    // The backend's codes (HS5xxx) have their fixtures beside the backend, which reports them.
+    let backend = Path::new(env!("CARGO_MANIFEST_DIR")).join("../backend/test_data/diagnostics");
+    let backend_fixtures = std::fs::read_dir(&backend)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", backend.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mlir"));
     let fixtures: Vec<String> = fixture_paths()
-        .iter()
+        .into_iter()
+        .chain(backend_fixtures)
         .map(|p| String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned())
         .collect();
     for code in DiagnosticCode::ALL {

@@ -74,7 +74,7 @@ pub fn generate_program(
                 None => {
                     return Err(vec![Diagnostic::new(
                         Code::BackendNoTop,
-                        TextRange::default(),
+                        first_item(program),
                         "the file has no `handshake.func` with a body and no `hw.module` with a pipeline to generate".to_string(),
                     )])
                 }
@@ -94,7 +94,7 @@ pub fn generate_program(
             .collect();
         return Err(vec![Diagnostic::new(
             Code::BackendNoTop,
-            TextRange::default(),
+            first_item(program),
             format!(
                 "no function or module `@{top}` in this file; it has {}",
                 if known.is_empty() { "none".to_string() } else { known.join(", ") }
@@ -123,6 +123,11 @@ pub fn generate_program(
         });
     }
     Ok(Output { top: name, files, diagnostics })
+}
+
+/// Where a problem with the file as a whole is shown: the first function's name.
+fn first_item(program: &Program) -> TextRange {
+    program.funcs.first().map_or(TextRange::default(), |f| f.absolute(f.op().name_range))
 }
 
 /// Whether an `hw.module` holds a pipeline.

@@ -1,6 +1,7 @@
 //! Verilog text for a netlist: one module per lowered function, instantiating the component
 //! library (`backend/rtl/`), whose modules are embedded here.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::netlist::{Cell, Module, Netlist, Pins};
@@ -59,17 +60,178 @@ pub fn library_text(netlist: &Netlist) -> String {
     out
 }
 
-/// The design's own modules, callees first.
+/// The design's own modules, callees first, after the typed modules they instantiate.
+///
+/// Cells do not instantiate the parameterised library modules directly: each distinct use gets
+/// a module of its own whose name encodes the op, every port's type and the settings that change
+/// its behaviour (`hsir_join__ctrl_i32_to_ctrl`, `hsir_fifo_break_dv_s3__i32_to_i32`), which
+/// instantiates the library module with its parameters. So two different units never share a
+/// name (CIRCT 1.62 gives `join (none, i32)` and `join (i32, none)` one module name and fails),
+/// and the netlist reads like the IR.
 pub fn design_text(netlist: &Netlist, header: &str) -> String {
     let mut out = String::new();
     for line in header.lines() {
         let _ = writeln!(out, "// {line}");
+    }
+    let mut typed: BTreeMap<String, String> = BTreeMap::new();
+    for module in &netlist.modules {
+        for cell in &module.cells {
+            if let Some((name, text)) = typed_module(module, cell) {
+                typed.entry(name).or_insert(text);
+            }
+        }
+    }
+    for text in typed.values() {
+        out.push('\n');
+        out.push_str(text);
     }
     for module in &netlist.modules {
         out.push('\n');
         module_text(module, &mut out);
     }
     out
+}
+
+/// The name a cell's typed module gets; `None` for cells that instantiate a design module.
+pub fn typed_name(module: &Module, cell: &Cell) -> Option<String> {
+    let kind = cell.module.strip_prefix("hsir_")?;
+    if !LIBRARY.iter().any(|(n, _)| *n == cell.module) {
+        return None;
+    }
+    let ty = |c: usize| {
+        let shape = module.channels[c].shape;
+        if shape.control {
+            "ctrl".to_string()
+        } else {
+            format!("i{}", shape.data)
+        }
+    };
+    let side = |output: bool| -> Vec<String> {
+        cell.pins
+            .iter()
+            .filter(|p| p.output == output)
+            .flat_map(|p| p.channels.iter().map(|&c| ty(c)))
+            .collect()
+    };
+    let mut settings = Vec::new();
+    let param = |key: &str| cell.params.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    if let Some(op) = param("OP") {
+        settings.push(op.trim_matches('"').to_string());
+    }
+    if let Some(v) = param("VALUE") {
+        settings.push(format!("v{}", literal_value(v)));
+    }
+    if let Some(n) = param("SLOTS") {
+        settings.push(format!("s{n}"));
+    }
+    if param("INIT_VALID") == Some("1") {
+        settings.push(format!("init{}", literal_value(param("INIT_DATA").unwrap_or("0"))));
+    }
+    if let Some(n) = param("DEPTH") {
+        settings.push(format!("d{n}"));
+    }
+    for key in ["STEP_OP", "COND"] {
+        if let Some(op) = param(key) {
+            let word = match op.trim_matches('"') {
+                "+=" => "add",
+                "-=" => "sub",
+                "*=" => "mul",
+                "/=" => "div",
+                "<<=" => "shl",
+                ">>=" => "shr",
+                "<" => "lt",
+                "<=" => "le",
+                ">" => "gt",
+                ">=" => "ge",
+                "!=" => "ne",
+                other => other,
+            };
+            settings.push(word.to_string());
+        }
+    }
+    // Memories: address and word widths are on BRAM ports, not channels.
+    if !cell.raw.is_empty() {
+        if let (Some(w), Some(aw)) = (param("W"), param("AW")) {
+            settings.push(format!("w{w}a{aw}"));
+        }
+    }
+    let mut name = format!("hsir_{kind}");
+    for s in &settings {
+        name.push('_');
+        name.push_str(s);
+    }
+    let ins = side(false);
+    let outs = side(true);
+    name.push_str("__");
+    name.push_str(&if ins.is_empty() { "none".to_string() } else { ins.join("_") });
+    name.push_str("_to_");
+    name.push_str(&if outs.is_empty() { "none".to_string() } else { outs.join("_") });
+    Some(name)
+}
+
+/// `32'd42` → `42`, `8'h2a` → `2a`.
+fn literal_value(v: &str) -> String {
+    v.rsplit(['d', 'h']).next().unwrap_or(v).to_string()
+}
+
+/// Directions and widths of the BRAM ports of a memory cell.
+fn raw_port(cell: &Cell, port: &str) -> (bool, u32) {
+    let param = |key: &str| {
+        cell.params
+            .iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, v)| v.parse::<u32>().ok())
+            .unwrap_or(1)
+    };
+    match port {
+        "loadEn" | "storeEn" => (true, 1),
+        "loadAddr" | "storeAddr" => (true, param("AW")),
+        "loadData" => (false, param("W")),
+        "storeData" => (true, param("W")),
+        _ => (false, 1),
+    }
+}
+
+/// The typed module of a library cell: its ports, and the library module inside with its
+/// parameters.
+fn typed_module(module: &Module, cell: &Cell) -> Option<(String, String)> {
+    let name = typed_name(module, cell)?;
+    let mut ports: Vec<String> = Vec::new();
+    let mut conns: Vec<String> = Vec::new();
+    if cell.clocked {
+        ports.push("input clk".into());
+        ports.push("input rst".into());
+        conns.push(".clk(clk)".into());
+        conns.push(".rst(rst)".into());
+    }
+    for pins in &cell.pins {
+        let n = pins.channels.len() as u32;
+        let bits = pins.channels.first().map_or(1, |&c| module.channels[c].shape.bits());
+        let (fwd, back) = if pins.output { ("output", "input") } else { ("input", "output") };
+        let p = &pins.port;
+        if pins.data {
+            ports.push(format!("{fwd} {}{p}_data", range(n * bits)));
+            conns.push(format!(".{p}_data({p}_data)"));
+        }
+        let group = if pins.group { range(n) } else { String::new() };
+        ports.push(format!("{fwd} {group}{p}_valid"));
+        ports.push(format!("{back} {group}{p}_ready"));
+        conns.push(format!(".{p}_valid({p}_valid)"));
+        conns.push(format!(".{p}_ready({p}_ready)"));
+    }
+    for (port, _) in &cell.raw {
+        let (output, width) = raw_port(cell, port);
+        ports.push(format!("{} {}{port}", if output { "output" } else { "input" }, range(width)));
+        conns.push(format!(".{port}({port})"));
+    }
+    let params: Vec<String> = cell.params.iter().map(|(k, v)| format!(".{k}({v})")).collect();
+    let params =
+        if params.is_empty() { String::new() } else { format!(" #({})", params.join(", ")) };
+    let mut text = String::new();
+    let _ = writeln!(text, "module {name} (\n  {}\n);", ports.join(",\n  "));
+    let _ = writeln!(text, "  {}{params} unit (\n    {}\n  );", cell.module, conns.join(",\n    "));
+    let _ = writeln!(text, "endmodule");
+    Some((name, text))
 }
 
 fn range(width: u32) -> String {
@@ -147,7 +309,8 @@ fn module_text(module: &Module, out: &mut String) {
 }
 
 fn cell_text(module: &Module, cell: &Cell, out: &mut String) {
-    let params = if cell.params.is_empty() {
+    let typed = typed_name(module, cell);
+    let params = if cell.params.is_empty() || typed.is_some() {
         String::new()
     } else {
         let list: Vec<String> = cell.params.iter().map(|(k, v)| format!(".{k}({v})")).collect();
@@ -167,7 +330,7 @@ fn cell_text(module: &Module, cell: &Cell, out: &mut String) {
     let _ = writeln!(
         out,
         "  {}{} {} (\n    {}\n  );",
-        cell.module,
+        typed.as_deref().unwrap_or(&cell.module),
         params,
         cell.name,
         conns.join(",\n    ")

@@ -123,7 +123,17 @@ fn circt_and_hsir_give_the_interpreters_tokens() {
             TestbenchOptions { tokens: None, seed, probe_leftovers: false },
         )
         .map_err(|e| format!("{name}: {e}"))?;
-        let circt = circt_verilog(&path, &top, &theirs.dir).map_err(|e| format!("{name}: {e}"))?;
+        let source = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+        let known_bug = source
+            .lines()
+            .take_while(|l| l.starts_with("//"))
+            .any(|l| l.starts_with("// circt-known-bug:"));
+        let circt = match circt_verilog(&path, &top, &theirs.dir) {
+            Ok(circt) => circt,
+            // The bug may be that CIRCT's lowering fails.
+            Err(_) if known_bug => return Ok(()),
+            Err(e) => return Err(format!("{name}: {e}")),
+        };
         let lowered = netlist::lower(&program, &top);
         let module = lowered.netlist.as_ref().expect("hsir lowered it above").top().clone();
         let wrap = theirs.dir.join("wrapper.v");
@@ -145,11 +155,6 @@ fn circt_and_hsir_give_the_interpreters_tokens() {
         }
         let run = Command::new("vvp").arg("-n").arg(&sim).output().map_err(|e| e.to_string())?;
         let text = String::from_utf8_lossy(&run.stdout);
-        let source = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
-        let known_bug = source
-            .lines()
-            .take_while(|l| l.starts_with("//"))
-            .any(|l| l.starts_with("// circt-known-bug:"));
         match (text.contains("hsir-tb: PASS"), known_bug) {
             (true, false) | (false, true) => Ok(()),
             (false, false) => Err(format!("{name}: CIRCT's RTL failed hsir's testbench:\n{text}")),

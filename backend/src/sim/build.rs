@@ -378,6 +378,36 @@ impl<'p> Builder<'p> {
                 }
             }
         }
+        // A value used more than once gets an eager fork, one unused a sink, as the netlist
+        // materializes them (HS5002): each use reads its own channel.
+        let mut use_channels: Vec<Option<usize>> = vec![None; item.uses.len()];
+        let values: Vec<ValueId> = entry
+            .args
+            .iter()
+            .copied()
+            .chain(entry.ops.iter().flat_map(|&op| item.ops[op as usize].results.iter().copied()))
+            .collect();
+        for value in values {
+            let Some(c) = channels[value as usize] else { continue };
+            let uses = &item.values[value as usize].uses;
+            let at = match item.values[value as usize].def {
+                Def::Result { op, .. } => op,
+                Def::Arg { .. } => 0,
+            };
+            match uses.len() {
+                1 => use_channels[uses[0] as usize] = Some(c),
+                0 => self.node(ctx, func, at, Kind::Sink, vec![c], Vec::new())?,
+                _ => {
+                    let mut copies = Vec::with_capacity(uses.len());
+                    for &u in uses {
+                        let copy = self.channel(ctx, func, value)?;
+                        use_channels[u as usize] = Some(copy);
+                        copies.push(copy);
+                    }
+                    self.node(ctx, func, at, Kind::Fork, vec![c], copies)?;
+                }
+            }
+        }
         let terminator = entry
             .ops
             .last()
@@ -394,7 +424,7 @@ impl<'p> Builder<'p> {
             let operand_value = |i: usize| item.uses[op.operands[i] as usize].value;
             let operand_channel = |i: usize| -> Result<usize, SimError> {
                 let use_ = &item.uses[op.operands[i] as usize];
-                use_.value.and_then(|v| channels[v as usize]).ok_or_else(|| {
+                use_channels[op.operands[i] as usize].ok_or_else(|| {
                     malformed(func, use_.range, format!("`{}` is not a channel", use_.text))
                 })
             };

@@ -1,0 +1,60 @@
+// The backend's diagnostics, as `hsir rtl --testbench` reports them (backend/tests/diagnostics.rs
+// generates each case, with a testbench, and matches the annotations). `// hsir-rtl: top=F`
+// names the function to generate.
+
+handshake.func @float_add(%a: f32, %b: f32, %start: none) -> (f32, none) {
+  // expected-error @+1 {{HS5001: the backend has no RTL for `arith.addf`}}
+  %0 = arith.addf %a, %b : f32
+  return %0, %start : f32, none
+}
+
+// -----
+
+// expected-remark @+2 {{HS5002: `%a` has 2 uses: hsir adds a `fork [2]`}}
+// expected-remark @+1 {{HS5002: `%b` is never used: hsir adds a `sink`}}
+handshake.func @copies(%a: i32, %b: i32, %start: none) -> (i32, i32, none) {
+  return %a, %a, %start : i32, i32, none
+}
+
+// -----
+
+// expected-error @+1 {{HS5003: `%a` carries 128 bits; the backend carries at most 64}}
+handshake.func @wide(%a: i128, %start: none) -> (i128, none) {
+  return %a, %start : i128, none
+}
+
+// -----
+
+handshake.func private @ext(i32, none) -> (i32, none)
+handshake.func @calls(%a: i32, %start: none) -> (i32, none) {
+  // expected-error @+1 {{HS5004: `instance` of `@ext`, a declaration without a body}}
+  %0:2 = instance @ext(%a, %start) : (i32, none) -> (i32, none)
+  return %0#0, %0#1 : i32, none
+}
+
+// -----
+
+// hsir-rtl: top=kernel
+// expected-error @+1 {{HS5005: no function or module `@kernel` in this file; it has @kernel_0}}
+handshake.func @kernel_0(%a: i32, %start: none) -> (i32, none) {
+  return %a, %start : i32, none
+}
+
+// -----
+
+// One select token: the mux takes one `%a`; the other tokens stay where they are.
+// hsir-sim: s=0
+handshake.func @pick(%s: i1, %a: i32, %b: i32, %start: none) -> (i32, none) {
+  // expected-warning @+2 {{HS5006: 2 tokens left on the input 0 of `mux` (`%a`)}}
+  // expected-warning @+1 {{HS5006: 3 tokens left on the input 1 of `mux` (`%b`)}}
+  %0 = mux %s [%a, %b] : i1, i32
+  return %0, %start : i32, none
+}
+
+// -----
+
+handshake.func @race(%a: i32, %b: i32, %start: none) -> (i32, none) {
+  // expected-warning @+1 {{HS5007: `merge` (`%0`): the tokens of inputs 0 and 1 are not ordered by the circuit}}
+  %0 = merge %a, %b : i32
+  return %0, %start : i32, none
+}
