@@ -29,6 +29,16 @@ pub fn check(parse: &Parse) -> Vec<Diagnostic> {
     db::check_parse(parse)
 }
 
+/// Syntax errors (HS0xxx) and the problems of every written type (HS1001-HS1005) of a parse,
+/// with file ranges: the part of `check` that needs no lowering. With `check_types` on each
+/// item, it says whether IR is well formed without running the dataflow lints (what the
+/// backend needs before it lowers).
+pub fn text_diagnostics(parse: &Parse) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = parse.errors().iter().map(syntax::from_syntax_error).collect();
+    check_types::type_diagnostics_in(parse.root(), &mut out);
+    out
+}
+
 /// The file's items: its top-level ops, with the ops of a top-level `module` (or
 /// `builtin.module`) taken in its place, recursively. Functions, `hw.module`s and declarations
 /// are items; each is analysed on its own.

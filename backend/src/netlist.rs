@@ -150,14 +150,16 @@ pub fn lower(program: &Program, top: &str) -> Lowered {
     }
     let mut netlist = Netlist::default();
     let mut failed = false;
-    for func in order {
+    // Each function lowers on its own; on every core.
+    let lowered = crate::program::par_map(&order, |func| {
         let mut lowering = Lowering::new(program, func);
         lowering.run();
-        let errors =
-            lowering.diagnostics.iter().any(|d| d.severity == hsir_analysis::Severity::Error);
-        failed |= errors;
-        out.diagnostics.append(&mut lowering.diagnostics);
-        netlist.modules.push(lowering.module);
+        (lowering.module, lowering.diagnostics)
+    });
+    for (module, mut diagnostics) in lowered {
+        failed |= diagnostics.iter().any(|d| d.severity == hsir_analysis::Severity::Error);
+        out.diagnostics.append(&mut diagnostics);
+        netlist.modules.push(module);
     }
     if !failed {
         out.netlist = Some(netlist);

@@ -326,37 +326,56 @@ impl Program {
     /// pipelines) do not stop it: generating and simulating a design is how a user sees what a
     /// lint means (the raw_will_continue kernel's extra token).
     pub fn new(parse: &Parse) -> Result<Program, Vec<Diagnostic>> {
-        let errors: Vec<Diagnostic> = hsir_analysis::check(parse)
+        let (program, mut found) = Program::build(parse);
+        found.extend(hsir_analysis::text_diagnostics(parse));
+        let mut errors: Vec<Diagnostic> = found
             .into_iter()
             .filter(|d| d.severity == Severity::Error && blocks_lowering(d))
             .collect();
         if !errors.is_empty() {
+            errors.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
             return Err(errors);
         }
-        Ok(Program::new_unchecked(parse))
+        Ok(program)
     }
 
-    /// As `new`, without running the checks first (the caller has them).
+    /// As `new`, without refusing IR that has errors.
     pub fn new_unchecked(parse: &Parse) -> Program {
+        Program::build(parse).0
+    }
+
+    /// Lowers and types every item (on every core), and says what the type checks found, with
+    /// file ranges. This is `check` without the dataflow lints, which do not decide whether the
+    /// backend can lower an item.
+    fn build(parse: &Parse) -> (Program, Vec<Diagnostic>) {
         let text = parse.tree().text();
-        let mut lowered = Vec::new();
-        for op in hsir_analysis::items(parse) {
+        let ops = hsir_analysis::items(parse);
+        let lowered: Vec<(Item, String, TextSize)> = par_map(&ops, |&op| {
             let range = hsir_analysis::ast_node_range(op);
-            let item = ir::lower(op);
-            lowered.push((
-                item,
-                text[range.clone()].to_string(),
-                TextSize::from(range.start as u32),
-            ));
-        }
+            (ir::lower(op), text[range.clone()].to_string(), TextSize::from(range.start as u32))
+        });
         let mut callees: HashMap<String, Callee> = HashMap::new();
         for (item, _, _) in &lowered {
             if let Some((name, callee)) = hsir_analysis::callee_of(item) {
                 callees.entry(name).or_insert(callee);
             }
         }
+        let typed = par_map(&lowered, |(item, item_text, offset)| {
+            let mut symbols = |name: &str| callees.get(name).cloned();
+            let mut found = Vec::new();
+            let typed = hsir_analysis::check_types(item, item_text, &mut symbols, &mut found);
+            for d in &mut found {
+                d.range += *offset;
+                for related in &mut d.related {
+                    related.range += *offset;
+                }
+            }
+            (typed, found)
+        });
         let mut program = Program::default();
-        for (item, item_text, offset) in lowered {
+        let mut diagnostics = Vec::new();
+        for ((item, item_text, offset), (typed, found)) in lowered.into_iter().zip(typed) {
+            diagnostics.extend(found);
             let Some(top) = item.ops.first() else { continue };
             let name = top
                 .signature
@@ -367,9 +386,6 @@ impl Program {
                 .unwrap_or_default();
             if top.name == "handshake.func" {
                 let external = top.signature.as_ref().is_some_and(|s| s.external);
-                let mut symbols = |name: &str| callees.get(name).cloned();
-                let mut sink = Vec::new();
-                let typed = hsir_analysis::check_types(&item, &item_text, &mut symbols, &mut sink);
                 let (types, style) = match typed {
                     Some(t) => (t.types, t.style),
                     None => (item.values.iter().map(|v| v.ty.clone()).collect(), Style::Circt),
@@ -387,7 +403,7 @@ impl Program {
                 program.modules.push(HwModule { name, item, text: item_text, offset });
             }
         }
-        program
+        (program, diagnostics)
     }
 
     pub fn func(&self, name: &str) -> Option<&Func> {
@@ -406,6 +422,26 @@ impl Program {
             .collect();
         self.funcs.iter().rev().find(|f| !f.external && !called.contains(&f.name.as_str()))
     }
+}
+
+/// `f` over `items` on every core, in order. A panic in `f` is resumed on the caller's thread.
+pub fn par_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync) -> Vec<U> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len());
+    if threads <= 1 || items.len() < 4 {
+        return items.iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let f = &f;
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|c| scope.spawn(move || c.iter().map(f).collect::<Vec<U>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    })
 }
 
 #[cfg(test)]

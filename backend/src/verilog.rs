@@ -73,21 +73,35 @@ pub fn design_text(netlist: &Netlist, header: &str) -> String {
     for line in header.lines() {
         let _ = writeln!(out, "// {line}");
     }
-    let mut typed: BTreeMap<String, String> = BTreeMap::new();
-    for module in &netlist.modules {
-        for cell in &module.cells {
-            if let Some((name, text)) = typed_module(module, cell) {
-                typed.entry(name).or_insert(text);
+    // Per module (on every core): its text, and the typed modules its cells name.
+    let parts = crate::program::par_map(&netlist.modules, |module| {
+        let mut typed: BTreeMap<String, String> = BTreeMap::new();
+        let names: Vec<Option<String>> =
+            module.cells.iter().map(|c| typed_name(module, c)).collect();
+        for (cell, name) in module.cells.iter().zip(&names) {
+            if let Some(name) = name {
+                if !typed.contains_key(name) {
+                    typed.insert(name.clone(), typed_module(module, cell, name));
+                }
             }
+        }
+        let mut text = String::new();
+        module_text(module, &names, &mut text);
+        (typed, text)
+    });
+    let mut typed: BTreeMap<&str, &str> = BTreeMap::new();
+    for (t, _) in &parts {
+        for (name, text) in t {
+            typed.entry(name).or_insert(text);
         }
     }
     for text in typed.values() {
         out.push('\n');
         out.push_str(text);
     }
-    for module in &netlist.modules {
+    for (_, text) in &parts {
         out.push('\n');
-        module_text(module, &mut out);
+        out.push_str(text);
     }
     out
 }
@@ -194,8 +208,7 @@ fn raw_port(cell: &Cell, port: &str) -> (bool, u32) {
 
 /// The typed module of a library cell: its ports, and the library module inside with its
 /// parameters.
-fn typed_module(module: &Module, cell: &Cell) -> Option<(String, String)> {
-    let name = typed_name(module, cell)?;
+fn typed_module(module: &Module, cell: &Cell, name: &str) -> String {
     let mut ports: Vec<String> = Vec::new();
     let mut conns: Vec<String> = Vec::new();
     if cell.clocked {
@@ -231,7 +244,7 @@ fn typed_module(module: &Module, cell: &Cell) -> Option<(String, String)> {
     let _ = writeln!(text, "module {name} (\n  {}\n);", ports.join(",\n  "));
     let _ = writeln!(text, "  {}{params} unit (\n    {}\n  );", cell.module, conns.join(",\n    "));
     let _ = writeln!(text, "endmodule");
-    Some((name, text))
+    text
 }
 
 fn range(width: u32) -> String {
@@ -242,7 +255,7 @@ fn range(width: u32) -> String {
     }
 }
 
-fn module_text(module: &Module, out: &mut String) {
+fn module_text(module: &Module, typed: &[Option<String>], out: &mut String) {
     let mut ports: Vec<String> = vec!["input clk".into(), "input rst".into()];
     for p in &module.inputs {
         if !p.shape.control {
@@ -298,8 +311,8 @@ fn module_text(module: &Module, out: &mut String) {
         let _ = writeln!(out, "  assign {}_valid = {}_valid;", p.name, c.name);
         let _ = writeln!(out, "  assign {}_ready = {}_ready;", c.name, p.name);
     }
-    for cell in &module.cells {
-        cell_text(module, cell, out);
+    for (cell, typed) in module.cells.iter().zip(typed) {
+        cell_text(module, cell, typed.as_deref(), out);
     }
     if !module.unused.is_empty() {
         // Read nowhere by design; one wire named as Verilator's lint expects says so.
@@ -308,8 +321,7 @@ fn module_text(module: &Module, out: &mut String) {
     let _ = writeln!(out, "endmodule");
 }
 
-fn cell_text(module: &Module, cell: &Cell, out: &mut String) {
-    let typed = typed_name(module, cell);
+fn cell_text(module: &Module, cell: &Cell, typed: Option<&str>, out: &mut String) {
     let params = if cell.params.is_empty() || typed.is_some() {
         String::new()
     } else {
@@ -330,7 +342,7 @@ fn cell_text(module: &Module, cell: &Cell, out: &mut String) {
     let _ = writeln!(
         out,
         "  {}{} {} (\n    {}\n  );",
-        typed.as_deref().unwrap_or(&cell.module),
+        typed.unwrap_or(&cell.module),
         params,
         cell.name,
         conns.join(",\n    ")
