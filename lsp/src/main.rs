@@ -87,11 +87,12 @@ enum Command {
         /// The function to run (default: the one nothing instantiates).
         #[arg(long)]
         top: Option<String>,
-        /// Tokens of one channel argument, comma-separated (`--args 1,2,3`); once per channel
-        /// argument, in order.
+        /// Tokens of one channel argument, comma-separated (`--args 1,2,3`, `-1` and `0x1f`
+        /// too); once per channel argument, in order. Each must fit the argument's width.
         #[arg(long = "args", value_name = "LIST", allow_hyphen_values = true)]
         args: Vec<String>,
-        /// Initial words of a memory: `--mem A=1,2,3`.
+        /// Initial words of a memory: `--mem A=1,2,3`, from its first word; the words not
+        /// given keep the values drawn from the seed.
         #[arg(long = "mem", value_name = "NAME=LIST")]
         mems: Vec<String>,
         /// Random tokens per argument when --args is not given.

@@ -3,8 +3,9 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use hsir_analysis::{Diagnostic, Severity};
+use hsir_analysis::{Diagnostic, DiagnosticCode, Severity};
 use hsir_backend::rtl::{self, Options, TestbenchOptions};
 
 use super::{LoadedFile, EXIT_USAGE_OR_IO};
@@ -37,7 +38,10 @@ pub fn run(args: &RtlArgs) -> u8 {
         Err(errors) => {
             print(&loaded, &errors);
             eprintln!("error: no RTL written: `{}` has the errors above", loaded.name);
-            return 1;
+            // No function to generate (`--top` names none, or a `// hsir-sim:` directive names
+            // no argument) is a problem with what was asked, as `hsir sim` says too.
+            let usage = errors.iter().all(|d| d.code == DiagnosticCode::BackendNoTop);
+            return if usage { EXIT_USAGE_OR_IO } else { 1 };
         }
     };
     print(&loaded, &output.diagnostics);
@@ -55,9 +59,14 @@ pub fn run(args: &RtlArgs) -> u8 {
     }
 }
 
+/// Distinguishes the temporary files of writes running at once in one process (the language
+/// server may run two "Generate RTL"s into one folder).
+static TEMP_FILES: AtomicU64 = AtomicU64::new(0);
+
 /// Writes `files` and `files.f` into `dir` (created if missing), each atomically: to a
 /// temporary file in `dir`, then renamed over the target. A target that exists and was not
-/// written by hsir is left alone and named in the error, unless `force`. Returns the paths
+/// written by hsir is left alone and named in the error, unless `force`; so are two files of
+/// one name (a function called `hsir_lib` would replace the library). Returns the paths
 /// written, `files.f` last.
 pub fn write_all(dir: &Path, files: &[rtl::File], force: bool) -> Result<Vec<PathBuf>, String> {
     std::fs::create_dir_all(dir)
@@ -80,7 +89,12 @@ pub fn write_all(dir: &Path, files: &[rtl::File], force: bool) -> Result<Vec<Pat
     }
     all.push(("files.f".to_string(), list));
     // Check every target before writing any, so that a refusal leaves the folder as it was.
-    for (name, _) in &all {
+    for (i, (name, _)) in all.iter().enumerate() {
+        if all[..i].iter().any(|(earlier, _)| earlier == name) {
+            return Err(format!(
+                "refusing to write: two of the generated files are named `{name}` (a design named after one of hsir's own files?); rename the function"
+            ));
+        }
         let plain = !name.is_empty()
             && name != "."
             && name != ".."
@@ -109,9 +123,10 @@ pub fn write_all(dir: &Path, files: &[rtl::File], force: bool) -> Result<Vec<Pat
     let mut written = Vec::new();
     for (name, text) in &all {
         let target = dir.join(name);
-        let temp = dir.join(format!(".{name}.{}.hsir-tmp", std::process::id()));
+        let unique = TEMP_FILES.fetch_add(1, Ordering::Relaxed);
+        let temp = dir.join(format!(".{name}.{}-{unique}.hsir-tmp", std::process::id()));
         let result = (|| {
-            let mut file = std::fs::File::create(&temp)?;
+            let mut file = std::fs::File::create_new(&temp)?;
             file.write_all(text.as_bytes())?;
             file.sync_all()?;
             std::fs::rename(&temp, &target)

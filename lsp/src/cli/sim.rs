@@ -22,7 +22,8 @@ pub struct SimArgs {
     pub max_firings: u64,
 }
 
-fn parse_list(text: &str) -> Result<Vec<u64>, String> {
+/// A comma-separated list of integers: decimal, `-` for two's complement, `0x` for hex.
+fn parse_list(text: &str) -> Result<Vec<i128>, String> {
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
@@ -30,15 +31,42 @@ fn parse_list(text: &str) -> Result<Vec<u64>, String> {
         .map(|t| {
             let t = t.trim();
             let parsed = if let Some(hex) = t.strip_prefix("0x") {
-                u64::from_str_radix(hex, 16).ok()
+                u64::from_str_radix(hex, 16).ok().map(i128::from)
             } else if let Some(neg) = t.strip_prefix('-') {
-                neg.parse::<u64>().ok().map(|v| v.wrapping_neg())
+                neg.parse::<u64>().ok().map(|v| -i128::from(v))
             } else {
-                t.parse::<u64>().ok()
+                t.parse::<u64>().ok().map(i128::from)
             };
             parsed.ok_or_else(|| format!("`{t}` is not an integer"))
         })
         .collect()
+}
+
+/// `value` as a word of `width` bits, if it fits as an unsigned or a signed number.
+fn word(value: i128, width: u32) -> Result<u64, String> {
+    let width = width.min(64);
+    let fits = value >= -(1i128 << width.saturating_sub(1)) && value < (1i128 << width);
+    if !fits {
+        return Err(format!("`{value}` does not fit in {width} bits"));
+    }
+    Ok(value as u64 & hsir_backend::program::mask(width))
+}
+
+/// The names written in a `["a", "b"]` attribute of the function, as written (the RTL's port
+/// names are these made into Verilog identifiers: `end` becomes `end_`).
+fn written_names(func: &hsir_backend::Func, key: &str) -> Vec<String> {
+    func.op()
+        .attr(key)
+        .map(|a| {
+            a.value
+                .trim()
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .split(',')
+                .map(|s| s.trim().trim_matches('"').to_string())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 pub fn run(args: &SimArgs) -> u8 {
@@ -82,7 +110,9 @@ pub fn run(args: &SimArgs) -> u8 {
         directives.tokens = tokens;
     }
     let mut inputs = stimulus::inputs(func, &directives, args.seed);
-    let names = func.arg_names();
+    // Arguments by their SSA names, as the text and the `.sim` files write them.
+    let names: Vec<String> =
+        func.args().iter().map(|&a| func.item.values[a as usize].name.clone()).collect();
     let channel_args: Vec<usize> = func
         .args()
         .iter()
@@ -103,7 +133,17 @@ pub fn run(args: &SimArgs) -> u8 {
             return EXIT_USAGE_OR_IO;
         }
         for (&i, text) in channel_args.iter().zip(&args.args) {
-            match parse_list(text) {
+            // The interpreter takes data masked to the argument's width, and control tokens
+            // as 0 (`sim::Inputs`).
+            let shape = func.shape(func.args()[i]);
+            let width = shape.map_or(64, |s| if s.control { 64 } else { s.data });
+            let control = shape.is_some_and(|s| s.control);
+            let tokens = parse_list(text).and_then(|list| {
+                list.into_iter()
+                    .map(|v| word(v, width).map(|w| if control { 0 } else { w }))
+                    .collect::<Result<Vec<u64>, String>>()
+            });
+            match tokens {
                 Ok(tokens) => inputs.args[i] = tokens,
                 Err(e) => {
                     eprintln!("error: --args for `{}`: {e}", names[i]);
@@ -112,6 +152,7 @@ pub fn run(args: &SimArgs) -> u8 {
             }
         }
     }
+    let specs = hsir_backend::memories::memories(func);
     for entry in &args.mems {
         let Some((name, list)) = entry.split_once('=') else {
             eprintln!("error: `--mem {entry}` must be NAME=1,2,3");
@@ -125,7 +166,14 @@ pub fn run(args: &SimArgs) -> u8 {
             );
             return EXIT_USAGE_OR_IO;
         };
-        match parse_list(list) {
+        let width = specs.iter().find(|m| m.name == name.trim()).map_or(64, |m| m.width);
+        let words = parse_list(list).and_then(|list| {
+            if list.len() > current.len() {
+                return Err(format!("{} words given; it has {}", list.len(), current.len()));
+            }
+            list.into_iter().map(|v| word(v, width)).collect::<Result<Vec<u64>, String>>()
+        });
+        match words {
             Ok(words) => {
                 for (slot, w) in current.iter_mut().zip(words) {
                     *slot = w;
@@ -155,9 +203,9 @@ pub fn run(args: &SimArgs) -> u8 {
     for (name, words) in &before {
         println!("  mem {name} before: [{}]", list(words));
     }
-    let results = func.result_names();
+    let results = written_names(func, "resNames");
     for (j, tokens) in outcome.results.iter().enumerate() {
-        let name = results.get(j).map_or_else(|| format!("out{j}"), Clone::clone);
+        let name = results.get(j).filter(|n| !n.is_empty()).cloned().unwrap_or(j.to_string());
         println!("  out {name}: [{}]", list(tokens));
     }
     for (name, words) in &outcome.memories {
@@ -180,12 +228,25 @@ pub fn run(args: &SimArgs) -> u8 {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_list;
+    use super::{parse_list, word};
 
     #[test]
     fn lists() {
-        assert_eq!(parse_list("1, 0x10,-1").unwrap(), vec![1, 16, u64::MAX]);
-        assert_eq!(parse_list("").unwrap(), Vec::<u64>::new());
+        assert_eq!(parse_list("1, 0x10,-1").unwrap(), vec![1, 16, -1]);
+        assert_eq!(parse_list("").unwrap(), Vec::<i128>::new());
         assert!(parse_list("1,x").unwrap_err().contains("`x`"));
+    }
+
+    #[test]
+    fn words_fit_their_width() {
+        assert_eq!(word(-1, 8), Ok(0xff));
+        assert_eq!(word(255, 8), Ok(0xff));
+        assert_eq!(word(-128, 8), Ok(0x80));
+        assert!(word(256, 8).unwrap_err().contains("8 bits"));
+        assert!(word(-129, 8).is_err());
+        assert_eq!(word(-1, 64), Ok(u64::MAX));
+        assert_eq!(word(u64::MAX.into(), 64), Ok(u64::MAX));
+        assert_eq!(word(1, 1), Ok(1));
+        assert!(word(2, 1).is_err());
     }
 }

@@ -81,7 +81,19 @@ pub fn capabilities(encoding: Encoding) -> lsp::ServerCapabilities {
     }
 }
 
-/// The quick fixes of the diagnostics that touch the requested range.
+/// Whether the client asked for actions of `kind`: it asked for no kind in particular, or for
+/// `kind` or a kind it refines (`source` covers `source.organizeImports`).
+fn wanted_kind(params: &lsp::CodeActionParams, kind: &lsp::CodeActionKind) -> bool {
+    params.context.only.as_ref().is_none_or(|only| {
+        only.iter().any(|k| {
+            let (k, kind) = (k.as_str(), kind.as_str());
+            kind == k || kind.strip_prefix(k).is_some_and(|rest| rest.starts_with('.'))
+        })
+    })
+}
+
+/// The quick fixes of the diagnostics that touch the requested range, and "Generate RTL" for
+/// the functions it touches; only the kinds the client asked for.
 pub fn code_actions(
     world: &mut World,
     params: &lsp::CodeActionParams,
@@ -98,9 +110,11 @@ pub fn code_actions(
     let wanted = hsir_analysis::TextRange::new(start.min(end), end.max(start));
     let outside = reported.outside.iter().map(|d| (TextSize::from(0), d));
     let inside = reported.items.iter().flat_map(|(base, ds)| ds.iter().map(move |d| (*base, d)));
+    let quick_fixes = wanted_kind(params, &lsp::CodeActionKind::QUICKFIX);
     let mut touching: Vec<(TextSize, &hsir_analysis::Diagnostic)> = outside
         .chain(inside)
         .filter(|(base, d)| !d.fixes.is_empty() && (d.range + *base).intersect(wanted).is_some())
+        .filter(|_| quick_fixes)
         .collect();
     touching.sort_by_key(|(base, d)| (d.range.start() + *base, d.range.end() + *base, d.code));
     let mut actions = Vec::new();
@@ -128,11 +142,13 @@ pub fn code_actions(
             }));
         }
     }
-    generate_rtl_actions(world, &params.text_document.uri, file, wanted, &mut actions);
+    if wanted_kind(params, &lsp::CodeActionKind::SOURCE) {
+        generate_rtl_actions(world, &params.text_document.uri, file, wanted, &mut actions);
+    }
     Some(actions)
 }
 
-/// "Generate RTL for @f" on each `handshake.func` the range touches.
+/// "Generate RTL for @f" on each `handshake.func` with a body that the range touches.
 fn generate_rtl_actions(
     world: &mut World,
     uri: &lsp::Uri,
@@ -141,13 +157,16 @@ fn generate_rtl_actions(
     actions: &mut Vec<lsp::CodeActionOrCommand>,
 ) {
     let (analysis, _) = world.analysis();
-    let Some(text) = analysis.text(file) else { return };
+    // A declaration has no region, though it may have braces (`attributes {argNames = ...}`).
     let mut functions: Vec<(String, TextRange)> = analysis
         .functions()
         .into_iter()
         .filter(|(_, item)| item.file == file && item.range.intersect(wanted).is_some())
-        .filter(|(_, item)| text[item.range].starts_with("handshake.func"))
-        .filter(|(_, item)| text[item.range].contains('{'))
+        .filter(|(_, item)| {
+            analysis.view_of(*item).is_some_and(|view| {
+                view.syntax.name() == Some("handshake.func") && !view.syntax.regions().is_empty()
+            })
+        })
         .map(|(name, item)| (name, item.range))
         .collect();
     functions.sort_by_key(|(_, range)| range.start());

@@ -5,14 +5,17 @@
 //! The text is the document as the editor has it (unsaved edits included), or the file on disk
 //! when it is not open. The output folder defaults to the `hsir.rtl.outputDir` setting,
 //! relative to the workspace folder holding the file (or the file's folder). Progress is
-//! reported when the client allows it. The answer lists the files written; problems come back
-//! as the document's diagnostics, and as the error's message.
+//! reported when the client allows it, and always ended. The answer lists the files written;
+//! problems come back as the error's message, and the backend's own (HS5xxx; the document
+//! already shows the analysis's) as the document's diagnostics until it changes. Files the
+//! user wrote are never replaced (`cli::rtl::write_all`).
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types as lsp;
+use tower_lsp_server::{NotCancellable, OngoingProgress, Unbounded};
 
 use hsir_analysis::{Diagnostic, Severity};
 use hsir_backend::rtl::{self, Options, TestbenchOptions};
@@ -82,6 +85,13 @@ fn parse_args(arguments: &[Value]) -> std::result::Result<Args, String> {
     }
 }
 
+/// Whether a diagnostic is the backend's own (HS5xxx). The others are the analysis's, which
+/// refused the program; the document already shows them, and showing them twice would list
+/// every problem twice.
+fn from_backend(diagnostic: &Diagnostic) -> bool {
+    diagnostic.code.code().starts_with("HS5")
+}
+
 /// The folder to write into: `dir` if absolute, else under the workspace folder that holds
 /// `file`, else beside `file`.
 fn output_folder(dir: &str, file: &Path, roots: &[PathBuf]) -> PathBuf {
@@ -141,21 +151,43 @@ pub async fn execute(
         ),
         None => None,
     };
+    // Every way out of `generate` ends the progress, so that the client's indicator never
+    // spins on.
+    let result = generate(backend, &args, &uri, &path, progress.as_ref()).await;
+    if let Some(p) = progress {
+        let message = match &result {
+            Ok(answer) => format!(
+                "wrote {} files to {}",
+                answer["files"].as_array().map_or(0, Vec::len),
+                answer["folder"].as_str().unwrap_or_default()
+            ),
+            Err(_) => "failed".to_string(),
+        };
+        p.finish_with_message(message).await;
+    }
+    result.map(Some)
+}
+
+/// Reads the document, generates, writes, and shows what the backend found on the document.
+async fn generate(
+    backend: &Backend,
+    args: &Args,
+    uri: &lsp::Uri,
+    path: &Path,
+    progress: Option<&OngoingProgress<Unbounded, NotCancellable>>,
+) -> Result<Value> {
     let key = uri.to_string();
     let snapshot = backend.request(move |w| w.snapshot(&key)).await?;
     let (text, version) = match snapshot {
         Some((text, version)) => (text.into_bytes(), Some(version)),
-        None => match std::fs::read(&path) {
+        None => match std::fs::read(path) {
             Ok(bytes) => (bytes, None),
             Err(e) => {
-                if let Some(p) = progress {
-                    p.finish_with_message("failed").await;
-                }
                 return Err(failed(format!("Generate RTL: cannot read `{}`: {e}", path.display())));
             }
         },
     };
-    if let Some(p) = &progress {
+    if let Some(p) = progress {
         let what =
             args.function.as_deref().map_or("the top function".to_string(), |f| format!("@{f}"));
         p.report(format!("lowering {what}")).await;
@@ -163,7 +195,7 @@ pub async fn execute(
     let settings_dir =
         backend.settings.lock().map(|s| s.rtl.output_dir.clone()).unwrap_or_default();
     let folder =
-        output_folder(args.output_dir.as_deref().unwrap_or(&settings_dir), &path, &backend.roots());
+        output_folder(args.output_dir.as_deref().unwrap_or(&settings_dir), path, &backend.roots());
     let options = Options {
         top: args.function.clone(),
         testbench: args.testbench.then(TestbenchOptions::default),
@@ -182,12 +214,7 @@ pub async fn execute(
     .await;
     let result = match work {
         Ok(result) => result,
-        Err(e) => {
-            if let Some(p) = progress {
-                p.finish_with_message("failed").await;
-            }
-            return Err(failed(format!("Generate RTL: internal error: {e}")));
-        }
+        Err(e) => return Err(failed(format!("Generate RTL: internal error: {e}"))),
     };
     let key = uri.to_string();
     match result {
@@ -195,38 +222,25 @@ pub async fn execute(
             let shown: Vec<Diagnostic> = output
                 .diagnostics
                 .iter()
-                .filter(|d| d.severity <= Severity::Warning)
+                .filter(|d| d.severity <= Severity::Warning && from_backend(d))
                 .cloned()
                 .collect();
             if let Some(version) = version {
                 backend.request(move |w| w.set_backend_diagnostics(&key, version, shown)).await?;
-            }
-            if let Some(p) = progress {
-                p.finish_with_message(format!(
-                    "wrote {} files to {}",
-                    paths.len(),
-                    folder.display()
-                ))
-                .await;
             }
             let notes: Vec<Value> = output
                 .diagnostics
                 .iter()
                 .map(|d| json!({ "code": d.code.code(), "severity": d.severity.as_str(), "message": d.message }))
                 .collect();
-            Ok(Some(json!({
+            Ok(json!({
                 "top": output.top,
                 "folder": folder.display().to_string(),
                 "files": paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
                 "notes": notes,
-            })))
+            }))
         }
-        Ok((_, Err(message))) => {
-            if let Some(p) = progress {
-                p.finish_with_message("failed").await;
-            }
-            Err(failed(format!("Generate RTL: {message}")))
-        }
+        Ok((_, Err(message))) => Err(failed(format!("Generate RTL: {message}"))),
         Err(errors) => {
             let first = errors
                 .first()
@@ -237,11 +251,9 @@ pub async fn execute(
             } else {
                 String::new()
             };
+            let shown: Vec<Diagnostic> = errors.into_iter().filter(from_backend).collect();
             if let Some(version) = version {
-                backend.request(move |w| w.set_backend_diagnostics(&key, version, errors)).await?;
-            }
-            if let Some(p) = progress {
-                p.finish_with_message("failed").await;
+                backend.request(move |w| w.set_backend_diagnostics(&key, version, shown)).await?;
             }
             Err(failed(format!("Generate RTL: no RTL written: {first}{more}")))
         }

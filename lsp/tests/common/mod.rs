@@ -178,6 +178,26 @@ impl Client {
         );
     }
 
+    /// `shutdown` then `exit`, as `shutdown`; returns every message the server sent that was
+    /// not waited for, up to its last, so that a test can say what it never sent.
+    pub fn shutdown_and_collect(mut self) -> Vec<Value> {
+        self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let mut all = std::mem::take(&mut self.backlog);
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.messages.recv_timeout(left) {
+                Ok(message) => all.push(message),
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => panic!("hsir lsp did not close its output"),
+            }
+        }
+        let status = self.child.wait().expect("wait");
+        assert!(status.success(), "hsir lsp exited with {status}");
+        all
+    }
+
     /// `shutdown` then `exit`; the server must exit by itself, with status 0.
     pub fn shutdown(mut self) {
         self.request("shutdown", Value::Null);

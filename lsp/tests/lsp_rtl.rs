@@ -1,0 +1,450 @@
+//! "Generate RTL" from the editor: the `hsir.generateRtl` command, its code actions, progress,
+//! output folders, and the problems it shows on the document.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{repo_file, Client};
+use serde_json::{json, Value};
+
+/// A fresh, empty folder of this test's own.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hsir-lsp-rtl-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.canonicalize().unwrap()
+}
+
+fn file_uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+/// Starts the server with these `initialize` parameters (capabilities, root, options).
+fn start(params: Value) -> Client {
+    let mut client = Client::start();
+    let mut all = json!({"processId": null, "rootUri": null, "capabilities": {}});
+    for (key, value) in params.as_object().unwrap() {
+        all[key] = value.clone();
+    }
+    client.request("initialize", all);
+    client.notify("initialized", json!({}));
+    client
+}
+
+fn execute(client: &mut Client, arguments: Value) -> Value {
+    let id = client.send_request(
+        "workspace/executeCommand",
+        json!({"command": "hsir.generateRtl", "arguments": arguments}),
+    );
+    client.response(id)
+}
+
+fn code_actions(client: &mut Client, uri: &str, line: u32) -> Vec<Value> {
+    code_actions_of(client, uri, line, Value::Null)
+}
+
+/// The code actions at `line` of the kinds in `only` (all kinds when null).
+fn code_actions_of(client: &mut Client, uri: &str, line: u32, only: Value) -> Vec<Value> {
+    code_actions_at(client, uri, (line, 2), only)
+}
+
+fn code_actions_at(
+    client: &mut Client,
+    uri: &str,
+    (line, character): (u32, u32),
+    only: Value,
+) -> Vec<Value> {
+    let at = json!({"line": line, "character": character});
+    let mut context = json!({"diagnostics": []});
+    if !only.is_null() {
+        context["only"] = only;
+    }
+    let result = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": at, "end": at}, "context": context}),
+    );
+    result.as_array().cloned().unwrap_or_default()
+}
+
+fn generate_actions(actions: &[Value]) -> Vec<&Value> {
+    actions
+        .iter()
+        .filter(|a| a["title"].as_str().unwrap_or("").starts_with("Generate RTL"))
+        .collect()
+}
+
+fn line_of(text: &str, needle: &str) -> u32 {
+    text.lines().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("no `{needle}`")) as u32
+}
+
+fn codes(published: &Value) -> Vec<String> {
+    published["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|d| d["code"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn initialize_advertises_the_command() {
+    let mut client = Client::start();
+    let result = client
+        .request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+    let commands = &result["capabilities"]["executeCommandProvider"]["commands"];
+    assert!(commands.as_array().unwrap().contains(&json!("hsir.generateRtl")), "{commands}");
+    let kinds = &result["capabilities"]["codeActionProvider"]["codeActionKinds"];
+    assert!(kinds.as_array().unwrap().contains(&json!("source")), "{kinds}");
+    client.notify("initialized", json!({}));
+    client.shutdown();
+}
+
+#[test]
+fn code_actions_offer_generate_rtl_inside_functions_with_a_body() {
+    let mut client = start(json!({}));
+    let uri = "file:///hsir-test/actions.mlir";
+    let text = r#"// A comment above the first function.
+handshake.func @add(%a: i32, %b: i32, %ctrl: none) -> (i32, none) {
+  %c = arith.addi %a, %b : i32
+  return %c, %ctrl : i32, none
+}
+
+// Between the functions.
+
+handshake.func private @declared(%a: i32, %ctrl: none) -> (i32, none) attributes {argNames = ["a", "ctrl"], resNames = ["out", "done"]}
+
+module {
+  handshake.func @nested(%a: i32, %ctrl: none) -> (i32, none) {
+    return %a, %ctrl : i32, none
+  }
+}
+"#;
+    client.open(uri, text);
+    for (line, function) in [
+        (line_of(text, "@add"), "add"),
+        (line_of(text, "arith.addi"), "add"),
+        (line_of(text, "return %c"), "add"),
+        (line_of(text, "return %a"), "nested"),
+    ] {
+        let actions = code_actions(&mut client, uri, line);
+        let generate = generate_actions(&actions);
+        assert_eq!(generate.len(), 1, "line {line}: {actions:?}");
+        assert_eq!(
+            generate[0],
+            &json!({
+                "title": format!("Generate RTL for @{function}"),
+                "kind": "source",
+                "command": {
+                    "title": format!("Generate RTL for @{function}"),
+                    "command": "hsir.generateRtl",
+                    "arguments": [{"uri": uri, "function": function}],
+                },
+            }),
+            "line {line}"
+        );
+    }
+    // Outside every function, and on a declaration (whose attributes have braces), none.
+    for needle in ["A comment", "Between", "@declared"] {
+        let actions = code_actions(&mut client, uri, line_of(text, needle));
+        assert!(generate_actions(&actions).is_empty(), "{needle}: {actions:?}");
+    }
+    // A client that asks for some kinds only gets those.
+    let line = line_of(text, "arith.addi");
+    for (only, expected) in [
+        (json!(["source"]), 1),
+        (json!(["quickfix"]), 0),
+        (json!(["source.organizeImports"]), 0),
+        (json!(["refactor", "source"]), 1),
+    ] {
+        let actions = code_actions_of(&mut client, uri, line, only.clone());
+        assert_eq!(generate_actions(&actions).len(), expected, "{only}: {actions:?}");
+    }
+    // Quick fixes likewise: `%unused` has one (a `sink`).
+    let unused = "file:///hsir-test/unused.mlir";
+    let text = "handshake.func @g(%a: i32, %unused: i32, %ctrl: none) -> (i32, none) {\n  return %a, %ctrl : i32, none\n}\n";
+    client.open(unused, text);
+    client.diagnostics(unused, Some(0));
+    let kinds = |actions: Vec<Value>| -> Vec<String> {
+        actions.iter().map(|a| a["kind"].as_str().unwrap_or("").to_string()).collect()
+    };
+    let at = (0, text.find("%unused").unwrap() as u32 + 1);
+    assert_eq!(
+        kinds(code_actions_at(&mut client, unused, at, Value::Null)),
+        ["quickfix", "source"]
+    );
+    assert_eq!(kinds(code_actions_at(&mut client, unused, at, json!(["quickfix"]))), ["quickfix"]);
+    assert_eq!(kinds(code_actions_at(&mut client, unused, at, json!(["source"]))), ["source"]);
+    client.shutdown();
+}
+
+/// The design of `loop_kernel.mlir`, renamed.
+fn loop_design(name: &str) -> String {
+    repo_file("backend/test_data/designs/loop_kernel.mlir")
+        .replace("@sum_loop", &format!("@{name}"))
+}
+
+#[test]
+fn generate_rtl_uses_the_editors_text_and_reports_progress() {
+    let root = scratch("progress");
+    let file = root.join("design.mlir");
+    // On disk the function has another name; the editor's unsaved text is what counts.
+    std::fs::write(&file, loop_design("on_disk")).unwrap();
+    let uri = file_uri(&file);
+    let out = root.join("out");
+    let mut client = start(json!({"capabilities": {"window": {"workDoneProgress": true}}}));
+    client.open(&uri, &loop_design("in_editor"));
+    let response = execute(
+        &mut client,
+        json!([{"uri": uri, "function": "in_editor", "outputDir": out.display().to_string()}]),
+    );
+    let result = &response["result"];
+    assert!(response.get("error").is_none(), "{response}");
+    let files: Vec<PathBuf> = result["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| PathBuf::from(f.as_str().unwrap()))
+        .collect();
+    let names: Vec<&str> = files.iter().map(|f| f.file_name().unwrap().to_str().unwrap()).collect();
+    assert_eq!(names, ["hsir_lib.v", "in_editor.v", "files.f"]);
+    assert!(files.iter().all(|f| f.is_file() && f.starts_with(&out)), "{files:?}");
+    assert_eq!(result["folder"], out.display().to_string());
+    assert_eq!(result["top"], "in_editor");
+    let design = std::fs::read_to_string(out.join("in_editor.v")).unwrap();
+    assert!(design.contains("module in_editor"), "{design}");
+    assert!(!out.join("on_disk.v").exists());
+
+    // Progress: the server asked for a token, then began and ended on it.
+    let token = |m: &Value| m["params"]["token"].clone();
+    let end = client.wait(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    let messages = client.shutdown_and_collect();
+    let create = messages
+        .iter()
+        .find(|m| m["method"] == "window/workDoneProgress/create")
+        .expect("the server asks the client for a progress token");
+    let progress: Vec<&Value> = messages.iter().filter(|m| m["method"] == "$/progress").collect();
+    let kinds: Vec<&str> =
+        progress.iter().map(|m| m["params"]["value"]["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds.first(), Some(&"begin"), "{progress:?}");
+    assert!(kinds[1..].iter().all(|k| *k == "report"), "one end only: {progress:?}");
+    assert_eq!(progress[0]["params"]["value"]["title"], "Generate RTL");
+    assert!(progress.iter().all(|m| token(m) == token(create)));
+    assert_eq!(token(&end), token(create));
+    assert_eq!(end["params"]["value"]["message"], format!("wrote 3 files to {}", out.display()));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn no_progress_without_the_clients_consent() {
+    let root = scratch("no-progress");
+    let file = root.join("design.mlir");
+    std::fs::write(&file, loop_design("f")).unwrap();
+    let uri = file_uri(&file);
+    let mut client = start(json!({}));
+    // Not open: the text comes from disk. Positional arguments.
+    let out = root.join("out").display().to_string();
+    let response = execute(&mut client, json!([uri, "f", out]));
+    assert!(response.get("error").is_none(), "{response}");
+    assert_eq!(response["result"]["files"].as_array().unwrap().len(), 3);
+    let messages = client.shutdown_and_collect();
+    let progress: Vec<&Value> = messages
+        .iter()
+        .filter(|m| m["method"] == "$/progress" || m["method"] == "window/workDoneProgress/create")
+        .collect();
+    assert!(progress.is_empty(), "{progress:?}");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn the_default_folder_is_the_setting_under_the_workspace_folder() {
+    let root = scratch("default-folder");
+    std::fs::create_dir_all(root.join("sub/deeper")).unwrap();
+    let file = root.join("sub/deeper/design.mlir");
+    std::fs::write(&file, loop_design("f")).unwrap();
+    let uri = file_uri(&file);
+    let files = |response: &Value| -> Vec<String> {
+        assert!(response.get("error").is_none(), "{response}");
+        response["result"]["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap().to_string())
+            .collect()
+    };
+
+    // The root folder, with the setting.
+    let mut client = start(json!({
+        "rootUri": file_uri(&root),
+        "initializationOptions": {"rtl": {"outputDir": "gen"}},
+    }));
+    let response = execute(&mut client, json!([{"uri": uri, "function": "f"}]));
+    assert_eq!(response["result"]["folder"], root.join("gen").display().to_string());
+    assert!(files(&response)
+        .iter()
+        .all(|f| f.starts_with(&root.join("gen").display().to_string())));
+    assert!(root.join("gen/f.v").is_file());
+    client.shutdown();
+
+    // Workspace folders: the innermost one holding the file; the setting's default, `rtl`.
+    let mut client = start(json!({
+        "workspaceFolders": [
+            {"uri": file_uri(&root), "name": "root"},
+            {"uri": file_uri(&root.join("sub")), "name": "sub"},
+        ],
+    }));
+    let response = execute(&mut client, json!([{"uri": uri, "function": "f"}]));
+    assert_eq!(response["result"]["folder"], root.join("sub/rtl").display().to_string());
+    assert!(root.join("sub/rtl/f.v").is_file());
+    client.shutdown();
+
+    // No workspace folder holds the file: beside it.
+    let mut client = start(json!({"rootUri": "file:///hsir-test-elsewhere"}));
+    let response = execute(&mut client, json!([{"uri": uri, "function": "f"}]));
+    assert_eq!(response["result"]["folder"], root.join("sub/deeper/rtl").display().to_string());
+    assert_eq!(files(&response).len(), 3);
+    client.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn problems_come_back_as_an_error_and_as_diagnostics_until_the_document_changes() {
+    let root = scratch("failure");
+    let file = root.join("float.mlir");
+    let text = "handshake.func @f(%a: f32, %b: f32, %ctrl: none) -> (f32, none) {\n  %c = arith.addf %a, %b : f32\n  return %c, %ctrl : f32, none\n}\n";
+    std::fs::write(&file, text).unwrap();
+    let uri = file_uri(&file);
+    let out = root.join("out");
+    let mut client = start(json!({"capabilities": {"window": {"workDoneProgress": true}}}));
+    client.open(&uri, text);
+    let first = client.diagnostics(&uri, Some(0));
+    assert_eq!(codes(&first), Vec::<String>::new(), "the analysis has nothing against it");
+
+    let response =
+        execute(&mut client, json!([{"uri": uri, "outputDir": out.display().to_string()}]));
+    let error = &response["error"];
+    assert_eq!(error["code"], -32803, "{response}");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("HS5001") && message.contains("arith.addf"), "{message}");
+    assert!(!out.exists(), "nothing is written");
+    let end = client.wait(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    assert_eq!(end["params"]["value"]["message"], "failed");
+    let published = client.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri
+            && codes(&m["params"]).contains(&"HS5001".to_string())
+    });
+    let diagnostic = &published["params"]["diagnostics"][0];
+    assert_eq!(published["params"]["version"], 0);
+    assert_eq!(diagnostic["severity"], 1);
+    assert_eq!(
+        diagnostic["range"],
+        json!({"start": {"line": 1, "character": 7}, "end": {"line": 1, "character": 17}}),
+        "the range of `arith.addf`"
+    );
+
+    // Any change, and the finding is gone with the version it was about.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 1}, "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "// edited\n"}]}),
+    );
+    let after = client.diagnostics(&uri, Some(1));
+    assert_eq!(codes(&after), Vec::<String>::new());
+    client.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn generations_at_once_into_one_folder_all_succeed() {
+    let root = scratch("at-once");
+    let file = root.join("design.mlir");
+    std::fs::write(&file, loop_design("f")).unwrap();
+    let uri = file_uri(&file);
+    let out = root.join("out").display().to_string();
+    let mut client = start(json!({}));
+    let arguments = json!([{"uri": uri, "function": "f", "outputDir": out, "testbench": true}]);
+    let ids: Vec<i64> = (0..4)
+        .map(|_| {
+            client.send_request(
+                "workspace/executeCommand",
+                json!({"command": "hsir.generateRtl", "arguments": arguments}),
+            )
+        })
+        .collect();
+    for id in ids {
+        let response = client.response(id);
+        assert!(response.get("error").is_none(), "{response}");
+        assert_eq!(response["result"]["files"].as_array().unwrap().len(), 4);
+    }
+    let mut names: Vec<String> = std::fs::read_dir(root.join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["f.v", "f_tb.v", "files.f", "hsir_lib.v"], "no temporary files left");
+    client.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_file_the_user_wrote_is_not_replaced() {
+    let root = scratch("user-file");
+    let file = root.join("design.mlir");
+    std::fs::write(&file, loop_design("f")).unwrap();
+    std::fs::create_dir_all(root.join("out")).unwrap();
+    let mine = root.join("out/f.v");
+    std::fs::write(&mine, "module f; endmodule\n").unwrap();
+    let mut client = start(json!({}));
+    let out = root.join("out").display().to_string();
+    let response = execute(&mut client, json!([{"uri": file_uri(&file), "outputDir": out}]));
+    assert_eq!(response["error"]["code"], -32803, "{response}");
+    let message = response["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("`{}` exists and was not written by hsir", mine.display())),
+        "{message}"
+    );
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), "module f; endmodule\n");
+    assert_eq!(std::fs::read_dir(root.join("out")).unwrap().count(), 1, "nothing else written");
+    client.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn analysis_errors_are_not_shown_twice() {
+    let uri = "file:///hsir-test/type_error.mlir";
+    let text = "handshake.func @f(%a: i32, %b: i64, %ctrl: none) -> (i32, none) {\n  %c = arith.addi %a, %b : i32\n  return %c, %ctrl : i32, none\n}\n";
+    let mut client = start(json!({}));
+    client.open(uri, text);
+    assert_eq!(codes(&client.diagnostics(uri, Some(0))), ["HS1105"]);
+    let response = execute(&mut client, json!([{"uri": uri, "outputDir": "/hsir-test-never"}]));
+    assert_eq!(response["error"]["code"], -32803, "{response}");
+    assert!(response["error"]["message"].as_str().unwrap().contains("HS1105"), "{response}");
+    let messages = client.shutdown_and_collect();
+    for m in messages.iter().filter(|m| m["method"] == "textDocument/publishDiagnostics") {
+        assert_eq!(codes(&m["params"]), ["HS1105"], "{m}");
+    }
+}
+
+#[test]
+fn bad_requests_are_named() {
+    let mut client = start(json!({}));
+    let id = client.send_request(
+        "workspace/executeCommand",
+        json!({"command": "hsir.frobnicate", "arguments": []}),
+    );
+    let unknown = client.response(id);
+    assert!(
+        unknown["error"]["message"].as_str().unwrap().contains("`hsir.frobnicate`"),
+        "{unknown}"
+    );
+    for arguments in
+        [json!([{"function": "f"}]), json!([]), json!([{"uri": 3}]), json!([{"uri": "not a uri"}])]
+    {
+        let response = execute(&mut client, arguments.clone());
+        assert_eq!(response["error"]["code"], -32602, "{arguments}: {response}");
+    }
+    let missing = execute(&mut client, json!([{"uri": "file:///hsir-test/no/such/file.mlir"}]));
+    assert_eq!(missing["error"]["code"], -32803, "{missing}");
+    assert!(missing["error"]["message"].as_str().unwrap().contains("cannot read"), "{missing}");
+    client.shutdown();
+}
