@@ -11,7 +11,8 @@
 //! Names are deterministic: channels are named after their values (`_` for `#`, `_u<N>` for
 //! the copies a fork makes), cells after their op's first result or its kind and index.
 
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use hsir_analysis::dataflow::{self, BufferKind, BufferType};
 use hsir_analysis::ir::{Def, OpData, OpId, UseId, ValueId};
@@ -39,7 +40,7 @@ pub struct Channel {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pins {
     /// The port prefix: `in`, `ins`, `out`.
-    pub port: String,
+    pub port: Cow<'static, str>,
     /// The channels, in port order (flattened groups: channel `i` at bits `i*W`).
     pub channels: Vec<ChannelId>,
     /// The cell drives data and valid (an output).
@@ -53,9 +54,9 @@ pub struct Pins {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cell {
     /// The library module or the callee's module.
-    pub module: String,
+    pub module: Cow<'static, str>,
     pub name: String,
-    pub params: Vec<(String, String)>,
+    pub params: Vec<(&'static str, String)>,
     pub clocked: bool,
     pub pins: Vec<Pins>,
     /// Other connections: `(port, expression)`.
@@ -111,15 +112,15 @@ impl Netlist {
 
     /// The library modules the design instantiates, sorted.
     pub fn library_modules(&self) -> Vec<&str> {
-        let own: Vec<&str> = self.modules.iter().map(|m| m.name.as_str()).collect();
-        let mut used: Vec<&str> = self
+        let own: HashSet<&str> = self.modules.iter().map(|m| m.name.as_str()).collect();
+        let used: HashSet<&str> = self
             .modules
             .iter()
-            .flat_map(|m| m.cells.iter().map(|c| c.module.as_str()))
+            .flat_map(|m| m.cells.iter().map(|c| c.module.as_ref()))
             .filter(|m| !own.contains(m))
             .collect();
+        let mut used: Vec<&str> = used.into_iter().collect();
         used.sort_unstable();
-        used.dedup();
         used
     }
 }
@@ -253,7 +254,7 @@ impl<'p> Lowering<'p> {
             program,
             func,
             module: Module {
-                name: identifier(&func.name),
+                name: module_name(&func.name),
                 func: func.name.clone(),
                 ..Module::default()
             },
@@ -268,14 +269,21 @@ impl<'p> Lowering<'p> {
         self.diagnostics.push(Diagnostic::new(code, self.func.absolute(range), message));
     }
 
+    /// `base` as an identifier no other wire or cell of the module has: `x`, then `x_1`, ...
     fn unique(&mut self, base: &str) -> String {
         let base = identifier(base);
-        let n = self.names.entry(base.clone()).or_insert(0);
-        *n += 1;
-        if *n == 1 {
-            base
-        } else {
-            format!("{base}_{}", *n - 1)
+        if !self.names.contains_key(&base) {
+            self.names.insert(base.clone(), 1);
+            return base;
+        }
+        loop {
+            let n = self.names.get_mut(&base).expect("present");
+            let candidate = format!("{base}_{n}");
+            *n += 1;
+            if !self.names.contains_key(&candidate) {
+                self.names.insert(candidate.clone(), 1);
+                return candidate;
+            }
         }
     }
 
@@ -398,10 +406,7 @@ impl<'p> Lowering<'p> {
                     self.module.cells.push(Cell {
                         module: "hsir_fork".into(),
                         name,
-                        params: vec![
-                            ("N".into(), n.to_string()),
-                            ("W".into(), shape.bits().to_string()),
-                        ],
+                        params: vec![("N", n.to_string()), ("W", shape.bits().to_string())],
                         clocked: true,
                         pins: vec![
                             pins("in", vec![channel], false, true),
@@ -872,7 +877,7 @@ impl<'p> Lowering<'p> {
                 for (i, c) in ins.into_iter().enumerate() {
                     let shape = self.module.channels[c].shape;
                     all.push(pins(
-                        &arg_names[i.min(arg_names.len().saturating_sub(1))],
+                        arg_names[i.min(arg_names.len().saturating_sub(1))].clone(),
                         vec![c],
                         false,
                         !shape.control,
@@ -881,13 +886,13 @@ impl<'p> Lowering<'p> {
                 for (i, c) in outs.into_iter().enumerate() {
                     let shape = self.module.channels[c].shape;
                     all.push(pins(
-                        &result_names[i.min(result_names.len().saturating_sub(1))],
+                        result_names[i.min(result_names.len().saturating_sub(1))].clone(),
                         vec![c],
                         true,
                         !shape.control,
                     ));
                 }
-                self.cell(&identifier(callee), base, &[], true, all);
+                self.cell(module_name(callee), base, &[], true, all);
             }
             "dataflow.stream" => {
                 let (ins, outs) = (need!(ins), need!(outs));
@@ -1019,16 +1024,16 @@ impl<'p> Lowering<'p> {
 
     fn cell(
         &mut self,
-        module: &str,
+        module: impl Into<Cow<'static, str>>,
         name: String,
-        params: &[(&str, String)],
+        params: &[(&'static str, String)],
         clocked: bool,
         pins: Vec<Pins>,
     ) {
         self.module.cells.push(Cell {
-            module: module.to_string(),
+            module: module.into(),
             name,
-            params: params.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+            params: params.to_vec(),
             clocked,
             pins,
             raw: Vec::new(),
@@ -1048,7 +1053,7 @@ impl<'p> Lowering<'p> {
         let shape = self.module.channels[output].shape;
         let slots = info.slot_count().unwrap_or(1);
         let chain = |this: &mut Self,
-                     module: &str,
+                     module: &'static str,
                      count: u32,
                      params: &dyn Fn(u32) -> Vec<(&'static str, String)>| {
             let mut from = input;
@@ -1059,12 +1064,10 @@ impl<'p> Lowering<'p> {
                     this.new_channel(&format!("{base}_s{k}"), shape, String::new())
                 };
                 let name = if count == 1 { base.clone() } else { format!("{base}_{k}") };
-                let p = params(k);
-                let refs: Vec<(&str, String)> = p.iter().map(|(a, b)| (*a, b.clone())).collect();
                 this.cell(
                     module,
                     name,
-                    &refs,
+                    &params(k),
                     true,
                     vec![pins("in", vec![from], false, true), pins("out", vec![to], true, true)],
                 );
@@ -1238,14 +1241,14 @@ impl<'p> Lowering<'p> {
             group("ld_done", ld_done, true, false),
         ];
         let mut params = vec![
-            ("NLD".to_string(), ld.max(1).to_string()),
-            ("NST".to_string(), st.max(1).to_string()),
-            ("W".to_string(), w.to_string()),
-            ("AW".to_string(), aw.to_string()),
+            ("NLD", ld.max(1).to_string()),
+            ("NST", st.max(1).to_string()),
+            ("W", w.to_string()),
+            ("AW", aw.to_string()),
         ];
         match spec.kind {
             MemoryKind::Internal(_) => {
-                params.push(("DEPTH".to_string(), spec.depth.to_string()));
+                params.push(("DEPTH", spec.depth.to_string()));
                 self.module.cells.push(Cell {
                     module: "hsir_memory".into(),
                     name: base,
@@ -1302,8 +1305,8 @@ impl<'p> Lowering<'p> {
                         module: "hsir_mc_control".into(),
                         name: format!("{base}_control"),
                         params: vec![
-                            ("NCTRL".into(), iface.store_counts.max(1).to_string()),
-                            ("CW".into(), cw.to_string()),
+                            ("NCTRL", iface.store_counts.max(1).to_string()),
+                            ("CW", cw.to_string()),
                         ],
                         clocked: true,
                         pins: vec![
@@ -1371,12 +1374,33 @@ fn is_bracket(op: &OpData, u: UseId) -> bool {
     op.operands.first() == Some(&u)
 }
 
-fn pins(port: &str, channels: Vec<ChannelId>, output: bool, data: bool) -> Pins {
-    Pins { port: port.to_string(), channels, output, data, group: false }
+fn pins(
+    port: impl Into<Cow<'static, str>>,
+    channels: Vec<ChannelId>,
+    output: bool,
+    data: bool,
+) -> Pins {
+    Pins { port: port.into(), channels, output, data, group: false }
 }
 
-fn group(port: &str, channels: Vec<ChannelId>, output: bool, data: bool) -> Pins {
-    Pins { port: port.to_string(), channels, output, data, group: true }
+fn group(
+    port: impl Into<Cow<'static, str>>,
+    channels: Vec<ChannelId>,
+    output: bool,
+    data: bool,
+) -> Pins {
+    Pins { port: port.into(), channels, output, data, group: true }
+}
+
+/// The Verilog module of a function: its name as an identifier, out of the library's namespace
+/// (`hsir_*`), so that no function takes a library module's name, or `hsir_lib.v`'s.
+pub fn module_name(func: &str) -> String {
+    let name = identifier(func);
+    if name.starts_with("hsir_") || name == "hsir" {
+        format!("{name}_fn")
+    } else {
+        name
+    }
 }
 
 /// Bits to address `depth` words (at least 1).
@@ -1455,4 +1479,17 @@ pub fn unary_op(name: &str) -> Option<&'static str> {
 /// Every library module, by name, with its Verilog text.
 pub fn library() -> BTreeMap<&'static str, &'static str> {
     crate::verilog::LIBRARY.iter().copied().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::module_name;
+
+    #[test]
+    fn functions_stay_out_of_the_library_namespace() {
+        assert_eq!(module_name("kernel"), "kernel");
+        assert_eq!(module_name("hsir_fork"), "hsir_fork_fn");
+        assert_eq!(module_name("hsir_lib"), "hsir_lib_fn");
+        assert_eq!(module_name("a.b"), "a_b");
+    }
 }

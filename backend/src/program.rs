@@ -385,7 +385,9 @@ impl Program {
                 .or_else(|| top.symbol.as_ref().map(|(n, _)| n.trim_start_matches('@').to_string()))
                 .unwrap_or_default();
             if top.name == "handshake.func" {
-                let external = top.signature.as_ref().is_some_and(|s| s.external);
+                // A declaration may name its arguments; what makes it one is having no body.
+                let external =
+                    top.signature.as_ref().is_some_and(|s| s.external) || top.regions.is_empty();
                 let (types, style) = match typed {
                     Some(t) => (t.types, t.style),
                     None => (item.values.iter().map(|v| v.ty.clone()).collect(), Style::Circt),

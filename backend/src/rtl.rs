@@ -51,6 +51,8 @@ pub struct Output {
     pub files: Vec<File>,
     /// Notes and warnings (forks and sinks added, merge races in the testbench's run).
     pub diagnostics: Vec<Diagnostic>,
+    /// The lowered design, for callers that look inside it (`None` for pipelines).
+    pub netlist: Option<Netlist>,
 }
 
 /// Everything `hsir rtl` writes for `parse`, or the errors that stop it.
@@ -122,7 +124,7 @@ pub fn generate_program(
             text: testbench::testbench(&netlist, &stimulus),
         });
     }
-    Ok(Output { top: name, files, diagnostics })
+    Ok(Output { top: name, files, diagnostics, netlist: Some(netlist) })
 }
 
 /// Where a problem with the file as a whole is shown: the first function's name.
@@ -146,7 +148,7 @@ fn pipeline_output(module: &crate::HwModule, options: &Options) -> Result<Output
             text: pipeline::testbench(module, &lowered, cycles, tb.seed),
         });
     }
-    Ok(Output { top: name, files, diagnostics: Vec::new() })
+    Ok(Output { top: name, files, diagnostics: Vec::new(), netlist: None })
 }
 
 /// The testbench's inputs, and what the interpreter says comes out of them.

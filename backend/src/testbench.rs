@@ -67,7 +67,7 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
         let n = tokens.len();
         let bits = port.shape.bits();
         let p = format!("i{i}");
-        let _ = writeln!(w, "  // input `{}`: {n} tokens", port.name);
+        let _ = writeln!(w, "  // input `{}`: {}", port.name, plural(n, "token"));
         let _ = writeln!(w, "  reg [{}:0] {p}_tokens [0:{}];", bits - 1, n.max(1) - 1);
         let _ = writeln!(w, "  integer {p}_k = 0;\n  reg {p}_valid = 1'b0;\n  wire {p}_ready;");
         let _ = writeln!(w, "  initial begin");
@@ -90,7 +90,7 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
         let n = tokens.len();
         let bits = port.shape.bits();
         let p = format!("o{j}");
-        let _ = writeln!(w, "  // output `{}`: {n} tokens expected", port.name);
+        let _ = writeln!(w, "  // output `{}`: {} expected", port.name, plural(n, "token"));
         let _ = writeln!(w, "  reg [{}:0] {p}_expected [0:{}];", bits - 1, n.max(1) - 1);
         let _ = writeln!(w, "  integer {p}_n = 0;\n  reg {p}_ready = 1'b0;\n  wire {p}_valid;\n  wire [{}:0] {p}_data;", bits - 1);
         let _ = writeln!(w, "  initial begin");
@@ -341,6 +341,14 @@ fn leftover_checks(top: &Module, stimulus: &Stimulus, w: &mut String) {
         }
     }
     let _ = writeln!(w, "    end");
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }
 
 /// Text for a `$display` format string: quotes and backslashes escaped, `%` doubled.

@@ -108,27 +108,31 @@ pub fn design_text(netlist: &Netlist, header: &str) -> String {
 
 /// The name a cell's typed module gets; `None` for cells that instantiate a design module.
 pub fn typed_name(module: &Module, cell: &Cell) -> Option<String> {
+    // Library modules are the `hsir_*` ones: a function's module never is (`module_name`).
     let kind = cell.module.strip_prefix("hsir_")?;
-    if !LIBRARY.iter().any(|(n, _)| *n == cell.module) {
-        return None;
-    }
-    let ty = |c: usize| {
-        let shape = module.channels[c].shape;
-        if shape.control {
-            "ctrl".to_string()
-        } else {
-            format!("i{}", shape.data)
+    // Port types, appended to `out`: `ctrl` or `i<bits>`, `_`-separated, or `none`.
+    let side = |output: bool, out: &mut String| {
+        let mut any = false;
+        for p in cell.pins.iter().filter(|p| p.output == output) {
+            for &c in &p.channels {
+                if any {
+                    out.push('_');
+                }
+                any = true;
+                let shape = module.channels[c].shape;
+                if shape.control {
+                    out.push_str("ctrl");
+                } else {
+                    let _ = write!(out, "i{}", shape.data);
+                }
+            }
+        }
+        if !any {
+            out.push_str("none");
         }
     };
-    let side = |output: bool| -> Vec<String> {
-        cell.pins
-            .iter()
-            .filter(|p| p.output == output)
-            .flat_map(|p| p.channels.iter().map(|&c| ty(c)))
-            .collect()
-    };
     let mut settings = Vec::new();
-    let param = |key: &str| cell.params.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    let param = |key: &str| cell.params.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
     if let Some(op) = param("OP") {
         settings.push(op.trim_matches('"').to_string());
     }
@@ -174,12 +178,10 @@ pub fn typed_name(module: &Module, cell: &Cell) -> Option<String> {
         name.push('_');
         name.push_str(s);
     }
-    let ins = side(false);
-    let outs = side(true);
     name.push_str("__");
-    name.push_str(&if ins.is_empty() { "none".to_string() } else { ins.join("_") });
+    side(false, &mut name);
     name.push_str("_to_");
-    name.push_str(&if outs.is_empty() { "none".to_string() } else { outs.join("_") });
+    side(true, &mut name);
     Some(name)
 }
 
@@ -193,7 +195,7 @@ fn raw_port(cell: &Cell, port: &str) -> (bool, u32) {
     let param = |key: &str| {
         cell.params
             .iter()
-            .find(|(k, _)| k == key)
+            .find(|(k, _)| *k == key)
             .and_then(|(_, v)| v.parse::<u32>().ok())
             .unwrap_or(1)
     };
@@ -283,21 +285,42 @@ fn module_text(module: &Module, typed: &[Option<String>], out: &mut String) {
     let _ = writeln!(out, "// `@{}`", module.func);
     let _ = writeln!(out, "module {} (", module.name);
     let _ = writeln!(out, "  {}\n);", ports.join(",\n  "));
-    // Wires of every channel that is not an input port.
-    let input_channels: Vec<usize> = module.inputs.iter().map(|p| p.channel).collect();
+    // Wires of every channel that is not an input port (appended piece by piece: a design has
+    // tens of thousands of them).
+    let mut is_input = vec![false; module.channels.len()];
+    for p in &module.inputs {
+        is_input[p.channel] = true;
+    }
     for (id, c) in module.channels.iter().enumerate() {
-        let label = if c.label.is_empty() { String::new() } else { format!("  // {}", c.label) };
-        if input_channels.contains(&id) {
+        let name = c.name.as_str();
+        let label = |out: &mut String| {
+            if !c.label.is_empty() {
+                out.push_str("  // ");
+                out.push_str(&c.label);
+            }
+            out.push('\n');
+        };
+        if is_input[id] {
             if c.shape.control {
-                let _ = writeln!(out, "  wire {}_data = 1'b0;{label}", c.name);
+                out.push_str("  wire ");
+                out.push_str(name);
+                out.push_str("_data = 1'b0;");
+                label(out);
             }
             continue;
         }
-        let _ = writeln!(out, "  wire {}{}_data;{label}", range(c.shape.bits()), c.name);
-        let _ = writeln!(out, "  wire {}_valid;", c.name);
-        let _ = writeln!(out, "  wire {}_ready;", c.name);
+        out.push_str("  wire ");
+        out.push_str(&range(c.shape.bits()));
+        out.push_str(name);
+        out.push_str("_data;");
+        label(out);
+        out.push_str("  wire ");
+        out.push_str(name);
+        out.push_str("_valid, ");
+        out.push_str(name);
+        out.push_str("_ready;\n");
         if !c.data_driven {
-            let _ = writeln!(out, "  assign {}_data = {}'d0;", c.name, c.shape.bits());
+            let _ = writeln!(out, "  assign {name}_data = {}'d0;", c.shape.bits());
         }
     }
     for (left, right) in &module.assigns {
@@ -322,49 +345,69 @@ fn module_text(module: &Module, typed: &[Option<String>], out: &mut String) {
 }
 
 fn cell_text(module: &Module, cell: &Cell, typed: Option<&str>, out: &mut String) {
-    let params = if cell.params.is_empty() || typed.is_some() {
-        String::new()
-    } else {
-        let list: Vec<String> = cell.params.iter().map(|(k, v)| format!(".{k}({v})")).collect();
-        format!(" #({})", list.join(", "))
+    out.push_str("  ");
+    out.push_str(typed.unwrap_or(&cell.module));
+    if typed.is_none() && !cell.params.is_empty() {
+        out.push_str(" #(");
+        for (i, (k, v)) in cell.params.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            let _ = write!(out, ".{k}({v})");
+        }
+        out.push(')');
+    }
+    out.push(' ');
+    out.push_str(&cell.name);
+    out.push_str(" (");
+    let mut first = true;
+    let mut next = |out: &mut String| {
+        out.push_str(if first { "\n    " } else { ",\n    " });
+        first = false;
     };
-    let mut conns: Vec<String> = Vec::new();
     if cell.clocked {
-        conns.push(".clk(clk)".into());
-        conns.push(".rst(rst)".into());
+        next(out);
+        out.push_str(".clk(clk)");
+        next(out);
+        out.push_str(".rst(rst)");
     }
     for pins in &cell.pins {
-        connect(module, pins, &mut conns);
+        let p = &pins.port;
+        let suffixes: &[&str] =
+            if pins.data { &["data", "valid", "ready"] } else { &["valid", "ready"] };
+        for suffix in suffixes {
+            next(out);
+            out.push('.');
+            out.push_str(p);
+            out.push('_');
+            out.push_str(suffix);
+            out.push('(');
+            connect(module, pins, suffix, out);
+            out.push(')');
+        }
     }
     for (port, expr) in &cell.raw {
-        conns.push(format!(".{port}({expr})"));
+        next(out);
+        let _ = write!(out, ".{port}({expr})");
     }
-    let _ = writeln!(
-        out,
-        "  {}{} {} (\n    {}\n  );",
-        typed.unwrap_or(&cell.module),
-        params,
-        cell.name,
-        conns.join(",\n    ")
-    );
+    out.push_str("\n  );\n");
 }
 
-fn connect(module: &Module, pins: &Pins, conns: &mut Vec<String>) {
-    let names: Vec<&str> =
-        pins.channels.iter().map(|&c| module.channels[c].name.as_str()).collect();
+fn connect(module: &Module, pins: &Pins, suffix: &str, out: &mut String) {
     // Channel `i` at bits `i*W`: the highest index comes first in a concatenation.
-    let join = |suffix: &str| {
-        if names.len() == 1 {
-            format!("{}_{suffix}", names[0])
-        } else {
-            let parts: Vec<String> = names.iter().rev().map(|n| format!("{n}_{suffix}")).collect();
-            format!("{{{}}}", parts.join(", "))
-        }
-    };
-    let p = &pins.port;
-    if pins.data {
-        conns.push(format!(".{p}_data({})", join("data")));
+    let many = pins.channels.len() > 1;
+    if many {
+        out.push('{');
     }
-    conns.push(format!(".{p}_valid({})", join("valid")));
-    conns.push(format!(".{p}_ready({})", join("ready")));
+    for (i, &c) in pins.channels.iter().rev().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&module.channels[c].name);
+        out.push('_');
+        out.push_str(suffix);
+    }
+    if many {
+        out.push('}');
+    }
 }

@@ -58,3 +58,13 @@ handshake.func @race(%a: i32, %b: i32, %start: none) -> (i32, none) {
   %0 = merge %a, %b : i32
   return %0, %start : i32, none
 }
+
+// -----
+
+// A declaration that names its arguments is still a declaration.
+handshake.func private @pop(%queue: i32, %ctrl: none) -> (i32, none) attributes {argNames = ["queue", "ctrl"]}
+handshake.func @pops(%q: i32, %start: none) -> (i32, none) {
+  // expected-error @+1 {{HS5004: `instance` of `@pop`, a declaration without a body}}
+  %0:2 = instance @pop(%q, %start) : (i32, none) -> (i32, none)
+  return %0#0, %0#1 : i32, none
+}

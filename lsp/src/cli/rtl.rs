@@ -33,7 +33,14 @@ pub fn run(args: &RtlArgs) -> u8 {
             probe_leftovers: true,
         }),
     };
-    let output = match rtl::generate(&loaded.parse, &options) {
+    let generated = hsir_backend::Program::new(&loaded.parse).and_then(|program| {
+        let output = rtl::generate_program(loaded.parse.tree().text(), &program, &options);
+        // The process ends after the writes: freeing a design of tens of thousands of units
+        // would take a tenth of the run, for memory the system takes back anyway.
+        std::mem::forget(program);
+        output
+    });
+    let output = match generated {
         Ok(output) => output,
         Err(errors) => {
             print(&loaded, &errors);
@@ -45,7 +52,10 @@ pub fn run(args: &RtlArgs) -> u8 {
         }
     };
     print(&loaded, &output.diagnostics);
-    match write_all(&args.out, &output.files, args.force) {
+    let written = write_all(&args.out, &output.files, args.force);
+    std::mem::forget(output);
+    std::mem::forget(loaded);
+    match written {
         Ok(paths) => {
             for path in &paths {
                 println!("wrote {}", path.display());
