@@ -65,7 +65,8 @@ def run_circt(path, out):
     done = subprocess.run([sys.executable, "-c", CIRCT, str(path), str(out)], capture_output=True, text=True)
     whole = time.perf_counter() - start
     if done.returncode != 0:
-        return None, whole, done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "failed"
+        lines = [l.strip() for l in done.stderr.splitlines() if l.strip().startswith("error:")]
+        return None, whole, lines[0] if lines else "failed"
     return float(done.stdout.strip()), whole, None
 
 

@@ -426,24 +426,36 @@ impl Program {
     }
 }
 
-/// `f` over `items` on every core, in order. A panic in `f` is resumed on the caller's thread.
+/// `f` over `items` on every core, in order. Items are handed out one at a time, so a few large
+/// ones do not leave a core idle. A panic in `f` is resumed on the caller's thread.
 pub fn par_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync) -> Vec<U> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len());
     if threads <= 1 || items.len() < 4 {
         return items.iter().map(f).collect();
     }
-    let chunk = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let f = &f;
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|c| scope.spawn(move || c.iter().map(f).collect::<Vec<U>>()))
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, U)> = std::thread::scope(|scope| {
+        let (f, next) = (&f, &next);
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(move || {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        out.push((i, f(item)));
+                    }
+                    out
+                })
+            })
             .collect();
         handles
             .into_iter()
             .flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
             .collect()
-    })
+    });
+    done.sort_unstable_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, u)| u).collect()
 }
 
 #[cfg(test)]

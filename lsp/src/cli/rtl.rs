@@ -86,21 +86,19 @@ pub fn write_all(dir: &Path, files: &[rtl::File], force: bool) -> Result<Vec<Pat
         .map_err(|e| format!("cannot resolve the output folder `{}`: {e}", dir.display()))?;
     let mut list =
         format!("{MARKER}: the files to compile, in order (iverilog -c, verilator -f).\n");
-    let mut all: Vec<(String, String)> = Vec::new();
+    // Each file as (name, marker line if its text lacks one, text): the texts are not copied.
+    let marker = format!("{MARKER}.\n");
+    let mut all: Vec<(&str, &str, &str)> = Vec::new();
     for file in files {
-        let text = if file.text.starts_with(MARKER) {
-            file.text.clone()
-        } else {
-            format!("{MARKER}.\n{}", file.text)
-        };
-        all.push((file.name.clone(), text));
+        let head = if file.text.starts_with(MARKER) { "" } else { marker.as_str() };
+        all.push((&file.name, head, &file.text));
         list.push_str(&dir.join(&file.name).display().to_string());
         list.push('\n');
     }
-    all.push(("files.f".to_string(), list));
+    all.push(("files.f", "", &list));
     // Check every target before writing any, so that a refusal leaves the folder as it was.
-    for (i, (name, _)) in all.iter().enumerate() {
-        if all[..i].iter().any(|(earlier, _)| earlier == name) {
+    for (i, &(name, _, _)) in all.iter().enumerate() {
+        if all[..i].iter().any(|&(earlier, _, _)| earlier == name) {
             return Err(format!(
                 "refusing to write: two of the generated files are named `{name}` (a design named after one of hsir's own files?); rename the function"
             ));
@@ -120,8 +118,7 @@ pub fn write_all(dir: &Path, files: &[rtl::File], force: bool) -> Result<Vec<Pat
             continue;
         }
         if let Ok(meta) = std::fs::symlink_metadata(&target) {
-            let ours = meta.is_file()
-                && std::fs::read(&target).is_ok_and(|bytes| bytes.starts_with(MARKER.as_bytes()));
+            let ours = meta.is_file() && starts_with_marker(&target);
             if !ours {
                 return Err(format!(
                     "`{}` exists and was not written by hsir; move it away, choose another folder with -o, or pass --force to replace it",
@@ -131,12 +128,13 @@ pub fn write_all(dir: &Path, files: &[rtl::File], force: bool) -> Result<Vec<Pat
         }
     }
     let mut written = Vec::new();
-    for (name, text) in &all {
+    for &(name, head, text) in &all {
         let target = dir.join(name);
         let unique = TEMP_FILES.fetch_add(1, Ordering::Relaxed);
         let temp = dir.join(format!(".{name}.{}-{unique}.hsir-tmp", std::process::id()));
         let result = (|| {
             let mut file = std::fs::File::create_new(&temp)?;
+            file.write_all(head.as_bytes())?;
             file.write_all(text.as_bytes())?;
             file.sync_all()?;
             std::fs::rename(&temp, &target)
@@ -148,6 +146,14 @@ pub fn write_all(dir: &Path, files: &[rtl::File], force: bool) -> Result<Vec<Pat
         written.push(target);
     }
     Ok(written)
+}
+
+/// Whether the file at `path` begins with hsir's marker (reading only that much of it).
+fn starts_with_marker(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; MARKER.len()];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok()
+        && head == *MARKER.as_bytes()
 }
 
 /// Prints diagnostics on stderr: errors and warnings in full, notes as one line each.
