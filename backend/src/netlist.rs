@@ -34,6 +34,9 @@ pub struct Channel {
     pub data_driven: bool,
     /// Fed by `source`s alone: always full in hardware, so never a leftover.
     pub from_sources: bool,
+    /// A raw signal (a result of `unbundle`): a data bus only, no valid or ready, read by any
+    /// number of consumers.
+    pub raw: bool,
 }
 
 /// One connection of a cell to channels.
@@ -94,6 +97,9 @@ pub struct Module {
     pub cells: Vec<Cell>,
     /// Wiring: `assign left = right;`.
     pub assigns: Vec<(String, String)>,
+    /// Ops lowered to wiring (`bundle`, `unbundle`, `sync`'s data): the channels each reads
+    /// and the ones it drives, for the testbench's view of where tokens wait.
+    pub wiring: Vec<(Vec<ChannelId>, Vec<ChannelId>)>,
     /// Signals nothing reads (a control channel's data bit, `clk` in a design without
     /// registers), gathered into one `_unused` wire as Verilator's lint expects.
     pub unused: Vec<String>,
@@ -300,6 +306,7 @@ impl<'p> Lowering<'p> {
             label,
             data_driven: false,
             from_sources: false,
+            raw: false,
         });
         self.module.channels.len() - 1
     }
@@ -363,15 +370,24 @@ impl<'p> Lowering<'p> {
                 _ => {}
             }
             let Some(shape) = self.shape(v, value.range) else { continue };
+            let raw = matches!(value.def, Def::Result { op, n } if n > 0 && item.ops[op as usize].short_name() == "unbundle");
             let label = self.value_label(v);
             let base = label.trim_start_matches('%').replace('#', "_");
             let channel = self.new_channel(&base, shape, label);
+            self.module.channels[channel].raw = raw;
             self.sources[index] = Source::Own(channel);
         }
         // Forks and sinks where a channel does not have exactly one use.
         for (index, value) in item.values.iter().enumerate() {
             let Source::Own(channel) = self.sources[index] else { continue };
             let uses: Vec<UseId> = value.uses.clone();
+            if self.module.channels[channel].raw {
+                // Wires: every use reads the same bus.
+                for &u in &uses {
+                    self.use_channels[u as usize] = Some(channel);
+                }
+                continue;
+            }
             match uses.len() {
                 1 => self.use_channels[uses[0] as usize] = Some(channel),
                 0 => {
@@ -636,7 +652,54 @@ impl<'p> Lowering<'p> {
                     self.module.outputs.push(Port { name, channel, shape });
                 }
             }
-            "br" => {}
+            "br" | "compose" | "decompose" => {}
+            "unbundle" | "bundle" => {
+                let (ins, outs) = (need!(ins), need!(outs));
+                let (channel, control, signals) = if name == "unbundle" {
+                    (ins[0], outs[0], outs[1..].to_vec())
+                } else {
+                    (outs[0], ins[0], ins[1..].to_vec())
+                };
+                if ins.len() + outs.len() != signals.len() + 2
+                    || !self.module.channels[control].shape.control
+                    || self.module.channels[channel].shape.control
+                {
+                    return unsupported(self, " of a control token into its valid and ready wires");
+                }
+                let c = self.module.channels[channel].name.clone();
+                let k = self.module.channels[control].name.clone();
+                if name == "unbundle" {
+                    self.module.assigns.push((format!("{k}_valid"), format!("{c}_valid")));
+                    self.module.assigns.push((format!("{c}_ready"), format!("{k}_ready")));
+                    let mut at = 0;
+                    for &signal in &signals {
+                        let width = self.module.channels[signal].shape.bits();
+                        let slice = if width == 1 {
+                            format!("{c}_data[{at}]")
+                        } else {
+                            format!("{c}_data[{}:{at}]", at + width - 1)
+                        };
+                        let sig = self.module.channels[signal].name.clone();
+                        self.module.assigns.push((format!("{sig}_data"), slice));
+                        self.module.channels[signal].data_driven = true;
+                        at += width;
+                    }
+                    self.module.wiring.push((vec![channel], vec![control]));
+                } else {
+                    self.module.assigns.push((format!("{c}_valid"), format!("{k}_valid")));
+                    self.module.assigns.push((format!("{k}_ready"), format!("{c}_ready")));
+                    let parts: Vec<String> = signals
+                        .iter()
+                        .rev()
+                        .map(|&s| format!("{}_data", self.module.channels[s].name))
+                        .collect();
+                    self.module
+                        .assigns
+                        .push((format!("{c}_data"), format!("{{{}}}", parts.join(", "))));
+                    self.module.channels[channel].data_driven = true;
+                    self.module.wiring.push((vec![control], vec![channel]));
+                }
+            }
             "fork" | "lazy_fork" => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let w = width(self, ins[0]);
@@ -1355,7 +1418,8 @@ impl<'p> Lowering<'p> {
 /// data pass through to the memory interface).
 fn alias_of(op: &OpData, n: u32) -> Option<UseId> {
     match op.short_name() {
-        "br" => op.operands.first().copied(),
+        // compose and decompose retype the same bits: data low, downstream signals above.
+        "br" | "compose" | "decompose" => op.operands.first().copied(),
         "load" | "store" if op.operands.len() == 2 => {
             // Dynamatic: load[%addr] %data -> (addressResult, dataResult).
             let addr = op.operands.iter().copied().find(|&u| is_bracket(op, u));

@@ -189,7 +189,7 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
     if stimulus.probe_leftovers {
         let _ = writeln!(w, "  reg trace = 1'b0;\n  initial trace = $test$plusargs(\"trace\");");
         let _ = writeln!(w, "  always @(posedge clk) if (trace && !rst) begin");
-        for c in &top.channels {
+        for c in top.channels.iter().filter(|c| !c.raw) {
             let what = if c.label.is_empty() {
                 c.name.clone()
             } else {
@@ -221,7 +221,7 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
     }
     if stimulus.probe_leftovers {
         // Where the tokens are: every channel holding one, to tell a deadlock's cycle.
-        for c in top.channels.iter().filter(|c| !c.from_sources) {
+        for c in top.channels.iter().filter(|c| !c.from_sources && !c.raw) {
             let what = if c.label.is_empty() {
                 c.name.clone()
             } else {
@@ -311,7 +311,7 @@ fn leftover_checks(top: &Module, stimulus: &Stimulus, w: &mut String) {
         top.inputs.iter().enumerate().map(|(i, p)| (p.channel, i)).collect();
     let mut by_label: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for (id, c) in top.channels.iter().enumerate() {
-        if c.label.is_empty() || into_fork[id] || c.from_sources {
+        if c.label.is_empty() || into_fork[id] || c.from_sources || c.raw {
             continue;
         }
         let held = match input_channels.get(&id) {

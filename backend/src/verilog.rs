@@ -314,6 +314,9 @@ fn module_text(module: &Module, typed: &[Option<String>], out: &mut String) {
         out.push_str(name);
         out.push_str("_data;");
         label(out);
+        if c.raw {
+            continue;
+        }
         out.push_str("  wire ");
         out.push_str(name);
         out.push_str("_valid, ");

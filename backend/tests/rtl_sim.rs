@@ -95,3 +95,20 @@ fn typed_module_names_encode_port_types() {
         assert_eq!(design.matches(&format!("module {name} (")).count(), 1, "{name} in:\n{design}");
     }
 }
+
+/// The raw_will_continue bug, in hardware: the RTL leaves the extra ctrl token on the store's
+/// ctrl, where the interpreter does (`hsir-tb: left`), and the correct kernel leaves nothing.
+#[test]
+fn the_raw_will_continue_kernel_shows_its_extra_token_in_rtl() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/designs/raw_bug.mlir");
+    let run = |function: &str| {
+        let generated = Generated::new(&path, function, 1).unwrap();
+        simulate(&generated).unwrap()
+    };
+    let buggy = run("fill_raw_bug");
+    assert!(buggy.contains("hsir-tb: left %tick") && buggy.contains("hsir-tb: PASS"), "{buggy}");
+    let carry = run("kernel_raw_bug");
+    assert!(carry.contains("hsir-tb: left %wcb") && carry.contains("hsir-tb: PASS"), "{carry}");
+    let correct = run("kernel");
+    assert!(!correct.contains("hsir-tb: left") && correct.contains("hsir-tb: PASS"), "{correct}");
+}

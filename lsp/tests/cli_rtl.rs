@@ -514,3 +514,25 @@ fn sim_shows_the_token_the_raw_will_continue_bug_leaves() {
     assert_eq!(fixed.status.code(), Some(0));
     assert!(!stdout(&fixed).contains("left:"), "{}", stdout(&fixed));
 }
+
+#[test]
+fn a_reader_that_goes_away_is_not_a_panic() {
+    // `hsir sim ... | head -1`: the pipe closes before (or while) the report is written.
+    for args in [
+        vec!["sim", "examples/kernel.mlir"],
+        vec!["sim", "backend/test_data/designs/extmemory.mlir"],
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hsir"))
+            .args(&args)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+    }
+}

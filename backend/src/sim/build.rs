@@ -683,9 +683,36 @@ impl<'p> Builder<'p> {
                 shape(ins >= 2 && outs == 1)?;
                 Kind::Mux
             }
-            "br" | "buffer" => {
+            // compose and decompose retype the same bits.
+            "br" | "buffer" | "compose" | "decompose" => {
                 shape(ins == 1 && outs == 1)?;
                 Kind::Pass
+            }
+            "unbundle" | "bundle" => {
+                // Raw signals in order: the data in the low bits, then each extra signal.
+                let (signals, control): (Vec<Option<ValueId>>, bool) = if name == "unbundle" {
+                    (op.results.iter().skip(1).map(|&v| Some(v)).collect(), ins == 1)
+                } else {
+                    ((1..ins).map(operand_value).collect(), outs == 1)
+                };
+                if !control {
+                    return Err(unsupported(
+                        func,
+                        op,
+                        "upstream (`(U)`) signals have no token stream to interpret",
+                    ));
+                }
+                let mut offsets = vec![0];
+                let mut at = 0;
+                for signal in signals {
+                    offsets.push(at);
+                    at += width(signal)?;
+                }
+                if name == "unbundle" {
+                    Kind::Split { offsets }
+                } else {
+                    Kind::Concat { offsets }
+                }
             }
             // The proposals' `%out = return %x`, before `end`.
             "return" => {
@@ -950,6 +977,10 @@ const MODELLED: &[&str] = &[
     "mux",
     "br",
     "buffer",
+    "compose",
+    "decompose",
+    "bundle",
+    "unbundle",
     "return",
     "end",
     "cond_br",

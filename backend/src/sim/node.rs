@@ -125,6 +125,16 @@ pub(crate) enum Kind {
     Each {
         results: bool,
     },
+    /// `unbundle`: each token becomes a control token and its signals, output `i` taking the
+    /// bits from `offsets[i]` (the data in the low bits, then each extra signal).
+    Split {
+        offsets: Vec<u32>,
+    },
+    /// `bundle`: a control token and one token of each signal become one token, input `i`
+    /// placed at `offsets[i]`.
+    Concat {
+        offsets: Vec<u32>,
+    },
 }
 
 #[derive(Debug)]
@@ -359,6 +369,28 @@ fn step(
             io.has(0) && chosen < io.inputs.len() && io.has(chosen) && {
                 io.pop(0);
                 let v = io.pop(chosen);
+                io.push(0, v);
+                true
+            }
+        }
+        Kind::Split { offsets } => {
+            io.has(0) && {
+                let v = io.pop(0);
+                for (o, &offset) in offsets.iter().enumerate() {
+                    io.push(o, if offset >= 64 { 0 } else { v >> offset });
+                }
+                true
+            }
+        }
+        Kind::Concat { offsets } => {
+            io.all() && {
+                let mut v = 0u64;
+                for (i, &offset) in offsets.iter().enumerate() {
+                    let part = io.pop(i);
+                    if offset < 64 {
+                        v |= part << offset;
+                    }
+                }
                 io.push(0, v);
                 true
             }

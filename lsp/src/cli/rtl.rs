@@ -57,10 +57,11 @@ pub fn run(args: &RtlArgs) -> u8 {
     std::mem::forget(loaded);
     match written {
         Ok(paths) => {
+            let mut report = String::new();
             for path in &paths {
-                println!("wrote {}", path.display());
+                report.push_str(&format!("wrote {}\n", path.display()));
             }
-            0
+            super::sim::write_stdout(&report)
         }
         Err(message) => {
             eprintln!("error: {message}");

@@ -3,6 +3,7 @@
 //! in channels, and where the result depends on timing.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use hsir_analysis::DiagnosticCode;
@@ -194,36 +195,53 @@ pub fn run(args: &SimArgs) -> u8 {
         }
     };
     let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
-    println!("@{}", func.name);
+    // The report is written at once; a reader that goes away (`| head`) is not an error.
+    let mut out = String::new();
+    let _ = writeln!(out, "@{}", func.name);
     for (i, tokens) in inputs.args.iter().enumerate() {
         if channel_args.contains(&i) {
-            println!("  in  {}: [{}]", names[i], list(tokens));
+            let _ = writeln!(out, "  in  {}: [{}]", names[i], list(tokens));
         }
     }
     for (name, words) in &before {
-        println!("  mem {name} before: [{}]", list(words));
+        let _ = writeln!(out, "  mem {name} before: [{}]", list(words));
     }
     let results = written_names(func, "resNames");
     for (j, tokens) in outcome.results.iter().enumerate() {
         let name = results.get(j).filter(|n| !n.is_empty()).cloned().unwrap_or(j.to_string());
-        println!("  out {name}: [{}]", list(tokens));
+        let _ = writeln!(out, "  out {name}: [{}]", list(tokens));
     }
     for (name, words) in &outcome.memories {
         if before.get(name) != Some(words) {
-            println!("  mem {name} after:  [{}]", list(words));
+            let _ = writeln!(out, "  mem {name} after:  [{}]", list(words));
         }
     }
     for left in &outcome.leftovers {
-        println!("  left: {}", left.message);
+        let _ = writeln!(out, "  left: {}", left.message);
     }
     for held in &outcome.held {
-        println!("  held: {}", held.message);
+        let _ = writeln!(out, "  held: {}", held.message);
     }
     for race in &outcome.races {
-        println!("  race: {}", race.message);
+        let _ = writeln!(out, "  race: {}", race.message);
     }
-    println!("  firings: {}", outcome.firings);
-    0
+    let _ = writeln!(out, "  firings: {}", outcome.firings);
+    write_stdout(&out)
+}
+
+/// Writes `text` to stdout: 0, or 2 when it cannot be written (a closed pipe is not an error:
+/// the reader has what it wanted).
+pub fn write_stdout(text: &str) -> u8 {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("error: cannot write the output: {e}");
+            EXIT_USAGE_OR_IO
+        }
+    }
 }
 
 #[cfg(test)]
