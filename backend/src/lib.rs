@@ -6,6 +6,7 @@ pub mod memories;
 pub mod netlist;
 pub mod pipeline;
 pub mod program;
+mod random;
 pub mod rtl;
 pub mod sim;
 pub mod testbench;

@@ -191,22 +191,14 @@ impl Func {
 /// Port names from a `[\"a\", \"b\"]` attribute, made into Verilog identifiers and kept
 /// distinct; `prefix<N>` where missing.
 fn names(op: &OpData, key: &str, prefix: &str, count: usize) -> Vec<String> {
-    let written: Vec<String> = op
-        .attr(key)
-        .map(|a| {
-            a.value
-                .trim()
-                .trim_start_matches('[')
-                .trim_end_matches(']')
-                .split(',')
-                .map(|s| s.trim().trim_matches('"').to_string())
-                .filter(|s| !s.is_empty())
-                .collect()
-        })
-        .unwrap_or_default();
+    let written = written_names(op, key);
     let mut out: Vec<String> = Vec::with_capacity(count);
     for i in 0..count {
-        let base = written.get(i).map(|s| identifier(s)).unwrap_or_else(|| format!("{prefix}{i}"));
+        let base = written
+            .get(i)
+            .filter(|s| !s.is_empty())
+            .map(|s| identifier(s))
+            .unwrap_or_else(|| format!("{prefix}{i}"));
         let mut name = base.clone();
         let mut n = 1;
         while out.contains(&name) || RESERVED_PORTS.contains(&name.as_str()) {
@@ -216,6 +208,21 @@ fn names(op: &OpData, key: &str, prefix: &str, count: usize) -> Vec<String> {
         out.push(name);
     }
     out
+}
+
+/// The names an `argNames` / `resNames`-style attribute writes, in order, as written.
+pub fn written_names(op: &OpData, key: &str) -> Vec<String> {
+    op.attr(key)
+        .map(|a| {
+            a.value
+                .trim()
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .split(',')
+                .map(|s| s.trim().trim_matches('"').to_string())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Port names every top module has.

@@ -9,6 +9,7 @@
 //! (HS5001) and types (HS5003), broken stage chains (HS4002), and, through `rules`, values read
 //! before they exist (HS4006, HS4010) and combinational loops (HS2020).
 
+pub(crate) use crate::sim::Predicate;
 use std::collections::HashMap;
 
 use hsir_analysis::ir::{Container, OpData, OpId, ValueId};
@@ -90,20 +91,6 @@ impl BinaryOp {
     pub fn variadic(self) -> bool {
         matches!(self, BinaryOp::Add | BinaryOp::Mul | BinaryOp::And | BinaryOp::Or | BinaryOp::Xor)
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Predicate {
-    Eq,
-    Ne,
-    Slt,
-    Sle,
-    Sgt,
-    Sge,
-    Ult,
-    Ule,
-    Ugt,
-    Uge,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

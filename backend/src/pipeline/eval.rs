@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use hsir_analysis::ir::ValueId;
 use hsir_analysis::Diagnostic;
 
-use super::design::{self, BinaryOp, Design, Exit, Kind, Origin, Place, Predicate};
+use super::design::{self, BinaryOp, Design, Exit, Kind, Origin, Place};
 use crate::program::{mask, HwModule};
 
 /// Runs a module for `inputs.len()` cycles. `inputs[c]` holds, for cycle `c`, one value per
@@ -460,19 +460,7 @@ fn compute(kind: &Kind, operands: &[(u64, u32)], width: u32) -> u64 {
         Kind::Compare(predicate) => {
             let w = arg_width(0);
             let (a, b) = (arg(0), arg(1));
-            let (sa, sb) = (signed(a, w), signed(b, w));
-            let truth = match predicate {
-                Predicate::Eq => a == b,
-                Predicate::Ne => a != b,
-                Predicate::Slt => sa < sb,
-                Predicate::Sle => sa <= sb,
-                Predicate::Sgt => sa > sb,
-                Predicate::Sge => sa >= sb,
-                Predicate::Ult => a < b,
-                Predicate::Ule => a <= b,
-                Predicate::Ugt => a > b,
-                Predicate::Uge => a >= b,
-            };
+            let truth = crate::sim::compare(*predicate, w, a, b);
             truth as u64
         }
         Kind::Mux => {
@@ -513,6 +501,7 @@ fn compute(kind: &Kind, operands: &[(u64, u32)], width: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::Predicate;
 
     #[test]
     fn arithmetic_edges() {

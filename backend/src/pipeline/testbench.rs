@@ -5,35 +5,17 @@
 
 use super::{design, eval, PipelineVerilog};
 use crate::program::{mask, HwModule};
+use crate::random::SplitMix;
 
 /// Cycles the reset input is held high at the start.
 const RESET_CYCLES: usize = 2;
-
-/// SplitMix64: a small, well-known generator, so that a seed names the same stimuli on every
-/// machine and every version of the toolchain.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// True with probability `numerator / denominator`.
-    fn chance(&mut self, numerator: u64, denominator: u64) -> bool {
-        self.next() % denominator < numerator
-    }
-}
 
 /// The random stimuli of `cycles` cycles: one value per non-clock input port per cycle.
 /// Resets are held for the first cycles and then rare; `go` is mostly high and `stall` mostly
 /// low, so that pipelines fill, stall and drain; data is sometimes small, so that equalities,
 /// zero divisors and short shifts happen.
 pub(crate) fn stimuli(design: &design::Design, cycles: usize, seed: u64) -> Vec<Vec<u64>> {
-    let mut random = Random(seed);
+    let mut random = SplitMix(seed);
     let mut out = Vec::with_capacity(cycles);
     for cycle in 0..cycles {
         let mut values = Vec::new();

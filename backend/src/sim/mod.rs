@@ -40,7 +40,7 @@ use hsir_analysis::TextRange;
 
 use crate::program::Program;
 
-pub use arith::{BinaryOp, Predicate, UnaryOp};
+pub use arith::{compare, BinaryOp, Predicate, UnaryOp};
 
 /// The largest memory the interpreter holds, in words.
 pub const MAX_MEMORY_WORDS: u64 = 1 << 24;

@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use super::{Inputs, MAX_MEMORY_WORDS};
 use crate::memories::{memories, MemoryKind};
 use crate::program::{mask, Func, Program};
+use crate::random::SplitMix;
 
 /// The tokens per argument when no directive says.
 pub const DEFAULT_TOKENS: usize = 3;
@@ -156,24 +157,4 @@ pub fn inputs(func: &Func, directives: &Directives, seed: u64) -> Inputs {
 /// A seed from a name (FNV-1a), e.g. a file name and a function.
 pub fn seed(name: &str) -> u64 {
     name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
-}
-
-/// SplitMix64: small, fast, and the same everywhere.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `lo..=hi`, as two's-complement bits.
-    fn between(&mut self, lo: i64, hi: i64) -> u64 {
-        let span = (hi as i128 - lo as i128 + 1) as u128;
-        let offset = (self.next() as u128 % span) as i128;
-        (lo as i128 + offset) as i64 as u64
-    }
 }

@@ -53,23 +53,6 @@ fn word(value: i128, width: u32) -> Result<u64, String> {
     Ok(value as u64 & hsir_backend::program::mask(width))
 }
 
-/// The names written in a `["a", "b"]` attribute of the function, as written (the RTL's port
-/// names are these made into Verilog identifiers: `end` becomes `end_`).
-fn written_names(func: &hsir_backend::Func, key: &str) -> Vec<String> {
-    func.op()
-        .attr(key)
-        .map(|a| {
-            a.value
-                .trim()
-                .trim_start_matches('[')
-                .trim_end_matches(']')
-                .split(',')
-                .map(|s| s.trim().trim_matches('"').to_string())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 pub fn run(args: &SimArgs) -> u8 {
     let Ok(loaded) = super::load(&args.file) else { return EXIT_USAGE_OR_IO };
     let program = match Program::new(&loaded.parse) {
@@ -206,7 +189,7 @@ pub fn run(args: &SimArgs) -> u8 {
     for (name, words) in &before {
         let _ = writeln!(out, "  mem {name} before: [{}]", list(words));
     }
-    let results = written_names(func, "resNames");
+    let results = hsir_backend::program::written_names(func.op(), "resNames");
     for (j, tokens) in outcome.results.iter().enumerate() {
         let name = results.get(j).filter(|n| !n.is_empty()).cloned().unwrap_or(j.to_string());
         let _ = writeln!(out, "  out {name}: [{}]", list(tokens));
