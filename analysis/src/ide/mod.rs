@@ -10,6 +10,7 @@ use crate::db::{FileId, ItemView};
 
 pub mod completion;
 pub mod format;
+pub mod graph;
 pub mod hover;
 pub mod inlay_hints;
 pub mod navigation;

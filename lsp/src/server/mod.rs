@@ -7,6 +7,7 @@
 
 mod config;
 mod features;
+mod graph;
 
 mod proto;
 mod rtl;
@@ -439,6 +440,9 @@ impl LanguageServer for Backend {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        if params.command == graph::SHOW_GRAPH {
+            return graph::execute(self, params).await;
+        }
         rtl::execute(self, params).await
     }
 

@@ -25,7 +25,7 @@ use super::Backend;
 pub const GENERATE_RTL: &str = "hsir.generateRtl";
 
 /// The commands the server executes.
-pub const COMMANDS: &[&str] = &[GENERATE_RTL];
+pub const COMMANDS: &[&str] = &[GENERATE_RTL, super::graph::SHOW_GRAPH];
 
 #[derive(Debug, Default)]
 struct Args {

@@ -1,0 +1,90 @@
+//! The `hsir.showGraph` command: the dataflow graph of a function of an open document, as SVG
+//! (for a webview or a browser) and DOT.
+//!
+//! Arguments: `{ "uri": ..., "function": "f" }` or `{ "uri": ..., "position": {line,
+//! character} }` (the function there), or just the uri (the file's first `handshake.func`).
+//! Answer: `{ "function", "svg", "dot" }`. Each SVG node is `<g class="node <kind>"
+//! data-start data-end data-line data-character>`: the bytes it stands for, and where that is
+//! in the client's line/character terms, so that a click can reveal it.
+
+use serde_json::{json, Value};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types as lsp;
+
+use hsir_analysis::ide::graph::graph;
+use hsir_analysis::TextSize;
+
+use super::{proto, Backend};
+
+pub const SHOW_GRAPH: &str = "hsir.showGraph";
+
+fn invalid(message: String) -> Error {
+    Error { code: ErrorCode::InvalidParams, message: message.into(), data: None }
+}
+
+pub async fn execute(
+    backend: &Backend,
+    params: lsp::ExecuteCommandParams,
+) -> Result<Option<Value>> {
+    let args = match params.arguments.as_slice() {
+        [Value::Object(map)] => map.clone(),
+        _ => {
+            return Err(invalid(format!(
+                "{SHOW_GRAPH} takes {{ \"uri\", \"function\" or \"position\" }}"
+            )))
+        }
+    };
+    let Some(uri) = args.get("uri").and_then(Value::as_str).map(str::to_string) else {
+        return Err(invalid(format!("{SHOW_GRAPH} needs a `uri`")));
+    };
+    let function =
+        args.get("function").and_then(Value::as_str).map(|f| f.trim_start_matches('@').to_string());
+    let position =
+        args.get("position").and_then(|p| serde_json::from_value::<lsp::Position>(p.clone()).ok());
+    let answer = backend
+        .request(move |w| {
+            let encoding = w.encoding;
+            let (analysis, docs) = w.analysis();
+            let doc = docs.get(&uri).ok_or_else(|| format!("`{uri}` is not open"))?;
+            let items = analysis.item_refs(doc.file);
+            let wanted = match (&function, position) {
+                (Some(name), _) => analysis
+                    .functions()
+                    .into_iter()
+                    .find(|(n, item)| n == name && item.file == doc.file)
+                    .and_then(|(_, item)| analysis.view_of(item))
+                    .ok_or_else(|| format!("no function `@{name}` in this file"))?,
+                (None, Some(p)) => {
+                    let offset = doc
+                        .lines
+                        .offset(proto::pos_in(p), encoding)
+                        .ok_or_else(|| "the position is outside the document".to_string())?;
+                    analysis
+                        .item_at(doc.file, offset)
+                        .ok_or_else(|| "no function at the position".to_string())?
+                }
+                (None, None) => items
+                    .into_iter()
+                    .filter_map(|item| analysis.view_of(item))
+                    .find(|view| graph(view).is_some())
+                    .ok_or_else(|| "the file has no `handshake.func`".to_string())?,
+            };
+            let g = graph(&wanted).ok_or_else(|| "that is not a `handshake.func`".to_string())?;
+            let lines = doc.lines;
+            let line_col = |offset: u32| {
+                let p = lines.pos(TextSize::from(offset), encoding);
+                (p.line, p.character)
+            };
+            Ok::<Value, String>(json!({
+                "function": g.function,
+                "svg": g.to_svg(&line_col),
+                "dot": g.to_dot(),
+            }))
+        })
+        .await?;
+    answer.map(Some).map_err(|m| Error {
+        code: ErrorCode::ServerError(-32803),
+        message: format!("Show Dataflow Graph: {m}").into(),
+        data: None,
+    })
+}
