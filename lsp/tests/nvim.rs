@@ -406,9 +406,14 @@ fn main_scenario(nvim: &Nvim, dir: &Path, start: StartPath) {
     );
 
     let graph = note_messages(&run, "graph_notes").join("\n");
+    let path = run.get("/graph/path").as_str().unwrap_or_default().to_string();
     run.check(
-        graph.contains("not available yet") && graph.contains("hsir.showGraph"),
-        &format!(":HsirGraph said: {graph}"),
+        graph.contains("wrote the graph to") && path.ends_with(".sum_loop.svg"),
+        &format!(":HsirGraph said: {graph}, and opened `{path}`"),
+    );
+    run.check(
+        run.get("/graph/first").as_str().is_some_and(|l| l.starts_with("<svg ")),
+        &format!("the graph file `{path}` is not an SVG: {}", run.get("/graph/first")),
     );
     let place = note_messages(&run, "place_notes").join("\n");
     run.check(

@@ -197,7 +197,21 @@ function scenarios.main()
   step('graph and buffer placement', function()
     vim.cmd('only')
     vim.api.nvim_set_current_buf(three)
-    result.graph_notes = command_notes('HsirGraph')
+    local before = #_G.hsir_test_notes
+    vim.cmd('HsirGraph @sum_loop')
+    wait('the graph to be written', function()
+      for _, note in ipairs(notes_after(before)) do
+        if note.message:find('wrote the graph to', 1, true) then
+          return true
+        end
+      end
+      return false
+    end)
+    result.graph_notes = notes_after(before)
+    local path = vim.api.nvim_buf_get_name(0)
+    result.graph = { path = path, first = vim.fn.readfile(path, '', 1)[1] or '' }
+    vim.cmd('only')
+    vim.api.nvim_set_current_buf(three)
     result.place_notes = command_notes('HsirPlaceBuffers')
   end)
 
