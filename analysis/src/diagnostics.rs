@@ -256,6 +256,8 @@ diagnostic_codes! {
     SimTokensLeft = "HS5006", Warning, "tokens left in channels after simulation";
     /// A merge had tokens on more than one input: its output order depends on timing.
     SimMergeRace = "HS5007", Warning, "merge output order depends on timing";
+    /// No top was named and several functions could be it; the last was generated.
+    BackendTopChosen = "HS5008", Information, "top function chosen among several";
 }
 
 impl DiagnosticCode {

@@ -419,17 +419,23 @@ impl Program {
         self.funcs.iter().find(|f| f.name == name)
     }
 
-    /// The function to generate when none is named: the one no other function instantiates
-    /// (the last such in the file), as CIRCT picks its top.
-    pub fn default_top(&self) -> Option<&Func> {
-        let called: Vec<&str> = self
+    /// The functions with a body that no other function instantiates: the candidates for the
+    /// design's top, in file order.
+    pub fn top_candidates(&self) -> Vec<&Func> {
+        let called: std::collections::HashSet<&str> = self
             .funcs
             .iter()
             .flat_map(|f| f.item.ops.iter())
             .filter(|op| op.short_name() == "instance")
             .filter_map(|op| op.symbol.as_ref().map(|(s, _)| s.trim_start_matches('@')))
             .collect();
-        self.funcs.iter().rev().find(|f| !f.external && !called.contains(&f.name.as_str()))
+        self.funcs.iter().filter(|f| !f.external && !called.contains(f.name.as_str())).collect()
+    }
+
+    /// The function to generate when none is named: the last of `top_candidates`, as CIRCT
+    /// picks its top.
+    pub fn default_top(&self) -> Option<&Func> {
+        self.top_candidates().pop()
     }
 }
 

@@ -67,10 +67,27 @@ pub fn generate_program(
     program: &Program,
     options: &Options,
 ) -> Result<Output, Vec<Diagnostic>> {
+    let mut notes = Vec::new();
     let top = match &options.top {
         Some(top) => top.trim_start_matches('@').to_string(),
         None => match program.default_top() {
-            Some(f) => f.name.clone(),
+            Some(f) => {
+                let candidates = program.top_candidates();
+                if candidates.len() > 1 {
+                    let names: Vec<String> = candidates.iter().map(|c| format!("@{}", c.name)).collect();
+                    notes.push(Diagnostic::new(
+                        Code::BackendTopChosen,
+                        f.absolute(f.op().name_range),
+                        format!(
+                            "generating `@{}`, the last of {} functions nothing instantiates ({}); name the one you want (`--top`, or the command's `function`)",
+                            f.name,
+                            candidates.len(),
+                            names.join(", ")
+                        ),
+                    ));
+                }
+                f.name.clone()
+            }
             None => match program.modules.iter().rev().find(|m| has_pipeline(m)) {
                 Some(m) => m.name.clone(),
                 None => {
@@ -107,7 +124,8 @@ pub fn generate_program(
     let Some(netlist) = lowered.netlist else {
         return Err(lowered.diagnostics);
     };
-    let mut diagnostics = lowered.diagnostics;
+    let mut diagnostics = notes;
+    diagnostics.extend(lowered.diagnostics);
     let name = netlist.top().name.clone();
     let mut files = vec![
         File { name: "hsir_lib.v".into(), text: verilog::library_text(&netlist) },

@@ -68,3 +68,13 @@ handshake.func @pops(%q: i32, %start: none) -> (i32, none) {
   %0:2 = instance @pop(%q, %start) : (i32, none) -> (i32, none)
   return %0#0, %0#1 : i32, none
 }
+
+// -----
+
+handshake.func @first(%a: i32, %start: none) -> (i32, none) {
+  return %a, %start : i32, none
+}
+// expected-remark @+1 {{HS5008: generating `@second`, the last of 2 functions nothing instantiates (@first, @second)}}
+handshake.func @second(%a: i32, %start: none) -> (i32, none) {
+  return %a, %start : i32, none
+}
