@@ -1,0 +1,273 @@
+// The commands that call the server: Generate RTL, Show Dataflow Graph and Place Buffers.
+// Each runs the server's command with `workspace/executeCommand` under a progress
+// notification, relaying the server's `$/progress` messages into it.
+
+import * as path from "node:path";
+import * as vscode from "vscode";
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  ResponseError,
+  WorkDoneProgress,
+  WorkspaceEdit as ProtocolWorkspaceEdit,
+} from "vscode-languageclient/node";
+
+import { GraphPanel } from "./graph";
+
+/** The server's command ids. */
+export const SERVER_COMMANDS = {
+  generateRtl: "hsir.generateRtl",
+  showGraph: "hsir.showGraph",
+  placeBuffers: "hsir.placeBuffers",
+} as const;
+
+/** What the commands need from the extension. */
+export interface Host {
+  /** The client when the server is running; otherwise says why not and gives `undefined`. */
+  runningClient(): Promise<LanguageClient | undefined>;
+  output: vscode.OutputChannel;
+}
+
+/** The arguments all three server commands take. */
+export interface TargetArgs {
+  uri: string;
+  function?: string;
+  [key: string]: unknown;
+}
+
+interface RtlAnswer {
+  top?: string;
+  folder?: string;
+  files?: string[];
+  notes?: { code?: string; severity?: string; message?: string }[];
+}
+
+/** Whether the running server executes `command` (its `executeCommandProvider`). */
+export function serverOffers(client: LanguageClient, command: string): boolean {
+  const commands = client.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
+  return commands.includes(command);
+}
+
+function notAvailable(client: LanguageClient, title: string, command: string): void {
+  const info = client.initializeResult?.serverInfo;
+  const server = info ? `${info.name} ${info.version ?? ""}`.trim() : "the running hsir";
+  void vscode.window.showWarningMessage(
+    `hsir: ${title} is not available in this server version (${server} does not offer \`${command}\`). Update hsir to use it.`,
+  );
+}
+
+function unquoteSymbol(name: string): string {
+  const bare = name.startsWith("@") ? name.slice(1) : name;
+  return bare.length >= 2 && bare.startsWith('"') && bare.endsWith('"') ? bare.slice(1, -1) : bare;
+}
+
+/** The function or module around the cursor, from the server's outline. */
+export async function functionAtCursor(editor: vscode.TextEditor): Promise<string | undefined> {
+  const symbols = await vscode.commands.executeCommand<
+    (vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined
+  >("vscode.executeDocumentSymbolProvider", editor.document.uri);
+  const cursor = editor.selection.active;
+  for (const symbol of symbols ?? []) {
+    const range = "range" in symbol ? symbol.range : symbol.location.range;
+    const isFunction =
+      symbol.kind === vscode.SymbolKind.Function || symbol.kind === vscode.SymbolKind.Module;
+    if (isFunction && range.contains(cursor) && symbol.name.startsWith("@")) {
+      return unquoteSymbol(symbol.name);
+    }
+  }
+  return undefined;
+}
+
+/** The active `.mlir` file and the function at its cursor, or `undefined` after saying why. */
+async function activeTarget(title: string): Promise<{ args: TargetArgs; editor: vscode.TextEditor } | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined || editor.document.languageId !== "mlir") {
+    void vscode.window.showErrorMessage(`hsir: ${title} works on an .mlir file; open one first.`);
+    return undefined;
+  }
+  if (editor.document.uri.scheme !== "file") {
+    void vscode.window.showErrorMessage(`hsir: ${title} needs a file on disk; save this one first.`);
+    return undefined;
+  }
+  const name = await functionAtCursor(editor);
+  const args: TargetArgs = { uri: editor.document.uri.toString() };
+  if (name !== undefined) {
+    args.function = name;
+  }
+  return { args, editor };
+}
+
+let progressTokens = 0;
+
+/** Runs a server command under a progress notification showing the server's messages. */
+async function runWithProgress<T>(
+  client: LanguageClient,
+  title: string,
+  command: string,
+  args: unknown[],
+): Promise<T> {
+  progressTokens += 1;
+  const token = `hsir-client-${process.pid}-${progressTokens}`;
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `hsir: ${title}`, cancellable: false },
+    async (progress) => {
+      const relay = client.onProgress(WorkDoneProgress.type, token, (value) => {
+        if ((value.kind === "begin" || value.kind === "report") && value.message) {
+          progress.report({ message: value.message });
+        }
+      });
+      try {
+        return (await client.sendRequest(ExecuteCommandRequest.type, {
+          command,
+          arguments: args,
+          workDoneToken: token,
+        })) as T;
+      } finally {
+        relay.dispose();
+      }
+    },
+  );
+}
+
+function failure(host: Host, title: string, error: unknown): void {
+  const message = error instanceof ResponseError || error instanceof Error ? error.message : String(error);
+  host.output.appendLine(`[${title}] ${message}`);
+  void vscode.window.showErrorMessage(`hsir: ${message}`, "Show Problems", "Show Output").then((choice) => {
+    if (choice === "Show Problems") {
+      void vscode.commands.executeCommand("workbench.actions.view.problems");
+    } else if (choice === "Show Output") {
+      host.output.show(true);
+    }
+  });
+}
+
+function targetOf(given: unknown): TargetArgs | undefined {
+  if (typeof given === "object" && given !== null && typeof (given as TargetArgs).uri === "string") {
+    return given as TargetArgs;
+  }
+  return undefined;
+}
+
+/**
+ * Generate RTL: for `given` (a code action's arguments) or the active editor's function at
+ * the cursor. Opens the top function's Verilog when done.
+ */
+export async function generateRtl(host: Host, given?: unknown): Promise<RtlAnswer | undefined> {
+  const title = "Generate RTL";
+  const client = await host.runningClient();
+  if (client === undefined) {
+    return undefined;
+  }
+  const args = targetOf(given) ?? (await activeTarget(title))?.args;
+  if (args === undefined) {
+    return undefined;
+  }
+  if (!serverOffers(client, SERVER_COMMANDS.generateRtl)) {
+    notAvailable(client, title, SERVER_COMMANDS.generateRtl);
+    return undefined;
+  }
+  let answer: RtlAnswer;
+  try {
+    answer = (await runWithProgress<RtlAnswer | null>(client, title, SERVER_COMMANDS.generateRtl, [args])) ?? {};
+  } catch (error) {
+    failure(host, title, error);
+    return undefined;
+  }
+  const files = answer.files ?? [];
+  host.output.appendLine(`[${title}] @${answer.top ?? "?"}: ${files.join(", ")}`);
+  const verilog = files.filter((f) => f.endsWith(".v"));
+  const top = verilog.find((f) => path.basename(f) === `${answer.top}.v`) ?? verilog[0];
+  if (top !== undefined) {
+    await vscode.window.showTextDocument(vscode.Uri.file(top), { preview: false });
+  }
+  const notes = answer.notes ?? [];
+  const noteText = notes.length === 0 ? "" : ` (${notes.length} note${notes.length === 1 ? "" : "s"}: ${notes.map((n) => n.code).join(", ")})`;
+  void vscode.window
+    .showInformationMessage(
+      `hsir: wrote ${files.length} file${files.length === 1 ? "" : "s"} for @${answer.top ?? "?"} to ${answer.folder ?? "?"}${noteText}`,
+      "Reveal in Explorer",
+    )
+    .then((choice) => {
+      if (choice === "Reveal in Explorer" && top !== undefined) {
+        void vscode.commands.executeCommand("revealInExplorer", vscode.Uri.file(top));
+      }
+    });
+  return answer;
+}
+
+/** Show Dataflow Graph: the server's SVG of the function at the cursor, in a webview. */
+export async function showGraph(host: Host, given?: unknown): Promise<void> {
+  const title = "Show Dataflow Graph";
+  const client = await host.runningClient();
+  if (client === undefined) {
+    return;
+  }
+  const target = targetOf(given) ? { args: targetOf(given) as TargetArgs, editor: undefined } : await activeTarget(title);
+  if (target === undefined) {
+    return;
+  }
+  if (!serverOffers(client, SERVER_COMMANDS.showGraph)) {
+    notAvailable(client, title, SERVER_COMMANDS.showGraph);
+    return;
+  }
+  const column = target.editor?.viewColumn;
+  const fetchAndShow = async (): Promise<void> => {
+    let answer: { svg?: unknown } | null;
+    try {
+      answer = await runWithProgress(client, title, SERVER_COMMANDS.showGraph, [target.args]);
+    } catch (error) {
+      failure(host, title, error);
+      return;
+    }
+    if (typeof answer?.svg !== "string") {
+      failure(host, title, new Error(`${title}: the server answered without an \`svg\` string`));
+      return;
+    }
+    const name = target.args.function ? `@${target.args.function}` : path.basename(vscode.Uri.parse(target.args.uri).fsPath);
+    GraphPanel.show(vscode.Uri.parse(target.args.uri), column, `Dataflow: ${name}`, answer.svg, fetchAndShow);
+  };
+  await fetchAndShow();
+}
+
+function isWorkspaceEdit(value: unknown): boolean {
+  return typeof value === "object" && value !== null && ("changes" in value || "documentChanges" in value);
+}
+
+/**
+ * Place Buffers: the server's buffer placement for the function at the cursor. The server
+ * answers with a workspace edit (applied here), or applies it itself; a `message` is shown.
+ */
+export async function placeBuffers(host: Host, given?: unknown): Promise<void> {
+  const title = "Place Buffers";
+  const client = await host.runningClient();
+  if (client === undefined) {
+    return;
+  }
+  const args = targetOf(given) ?? (await activeTarget(title))?.args;
+  if (args === undefined) {
+    return;
+  }
+  if (!serverOffers(client, SERVER_COMMANDS.placeBuffers)) {
+    notAvailable(client, title, SERVER_COMMANDS.placeBuffers);
+    return;
+  }
+  let answer: unknown;
+  try {
+    answer = await runWithProgress(client, title, SERVER_COMMANDS.placeBuffers, [args]);
+  } catch (error) {
+    failure(host, title, error);
+    return;
+  }
+  const edit = isWorkspaceEdit(answer) ? answer : (answer as { edit?: unknown } | null)?.edit;
+  if (isWorkspaceEdit(edit)) {
+    const converted = await client.protocol2CodeConverter.asWorkspaceEdit(edit as ProtocolWorkspaceEdit);
+    if (!(await vscode.workspace.applyEdit(converted))) {
+      failure(host, title, new Error(`${title}: VS Code did not apply the server's edit`));
+      return;
+    }
+  }
+  const message = (answer as { message?: unknown } | null)?.message;
+  void vscode.window.showInformationMessage(
+    typeof message === "string" ? `hsir: ${message}` : `hsir: ${title} done`,
+  );
+}
