@@ -8,8 +8,8 @@
 //! It needs Node.js 20, npm and Chromium (and, the first time, what code-server's install
 //! builds with); `.ci/run` installs them. Without them the test fails and says what is
 //! missing. code-server is installed once under `target/vscode-e2e/`, and later runs reuse it.
-//! The screenshot goes to `target/vscode-e2e/vscode.png`, or with `UPDATE_SCREENSHOTS=1` to
-//! `docs/screenshots/vscode.png`.
+//! The README's screenshots, `docs/screenshots/vscode.png` (a diagnostic, the Problems panel
+//! and a buffer's hover) and `vscode-graph.png` (the dataflow graph), are taken on the way.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
@@ -70,17 +70,11 @@ fn vscode_extension_in_code_server() {
     std::fs::create_dir_all(&cache).expect("the e2e cache folder");
     let log_path = cache.join("last-run.log");
     let log = std::fs::File::create(&log_path).expect("the e2e log");
-    let screenshot = if std::env::var_os("UPDATE_SCREENSHOTS").is_some_and(|v| v == "1") {
-        repo.join("docs").join("screenshots").join("vscode.png")
-    } else {
-        cache.join("vscode.png")
-    };
     let mut child = Command::new(node.expect("checked above"))
         .arg(repo.join("editors").join("vscode").join("test").join("e2e.mjs"))
         .env("HSIR_BIN", hsir)
         .env("HSIR_E2E_CACHE", &cache)
         .env("HSIR_E2E_CHROMIUM", &chromium)
-        .env("HSIR_E2E_SCREENSHOT", &screenshot)
         .stdout(log.try_clone().expect("the e2e log"))
         .stderr(log)
         .spawn()

@@ -39,7 +39,17 @@ try {
   execFileSync(process.execPath, ["esbuild.mjs", "--minify"], { cwd: root, stdio: "inherit" });
   execFileSync(
     npx,
-    ["vsce", "package", "--no-dependencies", "--skip-license", "--allow-missing-repository", "--target", target, "-o", `hsir-${target}.vsix`],
+    [
+      "vsce",
+      "package",
+      "--no-dependencies",
+      "--skip-license",
+      "--allow-missing-repository",
+      "--target",
+      target,
+      "-o",
+      `hsir-${target}.vsix`,
+    ],
     { cwd: root, stdio: "inherit" },
   );
 } finally {

@@ -69,8 +69,7 @@ export async function functionAtCursor(editor: vscode.TextEditor): Promise<strin
   const cursor = editor.selection.active;
   for (const symbol of symbols ?? []) {
     const range = "range" in symbol ? symbol.range : symbol.location.range;
-    const isFunction =
-      symbol.kind === vscode.SymbolKind.Function || symbol.kind === vscode.SymbolKind.Module;
+    const isFunction = symbol.kind === vscode.SymbolKind.Function || symbol.kind === vscode.SymbolKind.Module;
     if (isFunction && range.contains(cursor) && symbol.name.startsWith("@")) {
       return unquoteSymbol(symbol.name);
     }
@@ -79,7 +78,9 @@ export async function functionAtCursor(editor: vscode.TextEditor): Promise<strin
 }
 
 /** The active `.mlir` file and the function at its cursor, or `undefined` after saying why. */
-async function activeTarget(title: string): Promise<{ args: TargetArgs; editor: vscode.TextEditor } | undefined> {
+async function activeTarget(
+  title: string,
+): Promise<{ args: TargetArgs; editor: vscode.TextEditor } | undefined> {
   const editor = vscode.window.activeTextEditor;
   if (editor === undefined || editor.document.languageId !== "mlir") {
     void vscode.window.showErrorMessage(`hsir: ${title} works on an .mlir file; open one first.`);
@@ -168,7 +169,8 @@ export async function generateRtl(host: Host, given?: unknown): Promise<RtlAnswe
   }
   let answer: RtlAnswer;
   try {
-    answer = (await runWithProgress<RtlAnswer | null>(client, title, SERVER_COMMANDS.generateRtl, [args])) ?? {};
+    answer =
+      (await runWithProgress<RtlAnswer | null>(client, title, SERVER_COMMANDS.generateRtl, [args])) ?? {};
   } catch (error) {
     failure(host, title, error);
     return undefined;
@@ -181,7 +183,10 @@ export async function generateRtl(host: Host, given?: unknown): Promise<RtlAnswe
     await vscode.window.showTextDocument(vscode.Uri.file(top), { preview: false });
   }
   const notes = answer.notes ?? [];
-  const noteText = notes.length === 0 ? "" : ` (${notes.length} note${notes.length === 1 ? "" : "s"}: ${notes.map((n) => n.code).join(", ")})`;
+  const noteText =
+    notes.length === 0
+      ? ""
+      : ` (${notes.length} note${notes.length === 1 ? "" : "s"}: ${notes.map((n) => n.code).join(", ")})`;
   void vscode.window
     .showInformationMessage(
       `hsir: wrote ${files.length} file${files.length === 1 ? "" : "s"} for @${answer.top ?? "?"} to ${answer.folder ?? "?"}${noteText}`,
@@ -202,7 +207,9 @@ export async function showGraph(host: Host, given?: unknown): Promise<void> {
   if (client === undefined) {
     return;
   }
-  const target = targetOf(given) ? { args: targetOf(given) as TargetArgs, editor: undefined } : await activeTarget(title);
+  const target = targetOf(given)
+    ? { args: targetOf(given) as TargetArgs, editor: undefined }
+    : await activeTarget(title);
   if (target === undefined) {
     return;
   }
@@ -211,8 +218,13 @@ export async function showGraph(host: Host, given?: unknown): Promise<void> {
     return;
   }
   const column = target.editor?.viewColumn;
+  if (target.args.function === undefined && target.editor !== undefined) {
+    // No function around the cursor in the outline: the server picks the one at the position.
+    const cursor = target.editor.selection.active;
+    target.args.position = { line: cursor.line, character: cursor.character };
+  }
   const fetchAndShow = async (): Promise<void> => {
-    let answer: { svg?: unknown } | null;
+    let answer: { svg?: unknown; function?: unknown } | null;
     try {
       answer = await runWithProgress(client, title, SERVER_COMMANDS.showGraph, [target.args]);
     } catch (error) {
@@ -223,7 +235,8 @@ export async function showGraph(host: Host, given?: unknown): Promise<void> {
       failure(host, title, new Error(`${title}: the server answered without an \`svg\` string`));
       return;
     }
-    const name = target.args.function ? `@${target.args.function}` : path.basename(vscode.Uri.parse(target.args.uri).fsPath);
+    const shown = typeof answer.function === "string" ? answer.function : target.args.function;
+    const name = shown ? `@${shown}` : path.basename(vscode.Uri.parse(target.args.uri).fsPath);
     GraphPanel.show(vscode.Uri.parse(target.args.uri), column, `Dataflow: ${name}`, answer.svg, fetchAndShow);
   };
   await fetchAndShow();

@@ -149,7 +149,11 @@ class Extension implements commands.Host, vscode.Disposable {
       this.status.set("error", message);
       this.output.appendLine(`hsir: the server did not start: ${message}`);
       void vscode.window
-        .showErrorMessage(`hsir: the language server (${server.command}) did not start: ${message}`, "Show Output", "Open Settings")
+        .showErrorMessage(
+          `hsir: the language server (${server.command}) did not start: ${message}`,
+          "Show Output",
+          "Open Settings",
+        )
         .then((choice) => {
           if (choice === "Show Output") {
             this.output.show(true);
@@ -170,7 +174,9 @@ class Extension implements commands.Host, vscode.Disposable {
     try {
       await client.dispose(2000);
     } catch (error) {
-      this.output.appendLine(`hsir: stopping the server: ${error instanceof Error ? error.message : String(error)}`);
+      this.output.appendLine(
+        `hsir: stopping the server: ${error instanceof Error ? error.message : String(error)}`,
+      );
     } finally {
       this.stopping = false;
       this.status.set("stopped");

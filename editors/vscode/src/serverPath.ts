@@ -15,8 +15,7 @@ export interface FoundServer {
 
 /** Either the binary, or why there is none and where we looked. */
 export type ServerLookup =
-  | { found: FoundServer }
-  | { found?: undefined; problem: string; tried: string[]; fromSetting: boolean };
+  { found: FoundServer } | { found?: undefined; problem: string; tried: string[]; fromSetting: boolean };
 
 export interface LookupContext {
   /** `hsir.server.path` as the user wrote it; empty when unset. */

@@ -58,7 +58,10 @@ function occurrence(lines, text, nth) {
     for (let at = lines[line].indexOf(text); at >= 0; at = lines[line].indexOf(text, at + 1)) {
       const before = lines[line][at - 1] ?? " ";
       const after = lines[line][at + text.length] ?? " ";
-      if ((word.test(text[0]) && word.test(before)) || (word.test(text[text.length - 1]) && word.test(after))) {
+      if (
+        (word.test(text[0]) && word.test(before)) ||
+        (word.test(text[text.length - 1]) && word.test(after))
+      ) {
         continue;
       }
       if (seen++ === nth) return { line, start: at, end: at + text.length };
@@ -96,7 +99,7 @@ function check(source, expectations) {
 test("Dynamatic's custom syntax: ops, results, short channel types, inline attributes", () => {
   check(
     [
-      "handshake.func @accumulate(%n: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) attributes {argNames = [\"n\", \"start\"]} {",
+      'handshake.func @accumulate(%n: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) attributes {argNames = ["n", "start"]} {',
       "  %starts:3 = fork [3] %start : <>",
       "  %ctrl, %index = control_merge [%starts#2, %ctrl_back] : [<>, <>] to <>, <i1>",
       "  %ib = buffer %i, bufferType = ONE_SLOT_BREAK_R, numSlots = 1 : <i32>",
@@ -115,7 +118,7 @@ test("Dynamatic's custom syntax: ops, results, short channel types, inline attri
       ["control", "storage.type.channel.handshake"],
       ["i32", "storage.type.builtin"],
       ["argNames", "entity.other.attribute-name"],
-      ["\"", "string.quoted.double"],
+      ['"', "string.quoted.double"],
       ["attributes", "keyword.other"],
       ["%starts", "variable.other.ssa.definition"],
       ["3", "constant.numeric.integer.result-count"],
@@ -143,7 +146,7 @@ test("extra signals and the proposals' spellings", () => {
     [
       "handshake.func @f(%a: !handshake.channel<i32, [e: i1 (U)]>, %b: channel<i8, [spec: i1]>, %c: control) -> (control) {",
       "  %x = merge %a : <i32, [e: i1 (U)]>",
-      "  %y = buffer %b {hw.parameters = {BUFFER_TYPE = \"FIFO_BREAK_DV\", NUM_SLOTS = 4 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i8>",
+      '  %y = buffer %b {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_DV", NUM_SLOTS = 4 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i8>',
       "  return %c : control",
       "}",
     ].join("\n"),
@@ -169,7 +172,7 @@ test("CIRCT's syntax, generic ops, pipelines, LOOM, block labels", () => {
     [
       "handshake.func @g(%a: i32, %ctrl: none) -> (i32, none) {",
       "  %0 = buffer [1] seq %a {initValues = [0]} : i32",
-      "  %1 = \"handshake.buffer\"(%0) {bufferType = 2 : i64, numSlots = 1 : i64} : (!handshake.channel<i32>) -> !handshake.channel<i32>",
+      '  %1 = "handshake.buffer"(%0) {bufferType = 2 : i64, numSlots = 1 : i64} : (!handshake.channel<i32>) -> !handshake.channel<i32>',
       "  return %1, %ctrl : i32, none",
       "}",
       "hw.module @p(in %x : i32, in %go : i1, in %clk : !seq.clock, out y : i32) {",
@@ -208,14 +211,14 @@ test("comments, strings with escapes, numbers", () => {
   check(
     [
       "// hsir-sim: tokens=1 n=0..12",
-      "%c = arith.constant -1.5e3 : f32 // trailing \"quoted\"",
-      "%s = constant {name = \"a\\\"b\", v = 0x1F} : i8",
+      '%c = arith.constant -1.5e3 : f32 // trailing "quoted"',
+      '%s = constant {name = "a\\"b", v = 0x1F} : i8',
     ].join("\n"),
     [
       ["//", "comment.line.double-slash"],
       ["-1.5e3", "constant.numeric.float"],
       ["f32", "storage.type.builtin"],
-      ["\\\"", "constant.character.escape"],
+      ['\\"', "constant.character.escape"],
       ["0x1F", "constant.numeric.integer.hexadecimal"],
     ],
   );
@@ -227,7 +230,11 @@ test("the example kernel has no op name outside op positions", () => {
   const ops = tokens.filter((t) => t.scopes.some((s) => s.startsWith("entity.name.function.op")));
   const names = new Set(ops.map((t) => t.text));
   for (const name of names) {
-    assert.match(name, /^(handshake|func|fork|constant|control_merge|mux|buffer|cmpi|cond_br|addi|source|sink|end)$/, `unexpected op-coloured token ${name}`);
+    assert.match(
+      name,
+      /^(handshake|func|fork|constant|control_merge|mux|buffer|cmpi|cond_br|addi|source|sink|end)$/,
+      `unexpected op-coloured token ${name}`,
+    );
   }
   for (const expected of ["fork", "mux", "buffer", "cond_br", "end"]) {
     assert.ok(names.has(expected), `${expected} is not coloured as an op`);

@@ -36,7 +36,9 @@ function context(setting: string, pathDirs: string[]): LookupContext {
 
 test("variables and relative paths in hsir.server.path", () => {
   const cx = { workspaceFolder: workspace, env: { HSIR_HOME: home }, home, platform: "linux" as const };
-  assert.deepEqual(expandSetting("${workspaceFolder}/target/debug/hsir", cx), { path: `${workspace}/target/debug/hsir` });
+  assert.deepEqual(expandSetting("${workspaceFolder}/target/debug/hsir", cx), {
+    path: `${workspace}/target/debug/hsir`,
+  });
   assert.deepEqual(expandSetting("~/bin/hsir", cx), { path: `${home}/bin/hsir` });
   assert.deepEqual(expandSetting("${userHome}/hsir", cx), { path: `${home}/hsir` });
   assert.deepEqual(expandSetting("${env:HSIR_HOME}/hsir", cx), { path: `${home}/hsir` });
