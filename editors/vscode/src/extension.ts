@@ -91,7 +91,7 @@ class Extension implements commands.Host, vscode.Disposable {
       for (const place of lookup.tried) {
         this.output.appendLine(`  looked at: ${place}`);
       }
-      void this.explainMissingServer(lookup.problem);
+      void this.explainMissingServer(lookup.problem, lookup.fromSetting);
       return;
     }
     const server: Executable = {
@@ -183,9 +183,12 @@ class Extension implements commands.Host, vscode.Disposable {
     }
   }
 
-  private async explainMissingServer(problem: string): Promise<void> {
+  private async explainMissingServer(problem: string, fromSetting: boolean): Promise<void> {
+    const remedy = fromSetting
+      ? "Correct the setting, or clear it to use `hsir` from PATH."
+      : "Install it with `cargo install --path lsp` from the hsir sources, or set hsir.server.path.";
     const choice = await vscode.window.showErrorMessage(
-      `hsir: ${problem}. Install it with \`cargo install --path lsp\` from the hsir sources, or set hsir.server.path.`,
+      `hsir: ${problem}. ${remedy}`,
       "Open Settings",
       "Open README",
       "Show Output",

@@ -28,7 +28,9 @@
 //      control_merge node selects that op in the editor; "hsir: Place Buffers" says the server
 //      does not offer it (or, once it does, runs it);
 //   6. a settings change made in settings.json reaches the running server: HS2001 set to
-//      "warning" turns the fixture's errors into warnings.
+//      "warning" turns the fixture's errors into warnings;
+//   7. with `hsir.server.path` pointing nowhere, the server restarts into an error: the status
+//      bar says so, and a message names the path and offers to open the settings.
 // Screenshots of step 3 (diagnostics, Problems panel and hover) and step 5 (the graph) are
 // saved for the README. code-server runs in its own process group, which is killed at the end
 // whatever happens.
@@ -200,6 +202,8 @@ function installExtensionDependencies() {
 }
 
 function packageExtension() {
+  log("unit tests: the grammar in VS Code's TextMate engine, the server lookup (npm run test:unit)");
+  run("npm", ["run", "test:unit"], { cwd: extensionDir });
   log("building and packaging the extension (npm run package)");
   run("npm", ["run", "package"], { cwd: extensionDir });
   const vsix = path.join(extensionDir, "hsir.vsix");
@@ -450,6 +454,37 @@ function findFiles(dir, pattern) {
 
 // ---- driving the editor ----------------------------------------------------------------------
 
+/**
+ * Changes the user settings as a user does, in settings.json through the editor (code-server
+ * does not notice the file changing on disk under it), and waits for the file to be saved.
+ */
+async function editUserSettings(page, paths, change) {
+  const settingsFile = path.join(paths.userData, "User", "settings.json");
+  const settings = JSON.parse(fs.readFileSync(settingsFile, "utf8"));
+  change(settings);
+  const wanted = JSON.stringify(settings);
+  await runCommand(page, "Preferences: Open User Settings (JSON)");
+  await page
+    .locator(".editor-group-container.active .tab.active", { hasText: "settings.json" })
+    .waitFor({ timeout: 15_000 });
+  await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+  await page.keyboard.press("Control+A");
+  // Pasted: typed or inserted text gets the editor's auto-closing quotes and brackets.
+  await page.evaluate((text) => navigator.clipboard.writeText(text), wanted);
+  await page.keyboard.press("Control+V");
+  await page.keyboard.press("Control+S");
+  await within(15_000, "settings.json saved", async () => {
+    const saved = () => {
+      try {
+        return JSON.stringify(JSON.parse(fs.readFileSync(settingsFile, "utf8")));
+      } catch {
+        return undefined; // Being written.
+      }
+    };
+    while (saved() !== wanted) await page.waitForTimeout(100);
+  });
+}
+
 async function quickInput(page, prefix, text, rowText) {
   await page.keyboard.press("Escape");
   await page.keyboard.press(prefix === ">" ? "F1" : "Control+P");
@@ -531,6 +566,7 @@ async function main() {
       executablePath: chromiumPath,
       headless: true,
       viewport: { width: 1600, height: 1000 },
+      permissions: ["clipboard-read", "clipboard-write"],
       args: [
         "--no-sandbox",
         "--disable-gpu",
@@ -697,24 +733,9 @@ async function main() {
     );
 
     // 6. A settings change reaches the running server (didChangeConfiguration): HS2001 as a
-    // warning turns the fixture's errors into warnings. The change is made as a user makes it,
-    // in settings.json through the editor (code-server does not notice the file changing on
-    // disk under it).
-    const settingsFile = path.join(paths.userData, "User", "settings.json");
-    const settings = JSON.parse(fs.readFileSync(settingsFile, "utf8"));
-    settings["hsir.diagnostics.severity"] = { HS2001: "warning" };
-    await runCommand(page, "Preferences: Open User Settings (JSON)");
-    await page
-      .locator(".editor-group-container.active .tab.active", { hasText: "settings.json" })
-      .waitFor({ timeout: 15_000 });
-    await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
-    await page.keyboard.press("Control+A");
-    // Inserted as one line of text: typed keys or line breaks would trigger auto-closing
-    // brackets and auto-indentation.
-    await page.keyboard.insertText(JSON.stringify(settings));
-    await page.keyboard.press("Control+S");
-    await within(15_000, "settings.json saved", async () => {
-      while (!fs.readFileSync(settingsFile, "utf8").includes("HS2001")) await page.waitForTimeout(100);
+    // warning turns the fixture's errors into warnings.
+    await editUserSettings(page, paths, (settings) => {
+      settings["hsir.diagnostics.severity"] = { HS2001: "warning" };
     });
     await runCommand(page, "Problems: Focus on Problems View");
     await within(60_000, "HS2001 shown as a warning after the settings change", async () => {
@@ -727,6 +748,28 @@ async function main() {
       }
     });
     log("a settings change made HS2001 a warning in the Problems panel");
+
+    // 7. A server path that does not exist, set for this workspace (written to disk, as a
+    // project's .vscode/settings.json is): the server restarts, the status bar says error,
+    // and the message names the expanded path and offers the settings.
+    const missing = path.join(paths.workspace, "no-such-hsir");
+    fs.mkdirSync(path.join(paths.workspace, ".vscode"), { recursive: true });
+    fs.writeFileSync(
+      path.join(paths.workspace, ".vscode", "settings.json"),
+      JSON.stringify({ "hsir.server.path": "${workspaceFolder}/no-such-hsir" }, null, 2),
+    );
+    await within(30_000, "the status bar saying the server failed", () =>
+      page.locator('.statusbar-item[aria-label="hsir language server: error"]').waitFor(),
+    );
+    const missingMessage = page
+      .locator(".notifications-toasts .notification-list-item", { hasText: "does not exist" })
+      .first();
+    await within(30_000, "the missing-server message", () => missingMessage.waitFor());
+    const missingText = await missingMessage.innerText();
+    if (!missingText.includes(missing) || !/Open Settings/.test(missingText)) {
+      fail(`the missing-server message does not name the path or offer the settings:\n${missingText}`);
+    }
+    log(`a missing server: ${missingText.split("\n").find((l) => l.includes("does not exist"))}`);
     log("all steps passed");
   } catch (error) {
     if (page) {
