@@ -5,8 +5,8 @@
 //! Buffers are drawn as their own shape, with their type; channels and ops on a cycle are
 //! marked. Each node carries the byte range of what it stands for, so a client can reveal it.
 //!
-//! Layout: the back edges of a depth-first walk are set aside, the rest is layered by longest
-//! path, nodes are ordered in their layer by the mean position of their predecessors (two
+//! Layout: a loop's ways back (the channels on a cycle into its merges, then the back edges of
+//! a depth-first walk for any cycle left) are set aside, the rest is layered by longest path, nodes are ordered in their layer by the mean position of their predecessors (two
 //! sweeps), and back edges are drawn as dashed curves.
 
 use std::fmt::Write as _;
@@ -99,12 +99,23 @@ pub fn graph(item: &ItemView<'_>) -> Option<Graph> {
         let edge = fg.graph[e];
         let value = &lowered.values[edge.value as usize];
         let same_scc = fg.scc_of[a.index()] == fg.scc_of[b.index()];
+        let on_cycle = same_scc && (a != b || fg.on_cycle(a));
+        // A loop is drawn from its merge down to its way back: the channels on the cycle that
+        // enter a merge-like op (not a mux's select) are its ways back.
+        let into_merge = match fg.graph[b] {
+            Node::Op(op) => {
+                let name = lowered.ops[op as usize].short_name();
+                matches!(name, "merge" | "control_merge" | "dataflow.carry")
+                    || (name == "mux" && edge.operand > 0)
+            }
+            Node::Arg { .. } => false,
+        };
         out.edges.push(GraphEdge {
             from: index_of[a.index()],
             to: index_of[b.index()],
             label: value.display(group_len(lowered, edge.value)),
-            on_cycle: same_scc && (a != b || fg.on_cycle(a)),
-            back: false,
+            on_cycle,
+            back: on_cycle && into_merge,
         });
     }
     layout(&mut out);
@@ -135,7 +146,8 @@ fn layout(g: &mut Graph) {
     for (i, e) in g.edges.iter().enumerate() {
         out_edges[e.from].push(i);
     }
-    // Back edges: an edge into a node still on the walk's stack.
+    // Back edges: those marked already (into a loop's merges), and then any edge into a node
+    // still on the walk's stack, so that what is left has no cycle.
     let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
     let starts: Vec<usize> = (0..n).filter(|&i| g.nodes[i].kind == "arg").chain(0..n).collect();
     for start in starts {
@@ -147,6 +159,9 @@ fn layout(g: &mut Graph) {
         while let Some(&mut (node, ref mut next)) = stack.last_mut() {
             if let Some(&e) = out_edges[node].get(*next) {
                 *next += 1;
+                if g.edges[e].back {
+                    continue;
+                }
                 let to = g.edges[e].to;
                 match state[to] {
                     0 => {
