@@ -6,6 +6,7 @@
 //! it. Diagnostics are computed when the queue runs dry, so a burst of keystrokes is analysed
 //! once, for its last version; results for versions that were superseded are never computed.
 
+use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -283,19 +284,23 @@ impl World {
             let old = self.fragments.remove(&uri).unwrap_or_default();
             let mut fragments = HashMap::with_capacity(reported.items.len());
             let mut parts: Vec<Arc<str>> = Vec::with_capacity(reported.items.len() + 1);
-            let mut key = std::collections::hash_map::DefaultHasher::new();
+            let mut key = DefaultHasher::new();
             version.hash(&mut key);
-            if !reported.outside.is_empty() {
+            // A part with file ranges (diagnostics outside items, the backend's), hashed in.
+            let file_part = |diagnostics: &[Diagnostic], key: &mut DefaultHasher| -> Arc<str> {
                 let json = proto::diagnostics_json(
-                    &reported.outside,
+                    diagnostics,
                     TextSize::from(0),
                     &lsp_uri,
                     &lines,
                     self.encoding,
                     options,
                 );
-                json.hash(&mut key);
-                parts.push(json.into());
+                json.hash(key);
+                json.into()
+            };
+            if !reported.outside.is_empty() {
+                parts.push(file_part(&reported.outside, &mut key));
             }
             for (start, diagnostics) in &reported.items {
                 let address = Arc::as_ptr(diagnostics) as *const () as usize;
@@ -318,16 +323,7 @@ impl World {
             }
             match self.backend.get(&uri) {
                 Some((at, diagnostics)) if *at == version && !diagnostics.is_empty() => {
-                    let json = proto::diagnostics_json(
-                        diagnostics,
-                        TextSize::from(0),
-                        &lsp_uri,
-                        &lines,
-                        self.encoding,
-                        options,
-                    );
-                    json.hash(&mut key);
-                    parts.push(json.into());
+                    parts.push(file_part(diagnostics, &mut key));
                 }
                 Some(_) => {
                     self.backend.remove(&uri);
