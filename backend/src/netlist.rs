@@ -12,13 +12,13 @@
 //! the copies a fork makes), cells after their op's first result or its kind and index.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use hsir_analysis::dataflow::{self, BufferKind, BufferType};
 use hsir_analysis::ir::{Def, OpData, OpId, UseId, ValueId};
 use hsir_analysis::{Diagnostic, DiagnosticCode as Code};
 
-use crate::program::{identifier, memref_shape, Func, Program, Shape, MAX_WIDTH};
+use crate::program::{identifier, init_values, memref_shape, Func, Program, Shape, MAX_WIDTH};
 
 pub type ChannelId = usize;
 
@@ -1163,7 +1163,15 @@ impl<'p> Lowering<'p> {
                 }
             },
             BufferKind::CirctSeq => {
-                let init = init_values(op);
+                if op.attr("initValues").is_some() && init_values(op).is_none() {
+                    self.error(
+                        Code::BackendUnsupportedOp,
+                        op.name_range,
+                        "`initValues` that are not all integers".into(),
+                    );
+                    return;
+                }
+                let init = init_values(op).unwrap_or_default();
                 let slots = op.bracket_ints.first().map_or(slots, |&n| n as u32).max(1);
                 chain(self, "hsir_seq_stage", slots, &|k| {
                     let value = init.get(k as usize).copied();
@@ -1178,7 +1186,7 @@ impl<'p> Lowering<'p> {
                 });
             }
             BufferKind::CirctFifo => {
-                if !init_values(op).is_empty() {
+                if op.attr("initValues").is_some() {
                     self.error(Code::BackendUnsupportedOp, op.name_range, "`buffer ... fifo` with `initValues`: hsir gives initial tokens to `seq` buffers only".into());
                     return;
                 }
@@ -1420,22 +1428,10 @@ fn alias_of(op: &OpData, n: u32) -> Option<UseId> {
     match op.short_name() {
         // compose and decompose retype the same bits: data low, downstream signals above.
         "br" | "compose" | "decompose" => op.operands.first().copied(),
-        "load" | "store" if op.operands.len() == 2 => {
-            // Dynamatic: load[%addr] %data -> (addressResult, dataResult).
-            let addr = op.operands.iter().copied().find(|&u| is_bracket(op, u));
-            let data = op.operands.iter().copied().find(|&u| Some(u) != addr);
-            if n == 0 {
-                addr
-            } else {
-                data
-            }
-        }
+        // Dynamatic: `load[%addr] %data` -> (addressResult, dataResult); `store` alike.
+        "load" | "store" if op.operands.len() == 2 => op.operands.get(n.min(1) as usize).copied(),
         _ => None,
     }
-}
-
-fn is_bracket(op: &OpData, u: UseId) -> bool {
-    op.operands.first() == Some(&u)
 }
 
 fn pins(
@@ -1478,28 +1474,7 @@ pub fn address_width(depth: u64) -> u32 {
 
 /// The `value` of a constant as an unsigned word of `width` bits.
 pub fn constant_value(op: &OpData, width: u32) -> Option<u64> {
-    let attr = op.attr("value")?;
-    let text = dataflow::attribute_scalar(&attr.value);
-    let value: i128 = match text {
-        "true" => 1,
-        "false" => 0,
-        t if t.starts_with("0x") => i128::from_str_radix(&t[2..], 16).ok()?,
-        t => t.parse().ok()?,
-    };
-    Some((value as u64) & crate::program::mask(width))
-}
-
-/// CIRCT's `initValues = [1, 2]` of a buffer.
-pub fn init_values(op: &OpData) -> Vec<u64> {
-    let Some(attr) = op.attr("initValues") else { return Vec::new() };
-    attr.value
-        .trim()
-        .trim_start_matches('[')
-        .trim_end_matches(']')
-        .split(',')
-        .filter_map(|v| dataflow::attribute_scalar(v).parse::<i64>().ok())
-        .map(|v| v as u64)
-        .collect()
+    Some(crate::program::parse_integer(&op.attr("value")?.value)? & crate::program::mask(width))
 }
 
 fn attr_string(op: &OpData, key: &str) -> Option<String> {
@@ -1538,11 +1513,6 @@ pub fn unary_op(name: &str) -> Option<&'static str> {
         "index_castui" => "index_castui",
         _ => return None,
     })
-}
-
-/// Every library module, by name, with its Verilog text.
-pub fn library() -> BTreeMap<&'static str, &'static str> {
-    crate::verilog::LIBRARY.iter().copied().collect()
 }
 
 #[cfg(test)]

@@ -225,6 +225,33 @@ pub fn written_names(op: &OpData, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// An integer attribute or literal as a two's-complement word: `5 : i32`, `-1`, `0x1F`,
+/// `true`; `None` for anything else (a float, a symbol).
+pub fn parse_integer(text: &str) -> Option<u64> {
+    let scalar = hsir_analysis::dataflow::attribute_scalar(text).trim();
+    match scalar {
+        "true" => return Some(1),
+        "false" => return Some(0),
+        _ => {}
+    }
+    let (negative, digits) = match scalar.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, scalar),
+    };
+    let magnitude = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok()?,
+        None => digits.parse::<u64>().ok()?,
+    };
+    Some(if negative { magnitude.wrapping_neg() } else { magnitude })
+}
+
+/// CIRCT's `initValues = [1, 2]` of a buffer; `None` when absent or not all integers.
+pub fn init_values(op: &OpData) -> Option<Vec<u64>> {
+    let attr = op.attr("initValues")?;
+    let inner = attr.value.trim().trim_start_matches('[').trim_end_matches(']');
+    inner.split(',').filter(|s| !s.trim().is_empty()).map(parse_integer).collect()
+}
+
 /// Port names every top module has.
 pub const RESERVED_PORTS: &[&str] = &["clk", "rst"];
 

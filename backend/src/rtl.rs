@@ -231,7 +231,6 @@ fn stimulus(
         ));
     }
     let max_cycles = 2_000 + 40 * outcome.firings;
-    let _ = top;
     let final_memories: BTreeMap<String, Vec<u64>> = outcome
         .memories
         .iter()

@@ -13,20 +13,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{run_parallel, simulate, Generated};
+use common::{mlir_files, run_parallel, simulate, Generated};
 use hsir_backend::rtl::TestbenchOptions;
 use hsir_backend::{netlist, Program};
-
-fn designs() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/circt");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
-        .collect();
-    paths.sort();
-    paths
-}
 
 /// CIRCT's Verilog for `path`, its top module renamed `circt_<top>`.
 fn circt_verilog(path: &Path, top: &str, dir: &Path) -> Result<PathBuf, String> {
@@ -84,7 +73,7 @@ fn wrapper(module: &netlist::Module) -> String {
 
 #[test]
 fn circt_and_hsir_give_the_interpreters_tokens() {
-    let designs = designs();
+    let designs = mlir_files("test_data/circt");
     let agreeing = designs
         .iter()
         .filter(|p| !std::fs::read_to_string(p).unwrap().contains("// circt-known-bug:"))

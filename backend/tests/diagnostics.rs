@@ -2,21 +2,12 @@
 //! generated with a testbench, as `hsir rtl --testbench` does, and what it reports must match
 //! the case's annotations exactly.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::mlir_files;
 
 use hsir_analysis::fixture;
 use hsir_backend::rtl::{self, Options, TestbenchOptions};
-
-fn fixtures() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/diagnostics");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
-        .collect();
-    paths.sort();
-    paths
-}
 
 /// The case's text with every other line blanked, so that offsets and lines stay the file's.
 fn case_text(text: &str, case: &fixture::Case) -> String {
@@ -38,7 +29,7 @@ fn case_text(text: &str, case: &fixture::Case) -> String {
 #[test]
 fn backend_fixtures_match_their_annotations() {
     let mut failures = Vec::new();
-    for path in fixtures() {
+    for path in mlir_files("test_data/diagnostics") {
         let text = std::fs::read_to_string(&path).unwrap();
         for case in fixture::cases(&text) {
             let case_text = case_text(&text, &case);

@@ -4,20 +4,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{lint, run_parallel, simulate, Generated};
-
-fn mlir_files(dir: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
-        .collect();
-    paths.sort();
-    paths
-}
+use common::{lint, mlir_files, run_parallel, simulate, Generated};
 
 /// Generates, simulates and lints every function of the files under `dir`, with two seeds.
 fn check_dir(dir: &str) {

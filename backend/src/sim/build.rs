@@ -15,7 +15,7 @@ use super::node::{
 };
 use super::{Fifo, Inputs, RaceKind, SimError, Site, MAX_INSTANCE_DEPTH, MAX_MEMORY_WORDS};
 use crate::memories::{self, InterfaceKind, MemoryKind, Port};
-use crate::program::{mask, scalar_width, Func, Program};
+use crate::program::{init_values, mask, parse_integer, scalar_width, Func, Program};
 
 /// One channel: a FIFO with its width, the nodes at its ends, and where it comes from.
 #[derive(Debug)]
@@ -1088,33 +1088,6 @@ fn constant_text(func: &Func, op: &OpData) -> String {
     let end = usize::from(op.range.end());
     let rest = &func.text[start..end];
     rest.split(':').next().unwrap_or("").to_string()
-}
-
-/// An integer attribute value: `5`, `-1 : i32`, `0x1F`, `true`, `false`; as its two's-complement
-/// bits.
-fn parse_integer(text: &str) -> Option<u64> {
-    let scalar = hsir_analysis::dataflow::attribute_scalar(text).trim();
-    match scalar {
-        "true" => return Some(1),
-        "false" => return Some(0),
-        _ => {}
-    }
-    let (negative, digits) = match scalar.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, scalar),
-    };
-    let magnitude = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16).ok()?,
-        None => digits.parse::<u64>().ok()?,
-    };
-    Some(if negative { magnitude.wrapping_neg() } else { magnitude })
-}
-
-/// CIRCT's `initValues = [1, 2]`.
-fn init_values(op: &OpData) -> Option<Vec<u64>> {
-    let attr = op.attr("initValues")?;
-    let inner = attr.value.trim().trim_start_matches('[').trim_end_matches(']');
-    inner.split(',').filter(|s| !s.trim().is_empty()).map(parse_integer).collect()
 }
 
 #[cfg(test)]

@@ -11,6 +11,18 @@ use std::sync::Mutex;
 use hsir_backend::rtl::{self, Options, TestbenchOptions};
 use hsir_backend::Program;
 
+/// The `.mlir` files of a folder of the crate (`test_data/ops`), sorted.
+pub fn mlir_files(dir: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
+        .collect();
+    paths.sort();
+    paths
+}
+
 /// The functions of a file that have a body.
 pub fn functions(path: &Path) -> Vec<String> {
     let text = std::fs::read(path).unwrap();
