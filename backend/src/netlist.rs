@@ -1167,7 +1167,7 @@ impl<'p> Lowering<'p> {
                     self.error(
                         Code::BackendUnsupportedOp,
                         op.name_range,
-                        "`initValues` that are not all integers".into(),
+                        "`buffer` with `initValues` that are not all integers: the backend gives a `seq` buffer integer initial tokens only".into(),
                     );
                     return;
                 }

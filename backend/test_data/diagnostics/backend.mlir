@@ -78,3 +78,11 @@ handshake.func @first(%a: i32, %start: none) -> (i32, none) {
 handshake.func @second(%a: i32, %start: none) -> (i32, none) {
   return %a, %start : i32, none
 }
+
+// -----
+
+handshake.func @init(%a: i32, %start: none) -> (i32, none) {
+  // expected-error @+1 {{HS5001: `buffer` with `initValues` that are not all integers}}
+  %b = buffer [2] seq %a {initValues = [1.5, 2]} : i32
+  return %b, %start : i32, none
+}
