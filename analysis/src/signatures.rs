@@ -98,7 +98,7 @@ pub const LOOM_OPS: &[&str] =
     &["dataflow.stream", "dataflow.gate", "dataflow.carry", "dataflow.invariant"];
 
 /// Arithmetic that is neither a same-type binary op nor a cast.
-const OTHER_ARITH: &[&str] = &["cmpi", "cmpf", "negf", "absf"];
+pub const OTHER_ARITH: &[&str] = &["cmpi", "cmpf", "negf", "absf"];
 
 /// Whether hsir knows the op a short name (as `known_name` gives it) names.
 pub fn is_known(name: &str) -> bool {
