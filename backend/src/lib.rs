@@ -2,6 +2,7 @@
 //! Verilog, with an IR-level token interpreter to check the Verilog against. No IO: callers
 //! read files and write what comes back.
 
+pub mod float;
 pub mod memories;
 pub mod netlist;
 pub mod pipeline;
