@@ -277,7 +277,7 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
                 Typing { operands: per_operand(&t, n)?, results: tys(&after) }
             }
         }
-        "br" | "buffer" | "init" | "not" => {
+        "br" | "buffer" | "init" | "not" | "negf" | "absf" => {
             Typing { operands: vec![first.clone()], results: vec![first] }
         }
         "sink" => Typing { operands: vec![first], results: Vec::new() },

@@ -20,6 +20,8 @@ use hsir_analysis::{Diagnostic, DiagnosticCode as Code};
 
 use crate::program::{identifier, init_values, memref_shape, Func, Program, Shape, MAX_WIDTH};
 
+mod float;
+
 pub type ChannelId = usize;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -839,11 +841,14 @@ impl<'p> Lowering<'p> {
             "constant" => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let w = width(self, outs[0]);
-                let Some(value) = constant_value(op, self.module.channels[outs[0]].shape.data)
-                else {
+                let value = match crate::float::format_of(func, op.results[0]) {
+                    Some(format) => float::constant_bits(op, format),
+                    None => constant_value(op, self.module.channels[outs[0]].shape.data),
+                };
+                let Some(value) = value else {
                     return unsupported(
                         self,
-                        " with this `value` (hsir reads integers and booleans)",
+                        " with this `value` (hsir reads integers, booleans and f32 / f64 numbers)",
                     );
                 };
                 self.cell(
@@ -1026,6 +1031,10 @@ impl<'p> Lowering<'p> {
                         pins("out", outs, true, true),
                     ],
                 );
+            }
+            _ if crate::float::is_float_op(name) => {
+                let (ins, outs) = (need!(ins), need!(outs));
+                self.float(op, base, ins, outs);
             }
             _ => {
                 if let Some(opname) = binary_op(op) {

@@ -46,6 +46,8 @@ library!(
     "hsir_gate",
     "hsir_carry",
     "hsir_invariant",
+    "hsir_float_binary",
+    "hsir_float_unary",
 );
 
 /// The library modules a netlist uses, concatenated.
@@ -122,6 +124,8 @@ pub fn typed_name(module: &Module, cell: &Cell) -> Option<String> {
                 let shape = module.channels[c].shape;
                 if shape.control {
                     out.push_str("ctrl");
+                } else if float_port(cell, &p.port) {
+                    let _ = write!(out, "f{}", shape.data);
                 } else {
                     let _ = write!(out, "i{}", shape.data);
                 }
@@ -135,6 +139,9 @@ pub fn typed_name(module: &Module, cell: &Cell) -> Option<String> {
     let param = |key: &str| cell.params.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
     if let Some(op) = param("OP") {
         settings.push(op.trim_matches('"').to_string());
+    }
+    if let Some(n) = param("LATENCY") {
+        settings.push(format!("l{n}"));
     }
     if let Some(v) = param("VALUE") {
         settings.push(format!("v{}", literal_value(v)));
@@ -183,6 +190,20 @@ pub fn typed_name(module: &Module, cell: &Cell) -> Option<String> {
     name.push_str("_to_");
     side(true, &mut name);
     Some(name)
+}
+
+/// Whether a port of a float unit carries a float (named `f32` in typed module names): the
+/// operands of `hsir_float_binary` and its result unless it compares; the float sides of
+/// `hsir_float_unary` (those with exponent bits).
+fn float_port(cell: &Cell, port: &str) -> bool {
+    let param = |key: &str| cell.params.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
+    match (cell.module.as_ref(), port) {
+        ("hsir_float_binary", "out") => !param("OP").is_some_and(|op| op.contains("cmpf")),
+        ("hsir_float_binary", _) => true,
+        ("hsir_float_unary", "in") => param("IEW") != Some("0"),
+        ("hsir_float_unary", _) => param("OEW") != Some("0"),
+        _ => false,
+    }
 }
 
 /// `32'd42` → `42`, `8'h2a` → `2a`.

@@ -1,6 +1,9 @@
 //! Every function of the shared corpus (CIRCT's and Dynamatic's own test IR, read from
 //! `../shared/corpus`), generated with a testbench: the backend answers with RTL or with
-//! diagnostics, and never panics, on IR it was not written for.
+//! diagnostics, and never panics, on IR it was not written for. A float op is never refused for
+//! being one: the corpus functions with float arithmetic are refused for something else (an
+//! `lsq`, extra signals on the float channels), so the counts are those from before the float
+//! units, 213 generated and 183 refused.
 
 use std::path::Path;
 
@@ -21,6 +24,7 @@ fn every_corpus_function_lowers_or_says_why() {
     files.sort();
     assert!(files.len() > 50, "the corpus is missing");
     let (mut generated, mut refused, mut panics) = (0, 0, Vec::new());
+    let mut float_refusals = Vec::new();
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
         let (parse, _) = hsir_analysis::parse_bytes(&bytes);
@@ -48,12 +52,28 @@ fn every_corpus_function_lowers_or_says_why() {
                         path.display()
                     );
                     refused += 1;
+                    // Float ops on f32 and f64 channels lower; a refusal of one must say what
+                    // else is wrong (another format, extra signals).
+                    for d in &errors {
+                        let bare = hsir_backend::float::FLOAT_OPS.iter().any(|op| {
+                            d.message.ends_with(&format!("no RTL for `{op}`"))
+                                || d.message.ends_with(&format!("no RTL for `arith.{op}`"))
+                        });
+                        if bare {
+                            float_refusals.push(format!(
+                                "{}: @{top}: {}",
+                                path.display(),
+                                d.message
+                            ));
+                        }
+                    }
                 }
                 Err(_) => panics.push(format!("{}: @{top}", path.display())),
             }
         }
     }
     assert!(panics.is_empty(), "panics:\n{}", panics.join("\n"));
+    assert!(float_refusals.is_empty(), "float ops refused:\n{}", float_refusals.join("\n"));
     // Both outcomes occur: the corpus has designs the backend generates and ones it refuses.
     eprintln!("generated {generated}, refused {refused}");
     assert!(generated > 20 && refused > 20, "generated {generated}, refused {refused}");

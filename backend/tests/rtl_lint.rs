@@ -121,6 +121,35 @@ const PARAM_SETS: &[(&str, &[&str])] = &[
     ("hsir_gate", &["W=1", "W=32", "W=64"]),
     ("hsir_carry", &["W=1", "W=32", "W=64"]),
     ("hsir_invariant", &["W=1", "W=32", "W=64"]),
+    (
+        "hsir_float_binary",
+        &[
+            "EW=8 MW=23 OW=32 OP=\"addf\" LATENCY=6",
+            "EW=11 MW=52 OW=64 OP=\"subf\" LATENCY=12",
+            "EW=8 MW=23 OW=32 OP=\"mulf\" LATENCY=0",
+            "EW=11 MW=52 OW=64 OP=\"mulf\" LATENCY=1",
+            "EW=8 MW=23 OW=32 OP=\"divf\" LATENCY=15",
+            "EW=11 MW=52 OW=64 OP=\"divf\" LATENCY=2",
+            "EW=8 MW=23 OW=1 OP=\"cmpf_oge\" LATENCY=0",
+            "EW=11 MW=52 OW=1 OP=\"cmpf_uno\" LATENCY=1",
+            "EW=8 MW=23 OW=1 OP=\"cmpf_true\" LATENCY=0",
+            "EW=5 MW=10 OW=16 OP=\"addf\" LATENCY=3",
+        ],
+    ),
+    (
+        "hsir_float_unary",
+        &[
+            "IW=32 OW=32 IEW=8 OEW=8 OP=\"negf\" LATENCY=0",
+            "IW=32 OW=64 IEW=8 OEW=11 OP=\"extf\" LATENCY=0",
+            "IW=64 OW=32 IEW=11 OEW=8 OP=\"truncf\" LATENCY=2",
+            "IW=32 OW=32 IEW=0 OEW=8 OP=\"sitofp\" LATENCY=5",
+            "IW=1 OW=64 IEW=0 OEW=11 OP=\"uitofp\" LATENCY=1",
+            "IW=64 OW=32 IEW=0 OEW=8 OP=\"sitofp\" LATENCY=5",
+            "IW=32 OW=32 IEW=8 OEW=0 OP=\"fptosi\" LATENCY=5",
+            "IW=64 OW=2 IEW=11 OEW=0 OP=\"fptoui\" LATENCY=0",
+            "IW=64 OW=64 IEW=11 OEW=0 OP=\"fptosi\" LATENCY=5",
+        ],
+    ),
 ];
 
 /// Files allowed to carry `verilator lint_off` comments (ports unused by design).

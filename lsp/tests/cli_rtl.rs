@@ -341,12 +341,12 @@ fn errors_write_nothing_and_name_the_problem() {
 
     let float = write(
         "float.mlir",
-        "handshake.func @f(%a: f32, %b: f32, %ctrl: none) -> (f32, none) {\n  %c = arith.addf %a, %b : f32\n  return %c, %ctrl : f32, none\n}\n",
+        "handshake.func @f(%a: f32, %b: f32, %ctrl: none) -> (f32, none) {\n  %c = arith.remf %a, %b : f32\n  return %c, %ctrl : f32, none\n}\n",
     );
     let (status, message) = run(&float, &[]);
     assert_eq!(status, Some(1));
     expect![[r#"
-        $DIR/float.mlir:2:8: error[HS5001]: the backend has no RTL for `arith.addf`
+        $DIR/float.mlir:2:8: error[HS5001]: the backend has no RTL for `arith.remf`
         error: no RTL written: `$DIR/float.mlir` has the errors above
     "#]]
     .assert_eq(&message);

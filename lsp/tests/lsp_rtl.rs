@@ -311,7 +311,7 @@ fn the_default_folder_is_the_setting_under_the_workspace_folder() {
 fn problems_come_back_as_an_error_and_as_diagnostics_until_the_document_changes() {
     let root = scratch("failure");
     let file = root.join("float.mlir");
-    let text = "handshake.func @f(%a: f32, %b: f32, %ctrl: none) -> (f32, none) {\n  %c = arith.addf %a, %b : f32\n  return %c, %ctrl : f32, none\n}\n";
+    let text = "handshake.func @f(%a: f32, %b: f32, %ctrl: none) -> (f32, none) {\n  %c = arith.remf %a, %b : f32\n  return %c, %ctrl : f32, none\n}\n";
     std::fs::write(&file, text).unwrap();
     let uri = file_uri(&file);
     let out = root.join("out");
@@ -325,7 +325,7 @@ fn problems_come_back_as_an_error_and_as_diagnostics_until_the_document_changes(
     let error = &response["error"];
     assert_eq!(error["code"], -32803, "{response}");
     let message = error["message"].as_str().unwrap();
-    assert!(message.contains("HS5001") && message.contains("arith.addf"), "{message}");
+    assert!(message.contains("HS5001") && message.contains("arith.remf"), "{message}");
     assert!(!out.exists(), "nothing is written");
     let end = client.wait(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
     assert_eq!(end["params"]["value"]["message"], "failed");
@@ -340,7 +340,7 @@ fn problems_come_back_as_an_error_and_as_diagnostics_until_the_document_changes(
     assert_eq!(
         diagnostic["range"],
         json!({"start": {"line": 1, "character": 7}, "end": {"line": 1, "character": 17}}),
-        "the range of `arith.addf`"
+        "the range of `arith.remf`"
     );
 
     // Any change, and the finding is gone with the version it was about.

@@ -737,6 +737,18 @@ impl<'p> Builder<'p> {
                     Some(attr) => attr.value.clone(),
                     None => constant_text(func, op),
                 };
+                // A float constant's value is its bit pattern.
+                if let Some(format) = crate::float::format_of(func, op.results[0]) {
+                    let scalar = hsir_analysis::dataflow::attribute_scalar(&text);
+                    let Some(bits) = format.literal(scalar) else {
+                        return Err(unsupported(
+                            func,
+                            op,
+                            format!("its value `{}` is not a number of `{format}`", text.trim()),
+                        ));
+                    };
+                    return Ok(Kind::Constant(bits));
+                }
                 let Some(value) = parse_integer(&text) else {
                     return Err(unsupported(
                         func,
@@ -745,6 +757,21 @@ impl<'p> Builder<'p> {
                     ));
                 };
                 Kind::Constant(value & mask(width(Some(op.results[0]))?))
+            }
+            _ if crate::float::is_float_op(name) => {
+                let binary = matches!(name, "addf" | "subf" | "mulf" | "divf" | "cmpf");
+                shape(ins == if binary { 2 } else { 1 } && outs == 1)?;
+                match crate::float::unit(func, op) {
+                    Some(Ok(unit)) => Kind::Float(unit),
+                    Some(Err(why)) => {
+                        return Err(unsupported(
+                            func,
+                            op,
+                            format!("hsir has no float unit for it {why}"),
+                        ))
+                    }
+                    None => return Err(unsupported(func, op, unmodelled_reason(op))),
+                }
             }
             _ if SAME_TYPE_BINARY.contains(&name) => {
                 shape(ins == 2 && outs == 1)?;
@@ -1012,16 +1039,17 @@ const MODELLED: &[&str] = &[
 ];
 
 fn modelled(name: &str) -> bool {
-    MODELLED.contains(&name) || BinaryOp::from_name(name).is_some()
+    MODELLED.contains(&name)
+        || BinaryOp::from_name(name).is_some()
+        || crate::float::is_float_op(name)
 }
 
 fn unmodelled_reason(op: &OpData) -> String {
     let name = known_name(op).unwrap_or(&op.name);
-    let float = ["f", "fp", "fptosi", "fptoui", "sitofp", "uitofp", "extf", "truncf"];
     if known_name(op).is_none() {
         "the interpreter models Handshake, arith and LOOM's dataflow ops only".to_string()
-    } else if float.iter().any(|f| name.ends_with(f)) || name.contains("fp") {
-        "floating point is not modelled".to_string()
+    } else if name.ends_with('f') {
+        format!("its floating-point ops are {} only", crate::float::FLOAT_OPS.join(", "))
     } else if name == "lsq" {
         "load-store queues are not modelled".to_string()
     } else {

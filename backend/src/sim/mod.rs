@@ -28,6 +28,7 @@
 
 mod arith;
 mod build;
+pub mod float;
 mod node;
 mod report;
 pub mod stimulus;

@@ -100,6 +100,8 @@ pub(crate) enum Kind {
         from: u32,
         to: u32,
     },
+    /// A float op (`crate::float`): its one or two operands to one result.
+    Float(crate::float::FloatUnit),
     /// Condition, true value, false value.
     Select,
     /// Joins every operand; passes the last one's data.
@@ -450,6 +452,14 @@ fn step(
             io.has(0) && {
                 let v = io.pop(0);
                 io.push(0, arith::unary(*op, *from, *to, v));
+                true
+            }
+        }
+        Kind::Float(unit) => {
+            io.all() && {
+                let a = io.pop(0);
+                let b = if unit.op.is_binary() { io.pop(1) } else { 0 };
+                io.push(0, super::float::apply(unit, a, b));
                 true
             }
         }

@@ -2,10 +2,28 @@
 // generates each case, with a testbench, and matches the annotations). `// hsir-rtl: top=F`
 // names the function to generate.
 
-handshake.func @float_add(%a: f32, %b: f32, %start: none) -> (f32, none) {
-  // expected-error @+1 {{HS5001: the backend has no RTL for `arith.addf`}}
-  %0 = arith.addf %a, %b : f32
+handshake.func @float_rem(%a: f32, %b: f32, %start: none) -> (f32, none) {
+  // expected-error @+1 {{HS5001: the backend has no RTL for `arith.remf`}}
+  %0 = arith.remf %a, %b : f32
   return %0, %start : f32, none
+}
+
+// -----
+
+// The float units are f32 and f64 only.
+handshake.func @half_add(%a: f16, %b: f16, %start: none) -> (f16, none) {
+  // expected-error @+1 {{HS5001: the backend has no RTL for `arith.addf` on `f16` (hsir's float units are f32 and f64)}}
+  %0 = arith.addf %a, %b : f16
+  return %0, %start : f16, none
+}
+
+// -----
+
+handshake.func @float_constant(%start: none) -> (f32, none) {
+  %s:2 = fork [2] %start : none
+  // expected-error @+1 {{HS5001: the backend has no RTL for `constant` with this `value` (hsir reads integers, booleans and f32 / f64 numbers)}}
+  %0 = constant %s#0 {value = "pi" : f32} : f32
+  return %0, %s#1 : f32, none
 }
 
 // -----

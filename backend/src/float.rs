@@ -1,0 +1,511 @@
+//! What the backend knows of floating-point ops, for the netlist and the interpreter alike: the
+//! ops hsir implements (Dynamatic's and `arith`'s spellings), the formats (f32, f64), arith's 16
+//! predicates, how an op's operands and result are typed, and each op's latency in cycles
+//! (`float_latency`, the one table of them).
+//!
+//! Semantics (the library's `hsir_float_binary` / `hsir_float_unary` and `sim::float` agree,
+//! checked bit for bit by `tests/float_cores.rs`): IEEE-754 binary32 / binary64, round to
+//! nearest even, subnormals kept, and every NaN result is the canonical quiet NaN. Float to
+//! integer conversions round toward zero and saturate, and a NaN gives 0 (Rust's `as`).
+
+use hsir_analysis::ir::{OpData, ValueId};
+use hsir_analysis::signatures::Style;
+use hsir_analysis::types::Type;
+
+use crate::program::Func;
+
+/// The float formats hsir's units implement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FloatFormat {
+    F32,
+    F64,
+}
+
+impl FloatFormat {
+    /// `f32` and `f64`; `None` for other float types (`f16`, `bf16`, ...).
+    pub fn from_name(name: &str) -> Option<FloatFormat> {
+        match name {
+            "f32" => Some(FloatFormat::F32),
+            "f64" => Some(FloatFormat::F64),
+            _ => None,
+        }
+    }
+
+    pub fn bits(self) -> u32 {
+        match self {
+            FloatFormat::F32 => 32,
+            FloatFormat::F64 => 64,
+        }
+    }
+
+    pub fn exponent_bits(self) -> u32 {
+        match self {
+            FloatFormat::F32 => 8,
+            FloatFormat::F64 => 11,
+        }
+    }
+
+    pub fn mantissa_bits(self) -> u32 {
+        self.bits() - 1 - self.exponent_bits()
+    }
+
+    /// The quiet NaN every NaN result is: sign 0, exponent all ones, the mantissa's top bit.
+    pub fn canonical_nan(self) -> u64 {
+        match self {
+            FloatFormat::F32 => 0x7fc0_0000,
+            FloatFormat::F64 => 0x7ff8_0000_0000_0000,
+        }
+    }
+
+    /// The bits of a literal of this format: MLIR's hexadecimal form (`0x3F800000`) is the bit
+    /// pattern itself; anything else is read as a decimal number and rounded to nearest even
+    /// (`1.000000e+00`, `-2.5`, `inf`).
+    pub fn literal(self, text: &str) -> Option<u64> {
+        let text = text.trim();
+        if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+            let bits = u64::from_str_radix(hex, 16).ok()?;
+            return (bits <= crate::program::mask(self.bits())).then_some(bits);
+        }
+        match self {
+            FloatFormat::F32 => text.parse::<f32>().ok().map(|x| u64::from(x.to_bits())),
+            FloatFormat::F64 => text.parse::<f64>().ok().map(f64::to_bits),
+        }
+    }
+}
+
+impl std::fmt::Display for FloatFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "f{}", self.bits())
+    }
+}
+
+/// arith's `cmpf` predicates, in the order of MLIR's enum (`predicate = 3` is `oge`). `o`:
+/// ordered (false when an operand is a NaN), `u`: unordered (true when one is).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FloatPredicate {
+    False,
+    Oeq,
+    Ogt,
+    Oge,
+    Olt,
+    Ole,
+    One,
+    Ord,
+    Ueq,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Une,
+    Uno,
+    True,
+}
+
+impl FloatPredicate {
+    pub const ALL: [FloatPredicate; 16] = [
+        FloatPredicate::False,
+        FloatPredicate::Oeq,
+        FloatPredicate::Ogt,
+        FloatPredicate::Oge,
+        FloatPredicate::Olt,
+        FloatPredicate::Ole,
+        FloatPredicate::One,
+        FloatPredicate::Ord,
+        FloatPredicate::Ueq,
+        FloatPredicate::Ugt,
+        FloatPredicate::Uge,
+        FloatPredicate::Ult,
+        FloatPredicate::Ule,
+        FloatPredicate::Une,
+        FloatPredicate::Uno,
+        FloatPredicate::True,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FloatPredicate::False => "false",
+            FloatPredicate::Oeq => "oeq",
+            FloatPredicate::Ogt => "ogt",
+            FloatPredicate::Oge => "oge",
+            FloatPredicate::Olt => "olt",
+            FloatPredicate::Ole => "ole",
+            FloatPredicate::One => "one",
+            FloatPredicate::Ord => "ord",
+            FloatPredicate::Ueq => "ueq",
+            FloatPredicate::Ugt => "ugt",
+            FloatPredicate::Uge => "uge",
+            FloatPredicate::Ult => "ult",
+            FloatPredicate::Ule => "ule",
+            FloatPredicate::Une => "une",
+            FloatPredicate::Uno => "uno",
+            FloatPredicate::True => "true",
+        }
+    }
+
+    /// By name, or by MLIR's enum number (the generic form's `predicate = 3 : i64`).
+    pub fn parse(text: &str) -> Option<FloatPredicate> {
+        if let Ok(n) = text.parse::<usize>() {
+            return FloatPredicate::ALL.get(n).copied();
+        }
+        FloatPredicate::ALL.iter().copied().find(|p| p.name() == text)
+    }
+
+    /// The predicate from what an op says: unordered, equal, less and greater (exactly one of
+    /// the last three holds when the operands are ordered).
+    pub fn holds(self, unordered: bool, equal: bool, less: bool, greater: bool) -> bool {
+        match self {
+            FloatPredicate::False => false,
+            FloatPredicate::Oeq => equal,
+            FloatPredicate::Ogt => greater,
+            FloatPredicate::Oge => greater || equal,
+            FloatPredicate::Olt => less,
+            FloatPredicate::Ole => less || equal,
+            FloatPredicate::One => less || greater,
+            FloatPredicate::Ord => !unordered,
+            FloatPredicate::Ueq => unordered || equal,
+            FloatPredicate::Ugt => unordered || greater,
+            FloatPredicate::Uge => unordered || greater || equal,
+            FloatPredicate::Ult => unordered || less,
+            FloatPredicate::Ule => unordered || less || equal,
+            FloatPredicate::Une => unordered || less || greater,
+            FloatPredicate::Uno => unordered,
+            FloatPredicate::True => true,
+        }
+    }
+}
+
+/// The float ops hsir implements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FloatOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Cmp(FloatPredicate),
+    Neg,
+    /// Float to a wider float (`extf`) or a narrower one (`truncf`).
+    Ext,
+    Trunc,
+    SiToFp,
+    UiToFp,
+    FpToSi,
+    FpToUi,
+}
+
+/// The names of the ops `FloatOp` covers, without `arith.` (Dynamatic writes `addf`, CIRCT
+/// `arith.addf`).
+pub const FLOAT_OPS: &[&str] = &[
+    "addf", "subf", "mulf", "divf", "cmpf", "negf", "extf", "truncf", "sitofp", "uitofp", "fptosi",
+    "fptoui",
+];
+
+/// Whether `name` (with or without `arith.`) is one of `FLOAT_OPS`.
+pub fn is_float_op(name: &str) -> bool {
+    FLOAT_OPS.contains(&name.trim_start_matches("arith."))
+}
+
+impl FloatOp {
+    /// The op's name in the library's `OP` parameter: `addf`, `cmpf_oge`, `sitofp`, ...
+    pub fn library_name(self) -> String {
+        match self {
+            FloatOp::Cmp(p) => format!("cmpf_{}", p.name()),
+            other => other.mnemonic().to_string(),
+        }
+    }
+
+    /// The op's mnemonic, as Dynamatic's timing data names it.
+    pub fn mnemonic(self) -> &'static str {
+        match self {
+            FloatOp::Add => "addf",
+            FloatOp::Sub => "subf",
+            FloatOp::Mul => "mulf",
+            FloatOp::Div => "divf",
+            FloatOp::Cmp(_) => "cmpf",
+            FloatOp::Neg => "negf",
+            FloatOp::Ext => "extf",
+            FloatOp::Trunc => "truncf",
+            FloatOp::SiToFp => "sitofp",
+            FloatOp::UiToFp => "uitofp",
+            FloatOp::FpToSi => "fptosi",
+            FloatOp::FpToUi => "fptoui",
+        }
+    }
+
+    pub fn is_binary(self) -> bool {
+        matches!(self, FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Div | FloatOp::Cmp(_))
+    }
+}
+
+/// What a value of a float op is: a float of a format, or an integer of a width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Number {
+    Float(FloatFormat),
+    Int(u32),
+}
+
+impl Number {
+    pub fn bits(self) -> u32 {
+        match self {
+            Number::Float(f) => f.bits(),
+            Number::Int(w) => w,
+        }
+    }
+
+    /// The exponent bits the library's parameters give this side (0 for an integer).
+    pub fn exponent_bits(self) -> u32 {
+        match self {
+            Number::Float(f) => f.exponent_bits(),
+            Number::Int(_) => 0,
+        }
+    }
+}
+
+/// One float op, typed: what the netlist instantiates and the interpreter runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FloatUnit {
+    pub op: FloatOp,
+    /// The operand type (both operands' for binary ops).
+    pub input: Number,
+    pub output: Number,
+}
+
+impl FloatUnit {
+    /// Cycles from operands to result in the RTL (`float_latency`).
+    pub fn latency(&self) -> u32 {
+        float_latency(self.op.mnemonic(), self.input.bits())
+    }
+}
+
+/// The float op `op` of `func`, typed, or why hsir has no unit for it. `None` when the op is not
+/// one of `FLOAT_OPS`.
+pub fn unit(func: &Func, op: &OpData) -> Option<Result<FloatUnit, String>> {
+    let name = op.short_name().trim_start_matches("arith.");
+    if !FLOAT_OPS.contains(&name) {
+        return None;
+    }
+    Some(typed_unit(func, op, name))
+}
+
+fn typed_unit(func: &Func, op: &OpData, name: &str) -> Result<FloatUnit, String> {
+    let operand = |i: usize| {
+        op.operands.get(i).and_then(|&u| func.item.uses[u as usize].value).map(|v| number(func, v))
+    };
+    let result = op.results.first().map(|&v| number(func, v));
+    let (Some(Ok(input)), Some(Ok(output))) = (operand(0), result.clone()) else {
+        let problem = operand(0)
+            .into_iter()
+            .chain(result)
+            .find_map(Result::err)
+            .unwrap_or_else(|| "with operands or a result missing".to_string());
+        return Err(problem);
+    };
+    let binary = matches!(name, "addf" | "subf" | "mulf" | "divf" | "cmpf");
+    if binary {
+        match operand(1) {
+            Some(Ok(rhs)) if rhs == input => {}
+            Some(Err(problem)) => return Err(problem),
+            _ => return Err("on operands of different types".to_string()),
+        }
+    }
+    let float_in = matches!(input, Number::Float(_));
+    let float_out = matches!(output, Number::Float(_));
+    let fits = |w: u32| (2..=64).contains(&w);
+    let kind = match name {
+        "addf" => FloatOp::Add,
+        "subf" => FloatOp::Sub,
+        "mulf" => FloatOp::Mul,
+        "divf" => FloatOp::Div,
+        "negf" => FloatOp::Neg,
+        "cmpf" => {
+            let text = op
+                .words
+                .first()
+                .map(|(w, _)| w.clone())
+                .or_else(|| {
+                    op.attr("predicate")
+                        .map(|a| hsir_analysis::dataflow::attribute_scalar(&a.value).to_string())
+                })
+                .unwrap_or_default();
+            FloatOp::Cmp(
+                FloatPredicate::parse(&text)
+                    .ok_or_else(|| format!("with an unknown predicate `{text}`"))?,
+            )
+        }
+        "extf" => FloatOp::Ext,
+        "truncf" => FloatOp::Trunc,
+        "sitofp" => FloatOp::SiToFp,
+        "uitofp" => FloatOp::UiToFp,
+        "fptosi" => FloatOp::FpToSi,
+        _ => FloatOp::FpToUi,
+    };
+    let ok = match kind {
+        FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Div | FloatOp::Neg => {
+            float_in && output == input
+        }
+        FloatOp::Cmp(_) => float_in && output == Number::Int(1),
+        FloatOp::Ext => float_in && float_out && output.bits() > input.bits(),
+        FloatOp::Trunc => float_in && float_out && output.bits() < input.bits(),
+        FloatOp::SiToFp | FloatOp::UiToFp => !float_in && float_out,
+        FloatOp::FpToSi | FloatOp::FpToUi => float_in && !float_out && fits(output.bits()),
+    };
+    if !ok {
+        let shown = |n: Number| match n {
+            Number::Float(f) => f.to_string(),
+            Number::Int(w) => format!("i{w}"),
+        };
+        return Err(format!("from {} to {}", shown(input), shown(output)));
+    }
+    Ok(FloatUnit { op: kind, input, output })
+}
+
+/// The data type of a value, as a float op reads it: `f32`, `f64` or an integer, on a channel
+/// without extra signals.
+fn number(func: &Func, value: ValueId) -> Result<Number, String> {
+    let Some(ty) = func.ty(value) else { return Err("on a value of unknown type".to_string()) };
+    let data = match ty.as_channel(func.style == Style::Circt) {
+        Some(Type::Channel { data, extras }) => {
+            if !extras.is_empty() {
+                return Err(format!("on `{ty}`, a channel with extra signals"));
+            }
+            *data
+        }
+        Some(_) => return Err(format!("on `{ty}`, which carries no number")),
+        None => ty.clone(),
+    };
+    match &data {
+        Type::Float { name, .. } => FloatFormat::from_name(name)
+            .map(Number::Float)
+            .ok_or_else(|| format!("on `{name}` (hsir's float units are f32 and f64)")),
+        Type::Int { width, .. } => Ok(Number::Int(*width)),
+        Type::Index => Ok(Number::Int(crate::program::INDEX_WIDTH)),
+        other => Err(format!("on `{other}`, which is not a number")),
+    }
+}
+
+/// The float format of a value's data, when it is `f32` or `f64`.
+pub fn format_of(func: &Func, value: ValueId) -> Option<FloatFormat> {
+    match number(func, value) {
+        Ok(Number::Float(f)) => Some(f),
+        _ => None,
+    }
+}
+
+/// Dynamatic's target clock period when none is set (`set-clock-period`, 4 ns in
+/// `tools/dynamatic/dynamatic.cpp`).
+const TARGET_PERIOD_NS: f64 = 4.0;
+
+/// Dynamatic's timing data for its default floating-point units (`fpu_impl` flopoco), from
+/// `data/components.json` of EPFL-LAP/dynamatic (read at commit 4263d9a7): per op, per
+/// characterised width, the `latency` row `{internal delay in ns: cycles}` of retiming path 0.
+/// Ops without a row there: `negf`, `extf` and `truncf` are combinational in Dynamatic (their
+/// RTL takes no latency), and Dynamatic has no `fptoui`, which hsir gives `fptosi`'s row.
+type Rows = &'static [(u32, &'static [(f64, u32)])];
+const TIMING: &[(&str, Rows)] = &[
+    (
+        "addf",
+        &[
+            (32, &[(2.798, 36), (2.922, 10), (3.649333, 6)]),
+            (64, &[(2.705, 12), (5.091333, 7), (9.068, 2)]),
+        ],
+    ),
+    (
+        "subf",
+        &[
+            (32, &[(2.798, 36), (2.922, 10), (3.649333, 6)]),
+            (64, &[(2.705, 12), (5.091333, 7), (9.068, 2)]),
+        ],
+    ),
+    (
+        "mulf",
+        &[
+            (32, &[(2.034, 26), (2.783, 4), (2.875333, 2)]),
+            (64, &[(2.046, 56), (2.758, 6), (4.242333, 3)]),
+        ],
+    ),
+    (
+        "divf",
+        &[
+            (32, &[(3.812, 15), (6.629333, 9), (14.152, 2)]),
+            (64, &[(4.345, 63), (4.398, 36), (6.859333, 20), (16.008, 6)]),
+        ],
+    ),
+    ("cmpf", &[(32, &[(0.0, 0)]), (64, &[(0.0, 1)])]),
+    ("sitofp", &[(64, &[(1.190, 5)])]),
+    ("uitofp", &[(64, &[(1.190, 5)])]),
+    ("fptosi", &[(64, &[(1.190, 5)])]),
+    ("fptoui", &[(64, &[(1.190, 5)])]),
+];
+
+/// The latency in cycles of float op `op` (its mnemonic, `addf` or `arith.addf`) whose first
+/// operand has `width` bits: the one table of them, which the netlist instantiates and timing
+/// models must agree with.
+///
+/// Chosen as Dynamatic's timing database chooses for its default target period (4 ns): the row
+/// of the smallest characterised width at least `width`, in it the implementation with the
+/// largest internal delay within the period, or the smallest delay when none fits
+/// (`TimingDatabase::getLatency`, `DelayDepMetric::selectLatency`). That gives addf / subf 6
+/// (f32) and 12 (f64), mulf 2 and 6, divf 15 and 63, cmpf 0 and 1, conversions between integers
+/// and floats 5, and 0 for negf, extf, truncf and any op without a row.
+pub fn float_latency(op: &str, width: u32) -> u32 {
+    let op = op.trim_start_matches("arith.");
+    let Some((_, rows)) = TIMING.iter().find(|(name, _)| *name == op) else { return 0 };
+    let Some((_, row)) = rows.iter().filter(|(w, _)| *w >= width).min_by_key(|(w, _)| *w) else {
+        return 0;
+    };
+    let within = row
+        .iter()
+        .filter(|(delay, _)| *delay <= TARGET_PERIOD_NS)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    let fastest = row.iter().min_by(|a, b| a.0.total_cmp(&b.0));
+    within.or(fastest).map_or(0, |(_, cycles)| *cycles)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latencies_are_dynamatics_at_its_default_period() {
+        let table: Vec<(&str, u32, u32)> = [
+            "addf", "subf", "mulf", "divf", "cmpf", "negf", "extf", "truncf", "sitofp", "uitofp",
+            "fptosi", "fptoui",
+        ]
+        .iter()
+        .flat_map(|op| [32, 64].map(|w| (*op, w, float_latency(op, w))))
+        .collect();
+        let expected = [
+            ("addf", 6, 12),
+            ("subf", 6, 12),
+            ("mulf", 2, 6),
+            ("divf", 15, 63),
+            ("cmpf", 0, 1),
+            ("negf", 0, 0),
+            ("extf", 0, 0),
+            ("truncf", 0, 0),
+            ("sitofp", 5, 5),
+            ("uitofp", 5, 5),
+            ("fptosi", 5, 5),
+            ("fptoui", 5, 5),
+        ];
+        for (op, l32, l64) in expected {
+            assert!(table.contains(&(op, 32, l32)), "{op} f32: {table:?}");
+            assert!(table.contains(&(op, 64, l64)), "{op} f64: {table:?}");
+        }
+        assert_eq!(float_latency("arith.addf", 32), 6);
+        assert_eq!(float_latency("addi", 32), 0);
+        // Narrower operands take the smallest characterised row above them.
+        assert_eq!(float_latency("sitofp", 16), 5);
+    }
+
+    #[test]
+    fn predicates_and_literals() {
+        assert_eq!(FloatPredicate::parse("3"), Some(FloatPredicate::Oge));
+        assert_eq!(FloatPredicate::parse("une"), Some(FloatPredicate::Une));
+        assert_eq!(FloatPredicate::parse("16"), None);
+        assert_eq!(FloatFormat::F32.literal("1.000000e+00"), Some(0x3f80_0000));
+        assert_eq!(FloatFormat::F32.literal("0x7F800000"), Some(0x7f80_0000));
+        assert_eq!(FloatFormat::F32.literal("0x1FFFFFFFF"), None);
+        assert_eq!(FloatFormat::F64.literal("-2.5"), Some((-2.5f64).to_bits()));
+        assert_eq!(FloatFormat::F32.literal("one"), None);
+    }
+}
