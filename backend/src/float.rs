@@ -390,74 +390,20 @@ pub fn format_of(func: &Func, value: ValueId) -> Option<FloatFormat> {
     }
 }
 
-/// Dynamatic's target clock period when none is set (`set-clock-period`, 4 ns in
-/// `tools/dynamatic/dynamatic.cpp`).
-const TARGET_PERIOD_NS: f64 = 4.0;
-
-/// Dynamatic's timing data for its default floating-point units (`fpu_impl` flopoco), from
-/// `data/components.json` of EPFL-LAP/dynamatic (read at commit 4263d9a7): per op, per
-/// characterised width, the `latency` row `{internal delay in ns: cycles}` of retiming path 0.
-/// Ops without a row there: `negf`, `extf` and `truncf` are combinational in Dynamatic (their
-/// RTL takes no latency), and Dynamatic has no `fptoui`, which hsir gives `fptosi`'s row.
-type Rows = &'static [(u32, &'static [(f64, u32)])];
-const TIMING: &[(&str, Rows)] = &[
-    (
-        "addf",
-        &[
-            (32, &[(2.798, 36), (2.922, 10), (3.649333, 6)]),
-            (64, &[(2.705, 12), (5.091333, 7), (9.068, 2)]),
-        ],
-    ),
-    (
-        "subf",
-        &[
-            (32, &[(2.798, 36), (2.922, 10), (3.649333, 6)]),
-            (64, &[(2.705, 12), (5.091333, 7), (9.068, 2)]),
-        ],
-    ),
-    (
-        "mulf",
-        &[
-            (32, &[(2.034, 26), (2.783, 4), (2.875333, 2)]),
-            (64, &[(2.046, 56), (2.758, 6), (4.242333, 3)]),
-        ],
-    ),
-    (
-        "divf",
-        &[
-            (32, &[(3.812, 15), (6.629333, 9), (14.152, 2)]),
-            (64, &[(4.345, 63), (4.398, 36), (6.859333, 20), (16.008, 6)]),
-        ],
-    ),
-    ("cmpf", &[(32, &[(0.0, 0)]), (64, &[(0.0, 1)])]),
-    ("sitofp", &[(64, &[(1.190, 5)])]),
-    ("uitofp", &[(64, &[(1.190, 5)])]),
-    ("fptosi", &[(64, &[(1.190, 5)])]),
-    ("fptoui", &[(64, &[(1.190, 5)])]),
-];
-
 /// The latency in cycles of float op `op` (its mnemonic, `addf` or `arith.addf`) whose first
-/// operand has `width` bits: the one table of them, which the netlist instantiates and timing
-/// models must agree with.
+/// operand has `width` bits, as the netlist instantiates it.
 ///
-/// Chosen as Dynamatic's timing database chooses for its default target period (4 ns): the row
-/// of the smallest characterised width at least `width`, in it the implementation with the
-/// largest internal delay within the period, or the smallest delay when none fits
-/// (`TimingDatabase::getLatency`, `DelayDepMetric::selectLatency`). That gives addf / subf 6
-/// (f32) and 12 (f64), mulf 2 and 6, divf 15 and 63, cmpf 0 and 1, conversions between integers
-/// and floats 5, and 0 for negf, extf, truncf and any op without a row.
+/// It is read from the built-in timing model (`backend/data/timing.txt`) at Dynamatic's default
+/// period, so buffer placement and the RTL count the same cycles: the row of the smallest
+/// characterised width at least `width`, in it the implementation with the largest internal
+/// delay within the period, or the fastest when none fits. That gives addf / subf 6 (f32) and
+/// 12 (f64), mulf 2 and 6, divf 15 and 63, cmpf 0 and 1, conversions between integers and
+/// floats 5, and 0 for negf, extf, truncf and any op the model does not know.
 pub fn float_latency(op: &str, width: u32) -> u32 {
-    let op = op.trim_start_matches("arith.");
-    let Some((_, rows)) = TIMING.iter().find(|(name, _)| *name == op) else { return 0 };
-    let Some((_, row)) = rows.iter().filter(|(w, _)| *w >= width).min_by_key(|(w, _)| *w) else {
-        return 0;
-    };
-    let within = row
-        .iter()
-        .filter(|(delay, _)| *delay <= TARGET_PERIOD_NS)
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    let fastest = row.iter().min_by(|a, b| a.0.total_cmp(&b.0));
-    within.or(fastest).map_or(0, |(_, cycles)| *cycles)
+    let model = crate::buffers::timing::TimingModel::builtin();
+    model
+        .op_at_period(op, width, crate::buffers::timing::DEFAULT_PERIOD)
+        .map_or(0, |timing| timing.latency)
 }
 
 #[cfg(test)]
