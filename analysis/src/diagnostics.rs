@@ -258,6 +258,16 @@ diagnostic_codes! {
     SimMergeRace = "HS5007", Warning, "merge output order depends on timing";
     /// No top was named and several functions could be it; the last was generated.
     BackendTopChosen = "HS5008", Information, "top function chosen among several";
+
+    // ---- HS6001-HS6099: buffer placement ---------------------------------------------------
+    /// The timing model has no entry for an op; its documented default was used.
+    PlacementNoTiming = "HS6001", Warning, "no timing data for an op";
+    /// A combinational path longer than the clock period that no buffer can break.
+    PlacementPathTooLong = "HS6002", Error, "path longer than the clock period";
+    /// A placement model stopped at its time limit (or was cancelled); its best placement was used.
+    PlacementTimeLimit = "HS6003", Warning, "buffer placement stopped before proving optimality";
+    /// A profile was given but cannot weigh the function's loops.
+    PlacementProfileUnused = "HS6004", Warning, "profile does not apply to the function";
 }
 
 impl DiagnosticCode {

@@ -40,8 +40,13 @@ fn every_code_has_a_fixture_and_a_page() {
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diagnostics");
     // The backend's codes (HS5xxx) have their fixtures beside the backend, which reports them.
     let backend = Path::new(env!("CARGO_MANIFEST_DIR")).join("../backend/test_data/diagnostics");
-    let backend_fixtures = std::fs::read_dir(&backend)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", backend.display()))
+    // Buffer placement's codes (HS6xxx) are expected by the placement fixtures.
+    let placement = Path::new(env!("CARGO_MANIFEST_DIR")).join("../backend/test_data/placement");
+    let backend_fixtures = [&backend, &placement]
+        .into_iter()
+        .flat_map(|dir| {
+            std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        })
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "mlir"));
     let fixtures: Vec<String> = fixture_paths()

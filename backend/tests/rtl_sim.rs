@@ -45,6 +45,13 @@ fn every_design_simulates_like_the_interpreter() {
     check_dir("test_data/designs");
 }
 
+/// The placement fixtures with the buffers placement wrote (`tests/buffers.rs` keeps these
+/// snapshots): the buffered designs behave as the interpreter says, under random stalls.
+#[test]
+fn every_placed_design_simulates_like_the_interpreter() {
+    check_dir("test_data/placement/placed");
+}
+
 /// Every module of the component library is instantiated by some design the tests simulate
 /// (so every module is checked against the interpreter under random stalls).
 #[test]

@@ -77,6 +77,55 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Place buffers in a `handshake.func` with Dynamatic's FPGA20 or FPL22 MILP.
+    ///
+    /// Prints the buffered file on stdout (or writes it with -o / --in-place), in the file's
+    /// own buffer syntax, comments and layout kept; a summary per function goes to stderr.
+    /// Exit status: 0 when placed, 1 when a path cannot meet the period or the IR has errors,
+    /// 2 on a usage or IO problem.
+    Buffers {
+        file: PathBuf,
+        /// `fpga20` (data/valid timing) or `fpl22` (data/valid and ready timing).
+        #[arg(long, default_value = "fpga20")]
+        algorithm: String,
+        /// Target clock period, ns.
+        #[arg(long, default_value_t = 4.0)]
+        period: f64,
+        /// Dynamatic's basic-block transition counts (`srcBB,dstBB,transitions,isBackedge`).
+        #[arg(long)]
+        profile: Option<PathBuf>,
+        /// Write the buffered file here.
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        out: Option<PathBuf>,
+        /// Replace FILE with the buffered file.
+        #[arg(long, conflicts_with = "out")]
+        in_place: bool,
+        /// Write the undecomposed MILP of the (first) function in CPLEX LP format.
+        #[arg(long, value_name = "MODEL.lp")]
+        emit_model: Option<PathBuf>,
+        /// Write the JSON report: per MILP its size, status, time and gap; per loop its throughput.
+        #[arg(long, value_name = "REPORT.json")]
+        report: Option<PathBuf>,
+        /// Only this function.
+        #[arg(long = "func")]
+        func: Option<String>,
+        /// Remove the function's buffers first (otherwise they are kept as lower bounds).
+        #[arg(long)]
+        strip: bool,
+        /// Seconds each MILP may take.
+        #[arg(long, default_value_t = 5.0)]
+        time_limit: f64,
+        /// Branch-and-bound nodes each MILP may solve, besides the time limit: unlike a time
+        /// limit, it gives the same placement on every machine.
+        #[arg(long, value_name = "N")]
+        node_limit: Option<u64>,
+        /// `microlp` (built in) or `highs` (with the `highs` feature).
+        #[arg(long, default_value = "microlp")]
+        solver: String,
+        /// A timing model file replacing the built-in one (see docs/timing-model.md).
+        #[arg(long)]
+        timing: Option<PathBuf>,
+    },
     /// Run hsir's token interpreter on a `handshake.func`.
     ///
     /// Prints the tokens each result receives, memory contents that changed, tokens left in
@@ -132,6 +181,37 @@ fn main() -> ExitCode {
         Command::Rtl { file, top, out, testbench, tokens, seed, force } => {
             cli::rtl::run(&cli::rtl::RtlArgs { file, top, out, testbench, tokens, seed, force })
         }
+        Command::Buffers {
+            file,
+            algorithm,
+            period,
+            profile,
+            out,
+            in_place,
+            emit_model,
+            report,
+            func,
+            strip,
+            time_limit,
+            node_limit,
+            solver,
+            timing,
+        } => cli::buffers::run(&cli::buffers::BuffersArgs {
+            file,
+            algorithm,
+            period,
+            profile,
+            out,
+            in_place,
+            emit_model,
+            report,
+            func,
+            strip,
+            time_limit,
+            node_limit,
+            solver,
+            timing,
+        }),
         Command::Lsp { stdio: _ } => server::run(),
     };
     ExitCode::from(status)

@@ -1,3 +1,758 @@
-//! Buffer placement: what it needs to know about the units of a circuit.
+//! Buffer placement: Dynamatic's FPGA20 and FPL22 MILPs, solved by microlp, decomposed so that
+//! every model stays small.
+//!
+//! The pipeline, per `handshake.func` (`place`):
+//! 1. `graph`: units and channels (existing buffers folded into their channels, kept as lower
+//!    bounds or stripped), with the timing model's delays;
+//! 2. `cfdfc`: back edges, the loops (CFDFCs) they close, their weights, and the regions of
+//!    overlapping loops;
+//! 3. `rules`: seed 000's extra heuristics, as requirements on channels;
+//! 4. a heuristic placement: a data/valid break on every back edge, then greedy repair of
+//!    every path longer than the period (`timing_paths`). It is the fallback and the warm start;
+//! 5. one MILP per region (`formulation`), over its channels and loops, solved with a time
+//!    limit; its answer replaces the heuristic's in the region when its objective is better;
+//! 6. one model for the channels outside loops: only timing and area, with the regions'
+//!    choices fixed (for FPGA20 the same model without ready timing);
+//! 7. a last timing check of the whole function: what cannot be fixed is a diagnostic that
+//!    names the path; the throughput each loop reaches is read from the whole-function LP
+//!    with every choice fixed;
+//! 8. `mapping`: results to buffer types; `edit`: the buffers written into the text.
 
+pub mod cfdfc;
+pub mod edit;
+pub mod formulation;
+pub mod graph;
+pub mod lp;
+pub mod mapping;
+pub mod rules;
 pub mod timing;
+pub mod timing_paths;
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use hsir_analysis::diagnostics::{Diagnostic, DiagnosticCode};
+
+use crate::program::Func;
+use cfdfc::{Loops, Profile};
+pub use formulation::Algorithm;
+use formulation::{Built, Inputs, Scope};
+use graph::Graph;
+use lp::{Limits, Model, Solved, Status};
+use mapping::Chain;
+use timing::TimingModel;
+use timing_paths::{BufferDelays, Choice, Violation};
+
+/// Placement settings.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub algorithm: Algorithm,
+    /// Target clock period, ns.
+    pub period: f64,
+    pub profile: Option<Profile>,
+    /// Remove the function's buffers first (otherwise they are lower bounds).
+    pub strip: bool,
+    /// Time limit of each model.
+    pub time_limit: Duration,
+    /// Relative gap at which a model may stop.
+    pub gap: f64,
+    pub solver: Solver,
+    /// Slots one channel may get.
+    pub max_slots: u32,
+    /// Branch-and-bound nodes each model may solve (microlp), besides its time limit: a
+    /// reproducible limit, where a time limit depends on the machine.
+    pub node_limit: Option<u64>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            algorithm: Algorithm::Fpga20,
+            period: 4.0,
+            profile: None,
+            strip: false,
+            time_limit: Duration::from_secs(5),
+            gap: 0.0,
+            solver: Solver::Microlp,
+            max_slots: 4,
+            node_limit: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Solver {
+    Microlp,
+    /// HiGHS through the `highs` cargo feature.
+    Highs,
+}
+
+impl Solver {
+    pub fn available(self) -> bool {
+        match self {
+            Solver::Microlp => true,
+            Solver::Highs => cfg!(feature = "highs"),
+        }
+    }
+}
+
+/// What one model did.
+#[derive(Debug, Clone)]
+pub struct ModelReport {
+    /// `region 0` (loops), `outside loops`.
+    pub name: String,
+    pub variables: usize,
+    pub integer_variables: usize,
+    pub binary_variables: usize,
+    pub constraints: usize,
+    pub status: Status,
+    pub time: Duration,
+    /// The objective of the placement kept for the model's channels.
+    pub objective: Option<f64>,
+    /// The heuristic placement's objective on the same model.
+    pub heuristic_objective: Option<f64>,
+    /// The LP relaxation's optimum (an upper bound).
+    pub lp_bound: Option<f64>,
+    /// Relative gap of the kept placement to the best bound known.
+    pub gap: Option<f64>,
+    /// Which placement was kept: `milp` or `heuristic`.
+    pub kept: &'static str,
+}
+
+#[derive(Debug, Clone)]
+pub struct CfdfcReport {
+    pub units: usize,
+    pub channels: usize,
+    pub back_edges: usize,
+    pub depth: u32,
+    pub weight: f64,
+    pub weight_source: &'static str,
+    /// Labels of the loop's header units (targets of its back edges).
+    pub headers: Vec<String>,
+    pub throughput_heuristic: f64,
+    pub throughput: f64,
+}
+
+/// The buffers placed on one channel.
+#[derive(Debug, Clone)]
+pub struct Placed {
+    pub channel: usize,
+    pub choice: Choice,
+    pub chain: Chain,
+}
+
+#[derive(Debug, Clone)]
+pub struct Placement {
+    pub func: String,
+    pub algorithm: Algorithm,
+    pub period: f64,
+    pub graph: Graph,
+    pub placed: Vec<Placed>,
+    pub cfdfcs: Vec<CfdfcReport>,
+    pub models: Vec<ModelReport>,
+    /// The longest data/valid and ready paths of the result, ns.
+    pub critical_dv: f64,
+    pub critical_r: f64,
+    /// The whole-function objective of the result (weighted throughput minus area).
+    pub objective: f64,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The existing buffers the result replaces (all of them when stripping; else those on
+    /// channels that get a new chain).
+    pub removed: Vec<hsir_analysis::ir::OpId>,
+    pub time: Duration,
+    pub cancelled: bool,
+}
+
+struct Context<'a> {
+    func: &'a Func,
+    graph: Graph,
+    loops: Loops,
+    buf: Vec<BufferDelays>,
+    options: &'a Options,
+    cancel: Option<&'a AtomicBool>,
+}
+
+impl Context<'_> {
+    fn inputs<'b>(&'b self, fixed: &'b [Choice]) -> Inputs<'b> {
+        let max_latency = self.graph.units.iter().map(|u| u.timing.latency).max().unwrap_or(0);
+        Inputs {
+            graph: &self.graph,
+            loops: &self.loops,
+            algorithm: self.options.algorithm,
+            period: self.options.period,
+            buf: &self.buf,
+            fixed,
+            max_slots: self.options.max_slots.max(max_latency + 1),
+            relax_slots: false,
+        }
+    }
+
+    fn limits<'b>(&'b self, warm: Option<&'b [(lp::Var, f64)]>) -> Limits<'b> {
+        Limits {
+            time_limit: self.options.time_limit,
+            node_limit: self.options.node_limit,
+            gap: self.options.gap,
+            warm_start: warm,
+            cancel: self.cancel,
+        }
+    }
+
+    fn solve(&self, model: &Model, limits: &Limits) -> Solved {
+        match self.options.solver {
+            #[cfg(feature = "highs")]
+            Solver::Highs => lp::solve_highs(model, limits),
+            _ => lp::solve_microlp(model, limits),
+        }
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+/// Builds the whole-function model, undecomposed (what `--emit-model` writes, and what the
+/// benchmark hands to HiGHS).
+pub fn whole_model(func: &Func, options: &Options, timing: &TimingModel) -> Model {
+    let (cx, _) = context(func, options, timing, None);
+    let fixed = initial_choices(&cx.graph);
+    let all = vec![true; cx.graph.channels.len()];
+    let scope = Scope {
+        decide: all.clone(),
+        decide_x: all.clone(),
+        decide_y: all.clone(),
+        timed: all,
+        cfdfcs: (0..cx.loops.cfdfcs.len()).collect(),
+    };
+    formulation::build(&cx.inputs(&fixed), &scope).model
+}
+
+fn context<'a>(
+    func: &'a Func,
+    options: &'a Options,
+    timing: &TimingModel,
+    cancel: Option<&'a AtomicBool>,
+) -> (Context<'a>, graph::BuildNotes) {
+    let (mut graph, notes) = Graph::build(func, timing, options.strip, options.period);
+    let loops = cfdfc::find(&graph, options.profile.as_ref());
+    rules::apply(func, &mut graph, &loops, options.algorithm);
+    let buf =
+        graph.channels.iter().map(|c| BufferDelays::from_model(timing, c.width.max(1))).collect();
+    (Context { func, graph, loops, buf, options, cancel }, notes)
+}
+
+/// Choices every placement starts from: existing buffers (when kept) and forced rules.
+fn initial_choices(graph: &Graph) -> Vec<Choice> {
+    graph
+        .channels
+        .iter()
+        .map(|ch| {
+            let dv = ch.old_dv || ch.force_dv == Some(true);
+            let r = ch.old_r;
+            let slots =
+                ch.old_slots.max(ch.min_slots).max(dv as u32 + ch.min_transparent).max(r as u32);
+            Choice { dv, r, slots }
+        })
+        .collect()
+}
+
+pub fn place(
+    func: &Func,
+    options: &Options,
+    timing: &TimingModel,
+    cancel: Option<&AtomicBool>,
+) -> Placement {
+    let started = Instant::now();
+    let (cx, notes) = context(func, options, timing, cancel);
+    let graph = &cx.graph;
+    let nc = graph.channels.len();
+    let mut diagnostics = Vec::new();
+    for (name, u) in &notes.missing_timing {
+        let unit = &graph.units[*u];
+        let fallback = timing.fallback();
+        diagnostics.push(Diagnostic::new(
+            DiagnosticCode::PlacementNoTiming,
+            unit.range,
+            format!(
+                "the timing model has no entry for `{name}`; placement assumed latency {} and {} ns of delay",
+                fallback.latency,
+                fallback.data.max(fallback.valid)
+            ),
+        ));
+    }
+    if let Some(profile) = &options.profile {
+        let blocks = graph.units.iter().any(|u| u.block.is_some());
+        let used = cx.loops.cfdfcs.iter().any(|c| c.weight_source == "profile");
+        if !cx.loops.cfdfcs.is_empty() && !used {
+            let why = if blocks {
+                "none of its loops' back edges is a block transition the profile lists"
+            } else {
+                "the function has no `handshake.bb` attributes"
+            };
+            diagnostics.push(Diagnostic::new(
+                DiagnosticCode::PlacementProfileUnused,
+                func.absolute(func.op().name_range),
+                format!(
+                    "the profile ({} transitions) does not weigh `{}`: {why}; loops are weighted as if each iterated {} times",
+                    profile.transitions.len(),
+                    func.name,
+                    cfdfc::ASSUMED_TRIPS
+                ),
+            ));
+        }
+    }
+    let allowed_all =
+        |c: usize| graph.channels[c].bufferable && graph.channels[c].force_dv != Some(false);
+
+    // 4. Heuristic placement.
+    let mut heuristic = initial_choices(graph);
+    for (c, &back) in cx.loops.back_edge.iter().enumerate() {
+        if back && allowed_all(c) {
+            heuristic[c].dv = true;
+        }
+    }
+    let mut unfixable = heuristic_repair(&cx, &mut heuristic, &allowed_all);
+    size_slots(&cx, &mut heuristic);
+
+    // 5. One MILP per region.
+    let mut choices = heuristic.clone();
+    let long = {
+        let mut cut = initial_choices(graph);
+        for (c, &back) in cx.loops.back_edge.iter().enumerate() {
+            cut[c].dv |= back;
+        }
+        timing_paths::on_long_paths(graph, &cut, &cx.buf, options.period)
+    };
+    let mut models = Vec::new();
+    let in_region = |c: usize| {
+        let ch = &graph.channels[c];
+        cx.loops.region_of_unit[ch.from].is_some()
+            && cx.loops.region_of_unit[ch.from] == cx.loops.region_of_unit[ch.to]
+    };
+    for (r, (cfdfcs, _units)) in cx.loops.regions.iter().enumerate() {
+        if cx.cancelled() {
+            break;
+        }
+        let region_channel =
+            |c: usize| in_region(c) && cx.loops.region_of_unit[graph.channels[c].from] == Some(r);
+        let decide: Vec<bool> =
+            (0..nc).map(|c| region_channel(c) && graph.channels[c].bufferable).collect();
+        // A data/valid break only costs throughput, so it can help only on a back edge (to cut
+        // the loop) or on a path longer than the period when the loops are cut at their back
+        // edges.
+        let decide_x: Vec<bool> = (0..nc)
+            .map(|c| {
+                decide[c]
+                    && (cx.loops.back_edge[c] || long[c])
+                    && graph.channels[c].force_dv.is_none()
+            })
+            .collect();
+        let decide_y: Vec<bool> = (0..nc)
+            .map(|c| {
+                decide[c]
+                    && (cx.loops.back_edge[c]
+                        || graph.units[graph.channels[c].from].merge_like
+                        || heuristic[c].r)
+            })
+            .collect();
+        let scope = Scope {
+            decide,
+            decide_x,
+            decide_y,
+            timed: (0..nc).map(region_channel).collect(),
+            cfdfcs: cfdfcs.clone(),
+        };
+        let report = solve_part(&cx, format!("region {r}"), &scope, &heuristic, &mut choices);
+        models.push(report);
+    }
+
+    // 6. Channels outside loops: timing and area, the regions' choices fixed.
+    let outside: Vec<bool> =
+        (0..nc).map(|c| !in_region(c) && graph.channels[c].bufferable).collect();
+    let allowed_outside = |c: usize| outside[c] && allowed_all(c);
+    let _ = heuristic_repair(&cx, &mut choices, &allowed_outside);
+    if outside.iter().any(|&o| o) && !cx.cancelled() {
+        let start = choices.clone();
+        let mut cut = choices.clone();
+        for c in 0..nc {
+            if outside[c] {
+                cut[c].dv = cut[c].dv
+                    && (graph.channels[c].old_dv || graph.channels[c].force_dv == Some(true));
+            }
+        }
+        let long = timing_paths::on_long_paths(graph, &cut, &cx.buf, options.period);
+        let decide_x: Vec<bool> = (0..nc)
+            .map(|c| outside[c] && long[c] && graph.channels[c].force_dv.is_none())
+            .collect();
+        let scope = Scope {
+            decide: outside.clone(),
+            decide_x,
+            decide_y: outside.clone(),
+            timed: vec![true; nc],
+            cfdfcs: Vec::new(),
+        };
+        let report = solve_part(&cx, "outside loops".into(), &scope, &start, &mut choices);
+        models.push(report);
+    }
+
+    // 7. Last check over everything; anything left may break any channel.
+    unfixable.extend(heuristic_repair(&cx, &mut choices, &allowed_all));
+    for v in dedup(unfixable) {
+        diagnostics.push(path_diagnostic(&cx, &v));
+    }
+    let arrivals = timing_paths::analyse(graph, &choices, &cx.buf);
+    let critical_dv = arrivals.dv_in.iter().chain(&arrivals.dv_out).copied().fold(0.0, f64::max);
+    let critical_r = if options.algorithm == Algorithm::Fpl22 {
+        arrivals.r_in.iter().copied().fold(0.0, f64::max)
+    } else {
+        0.0
+    };
+    for m in &models {
+        if matches!(m.status, Status::TimeLimit | Status::NoSolution | Status::Cancelled) {
+            let message = match m.status {
+                Status::Cancelled => format!(
+                    "buffer placement was cancelled while solving the {}; the {} placement is used",
+                    m.name, m.kept
+                ),
+                _ => format!(
+                    "the MILP of the {} stopped at its {}{}; the {} placement is used",
+                    m.name,
+                    if m.time < options.time_limit && options.node_limit.is_some() {
+                        format!("{}-node limit", options.node_limit.unwrap_or_default())
+                    } else {
+                        format!("{} s time limit", options.time_limit.as_secs_f64())
+                    },
+                    m.gap.map(|g| format!(" with a gap of {:.2}%", g * 100.0)).unwrap_or_default(),
+                    m.kept
+                ),
+            };
+            diagnostics.push(Diagnostic::new(
+                DiagnosticCode::PlacementTimeLimit,
+                func.absolute(func.op().name_range),
+                message,
+            ));
+        }
+    }
+
+    // Throughput of each loop, heuristic and final, on the whole-function LP.
+    let (theta_heuristic, _) = evaluate(&cx, &heuristic);
+    let (theta, objective) = evaluate(&cx, &choices);
+    let cfdfcs = cx
+        .loops
+        .cfdfcs
+        .iter()
+        .enumerate()
+        .map(|(k, c)| CfdfcReport {
+            units: c.units.len(),
+            channels: c.channels.len(),
+            back_edges: c.back_edges.len(),
+            depth: c.depth,
+            weight: c.weight,
+            weight_source: c.weight_source,
+            headers: {
+                let mut h: Vec<String> = c
+                    .back_edges
+                    .iter()
+                    .map(|&b| graph.units[graph.channels[b].to].label.clone())
+                    .collect();
+                h.sort();
+                h.dedup();
+                h
+            },
+            throughput_heuristic: theta_heuristic.get(k).copied().unwrap_or(0.0),
+            throughput: theta.get(k).copied().unwrap_or(0.0),
+        })
+        .collect();
+
+    // 8. Mapping.
+    let mut placed = Vec::new();
+    let mut removed = Vec::new();
+    for (c, ch) in graph.channels.iter().enumerate() {
+        let choice = choices[c];
+        // FPGA20's ready breaks (after merge-like ops, or on a ready cycle) are extra buffers.
+        let chain = mapping::map(options.algorithm, choice.dv, choice.r, choice.slots, choice.r);
+        let unchanged = !options.strip && chain_matches_old(cx.func, ch, &chain);
+        if options.strip || !unchanged {
+            removed.extend(ch.old.iter().copied());
+        }
+        if !chain.is_empty() && !unchanged {
+            placed.push(Placed { channel: c, choice, chain });
+        }
+    }
+    Placement {
+        func: func.name.clone(),
+        algorithm: options.algorithm,
+        period: options.period,
+        cancelled: cx.cancelled(),
+        graph: cx.graph.clone(),
+        placed,
+        cfdfcs,
+        models,
+        critical_dv,
+        critical_r,
+        objective,
+        diagnostics,
+        removed,
+        time: started.elapsed(),
+    }
+}
+
+/// Whether the channel's existing buffers already are `chain` (then the text is left alone).
+fn chain_matches_old(func: &Func, ch: &graph::Channel, chain: &Chain) -> bool {
+    let infos = hsir_analysis::dataflow::buffers(&func.item);
+    let old: Vec<(Option<hsir_analysis::dataflow::BufferType>, u32)> = ch
+        .old
+        .iter()
+        .filter_map(|&b| infos[b as usize].as_ref())
+        .map(|b| (b.buffer_type(), b.slot_count().unwrap_or(1)))
+        .collect();
+    old.len() == chain.len() && old.iter().zip(chain).all(|(o, n)| o.0 == Some(n.0) && o.1 == n.1)
+}
+
+/// Greedy timing repair (data/valid, then ready for FPL22), and cycle breaking: FPGA20's ready
+/// breaks go after merge-like ops (forced by the rules), FPL22's on the cycle's back edge.
+fn heuristic_repair(
+    cx: &Context,
+    choices: &mut [Choice],
+    allowed: &dyn Fn(usize) -> bool,
+) -> Vec<Violation> {
+    let graph = &cx.graph;
+    let period = cx.options.period;
+    for (choice, ch) in choices.iter_mut().zip(&graph.channels) {
+        if ch.force_r && cx.options.algorithm == Algorithm::Fpga20 {
+            // Mapped as an extra ready-breaking buffer; the timing sees the ready break.
+            choice.r = true;
+        }
+    }
+    let mut unfixable = Vec::new();
+    // Combinational data/valid cycles left (a cycle with no back edge allowed to break).
+    for _ in 0..graph.channels.len() {
+        let a = timing_paths::analyse(graph, choices, &cx.buf);
+        let Some(cycle) = a.dv_cycle else { break };
+        let Some(&c) = cycle.iter().find(|&&c| allowed(c) && !choices[c].dv) else { break };
+        choices[c].dv = true;
+        choices[c].slots = choices[c].slots.max(1);
+    }
+    unfixable.extend(timing_paths::repair_dv(graph, choices, &cx.buf, period, allowed));
+    for _ in 0..graph.channels.len() {
+        let a = timing_paths::analyse(graph, choices, &cx.buf);
+        let Some(cycle) = a.r_cycle else { break };
+        let pick = cycle
+            .iter()
+            .copied()
+            .find(|&c| allowed(c) && cx.loops.back_edge[c] && !choices[c].r)
+            .or_else(|| cycle.iter().copied().find(|&c| allowed(c) && !choices[c].r));
+        let Some(c) = pick else { break };
+        choices[c].r = true;
+        choices[c].slots = choices[c].slots.max(1);
+    }
+    if cx.options.algorithm == Algorithm::Fpl22 {
+        unfixable.extend(timing_paths::repair_r(graph, choices, &cx.buf, period, allowed));
+    }
+    unfixable
+}
+
+fn dedup(violations: Vec<Violation>) -> Vec<Violation> {
+    let mut out: Vec<Violation> = Vec::new();
+    for v in violations {
+        if !out.iter().any(|o| o.channels == v.channels) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+fn path_diagnostic(cx: &Context, v: &Violation) -> Diagnostic {
+    let graph = &cx.graph;
+    let names: Vec<String> =
+        v.units.iter().map(|&u| format!("`{}`", graph.units[u].label)).collect();
+    let last = *v.units.last().unwrap_or(&0);
+    let first_channel = v.channels.first().copied().unwrap_or(0);
+    let kind = if v.ready { "ready" } else { "data/valid" };
+    let why = if v.units.len() <= 2 && !graph.channels[first_channel].bufferable {
+        " and its channels are memory ports, which are never buffered".to_string()
+    } else if v.units.len() <= 2 {
+        format!(
+            " and no buffer can shorten it: `{}` alone takes most of it",
+            graph.units[last].label
+        )
+    } else {
+        String::new()
+    };
+    let mut d = Diagnostic::new(
+        DiagnosticCode::PlacementPathTooLong,
+        graph.units[last].range,
+        format!(
+            "the {kind} path {} has {:.2} ns of combinational delay, more than the {} ns period{why}",
+            names.join(" → "),
+            v.delay,
+            cx.options.period
+        ),
+    );
+    for &u in v.units.iter().take(v.units.len().saturating_sub(1)) {
+        d = d.with_related(
+            graph.units[u].range,
+            format!("the path crosses `{}`", graph.units[u].label),
+        );
+    }
+    d
+}
+
+/// Solves one part: heuristic objective, LP bound, MILP; keeps the better placement.
+fn solve_part(
+    cx: &Context,
+    name: String,
+    scope: &Scope,
+    start: &[Choice],
+    choices: &mut [Choice],
+) -> ModelReport {
+    let mut inputs = cx.inputs(start);
+    inputs.relax_slots = true;
+    let built = formulation::build(&inputs, scope);
+    let model = &built.model;
+    let mut report = ModelReport {
+        name,
+        variables: model.vars.len(),
+        integer_variables: model.integer_vars(),
+        binary_variables: model.binary_vars(),
+        constraints: model.rows.len(),
+        status: Status::Optimal,
+        time: Duration::ZERO,
+        objective: None,
+        heuristic_objective: None,
+        lp_bound: None,
+        gap: None,
+        kept: "heuristic",
+    };
+    let started = Instant::now();
+    // The heuristic's objective: the LP left when its choices are fixed.
+    let heuristic_objective = {
+        let mut fixed = built.clone();
+        formulation::fix_decisions(&mut fixed, start);
+        let solved = lp::solve_microlp(&fixed.model, &cx.limits(None));
+        solved.objective
+    };
+    report.heuristic_objective = heuristic_objective;
+    report.lp_bound = lp::lp_bound(model, &cx.limits(None));
+    let warm = formulation::warm_start(&built, start);
+    let solved = cx.solve(model, &cx.limits(Some(&warm)));
+    report.status = solved.status;
+    report.time = started.elapsed();
+    let better = match (solved.objective, heuristic_objective) {
+        (Some(m), Some(h)) => m >= h - 1e-9,
+        (Some(_), None) => true,
+        _ => false,
+    };
+    if let (true, Some(values)) = (better, &solved.values) {
+        let mut candidate = choices.to_vec();
+        formulation::read(&built, values, &mut candidate);
+        choices.copy_from_slice(&candidate);
+        report.kept = "milp";
+        report.objective = solved.objective;
+    } else {
+        for c in 0..choices.len() {
+            if scope.decide[c] {
+                choices[c] = start[c];
+            }
+        }
+        report.objective = heuristic_objective;
+    }
+    let bound = match (solved.bound, report.lp_bound) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    if let (Some(objective), Some(bound)) = (report.objective, bound) {
+        report.gap = Some(((bound - objective).max(0.0)) / objective.abs().max(1e-9));
+    }
+    if report.status == Status::Optimal && report.kept == "milp" {
+        report.gap = Some(0.0);
+    }
+    report
+}
+
+/// Each loop's throughput, and the whole-function objective, for `choices`.
+fn evaluate(cx: &Context, choices: &[Choice]) -> (Vec<f64>, f64) {
+    let nc = cx.graph.channels.len();
+    let scope = Scope {
+        decide: vec![true; nc],
+        decide_x: vec![true; nc],
+        decide_y: vec![true; nc],
+        timed: vec![false; nc],
+        cfdfcs: (0..cx.loops.cfdfcs.len()).collect(),
+    };
+    let mut built: Built = formulation::build(&cx.inputs(choices), &scope);
+    formulation::fix_decisions(&mut built, choices);
+    let solved = lp::solve_microlp(&built.model, &cx.limits(None));
+    let Some(values) = solved.values else { return (vec![0.0; cx.loops.cfdfcs.len()], 0.0) };
+    let theta = built.theta.iter().map(|&(_, v)| values[v.0 as usize]).collect();
+    (theta, solved.objective.unwrap_or(0.0))
+}
+
+/// Placement of every function of a file.
+#[derive(Debug, Clone)]
+pub struct Output {
+    pub placements: Vec<Placement>,
+    /// Edits of the file's text that write every placement.
+    pub edits: Vec<edit::TextEdit>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Places buffers in every `handshake.func` with a body (or only in `only`), one function after
+/// another.
+pub fn place_program(
+    program: &crate::Program,
+    text: &str,
+    options: &Options,
+    timing: &TimingModel,
+    only: Option<&str>,
+    cancel: Option<&AtomicBool>,
+) -> Result<Output, Vec<Diagnostic>> {
+    let funcs: Vec<&Func> = program
+        .funcs
+        .iter()
+        .filter(|f| !f.external && only.is_none_or(|name| f.name == name))
+        .collect();
+    if funcs.is_empty() {
+        let message = match only {
+            Some(name) => format!("the file has no `handshake.func` named `{name}` with a body"),
+            None => "the file has no `handshake.func` with a body to place buffers in".to_string(),
+        };
+        return Err(vec![Diagnostic::new(
+            DiagnosticCode::BackendNoTop,
+            Default::default(),
+            message,
+        )]);
+    }
+    let mut out = Output { placements: Vec::new(), edits: Vec::new(), diagnostics: Vec::new() };
+    for func in funcs {
+        if cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+            break;
+        }
+        let placement = place(func, options, timing, cancel);
+        out.edits.extend(edit::edits(func, &placement, text));
+        out.diagnostics.extend(placement.diagnostics.iter().cloned());
+        out.placements.push(placement);
+    }
+    out.edits.sort_by_key(|e| (e.range.start(), e.range.end()));
+    Ok(out)
+}
+
+/// Sizes the slots of `choices` (its breaks fixed) for the best throughput: the LP with slots
+/// continuous, rounded up.
+fn size_slots(cx: &Context, choices: &mut [Choice]) {
+    let nc = cx.graph.channels.len();
+    let decide: Vec<bool> = (0..nc).map(|c| cx.graph.channels[c].bufferable).collect();
+    let scope = Scope {
+        decide: decide.clone(),
+        decide_x: vec![false; nc],
+        decide_y: vec![false; nc],
+        timed: vec![false; nc],
+        cfdfcs: (0..cx.loops.cfdfcs.len()).collect(),
+    };
+    let mut inputs = cx.inputs(choices);
+    inputs.relax_slots = true;
+    let built = formulation::build(&inputs, &scope);
+    let solved = lp::solve_microlp(&built.model, &cx.limits(None));
+    if let Some(values) = solved.values {
+        formulation::read(&built, &values, choices);
+    }
+}

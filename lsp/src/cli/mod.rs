@@ -1,5 +1,6 @@
 //! The subcommands of `hsir`.
 
+pub mod buffers;
 pub mod check;
 pub mod rtl;
 pub mod sim;

@@ -43,7 +43,7 @@ pub fn run(args: &RtlArgs) -> u8 {
     let output = match generated {
         Ok(output) => output,
         Err(errors) => {
-            print(&loaded, &errors);
+            print_diagnostics(&loaded, &errors);
             eprintln!("error: no RTL written: `{}` has the errors above", loaded.name);
             // No function to generate (`--top` names none, or a `// hsir-sim:` directive names
             // no argument) is a problem with what was asked, as `hsir sim` says too.
@@ -51,7 +51,7 @@ pub fn run(args: &RtlArgs) -> u8 {
             return if usage { EXIT_USAGE_OR_IO } else { 1 };
         }
     };
-    print(&loaded, &output.diagnostics);
+    print_diagnostics(&loaded, &output.diagnostics);
     let written = write_all(&args.out, &output.files, args.force);
     std::mem::forget(output);
     std::mem::forget(loaded);
@@ -158,7 +158,7 @@ fn starts_with_marker(path: &Path) -> bool {
 }
 
 /// Prints diagnostics on stderr: errors and warnings in full, notes as one line each.
-fn print(loaded: &LoadedFile, diagnostics: &[Diagnostic]) {
+pub fn print_diagnostics(loaded: &LoadedFile, diagnostics: &[Diagnostic]) {
     let text = loaded.parse.tree().text();
     let index = crate::position::LineIndex::new(text);
     let lines = index.view(text);

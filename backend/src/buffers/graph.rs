@@ -1,0 +1,281 @@
+//! The graph buffer placement works on: units (the function's channel arguments and its ops,
+//! buffers left out) and channels (one per use of a value, from the unit producing it to the
+//! unit consuming it, through any buffers already on it).
+//!
+//! Everything here is read from a typed function and the timing model; nothing is solved.
+
+use hsir_analysis::dataflow::{self, BufferInfo};
+use hsir_analysis::ir::{Def, OpId, UseId, ValueId};
+use hsir_analysis::TextRange;
+
+use super::timing::{OpTiming, TimingModel};
+use crate::program::Func;
+
+/// Ops whose ports are memory ports: never buffered (seed 000, "Unbufferizable Channels").
+pub const MEMORY_INTERFACES: &[&str] = &["mem_controller", "lsq", "memory", "extmemory"];
+
+/// Ops that merge tokens from several inputs (seed 000's "merge-like operations").
+pub const MERGE_LIKE: &[&str] = &["merge", "mux", "control_merge", "carry"];
+
+#[derive(Debug, Clone)]
+pub struct Unit {
+    /// The op, or `None` for a function argument.
+    pub op: Option<OpId>,
+    /// The op's name without dialect (`addi`), or `argument`.
+    pub name: String,
+    /// How messages name the unit: `addi0` (Dynamatic's `handshake.name`) or `addi %5`.
+    pub label: String,
+    /// Where the op (or the argument) is written, in the file.
+    pub range: TextRange,
+    pub timing: OpTiming,
+    /// Whether the timing model had no entry for the op (its fallback was used).
+    pub missing_timing: bool,
+    pub merge_like: bool,
+    pub memory_interface: bool,
+    /// Dynamatic's `handshake.bb`, when written.
+    pub block: Option<u32>,
+}
+
+impl Unit {
+    /// Data/valid delay through the unit ({D, V} grouped as FPL22 groups them; FPGA20 reads
+    /// only this). Zero for pipelined units, whose ports are registered.
+    pub fn dv_delay(&self) -> f64 {
+        if self.timing.latency > 0 {
+            return 0.0;
+        }
+        let t = &self.timing;
+        t.data.max(t.valid).max(t.cond_to_valid).max(t.valid_to_cond).max(t.valid_to_data)
+    }
+
+    /// Valid delay through the unit from its input valids (FPL22's ready rows read valid
+    /// arrivals, which are earlier than data arrivals through arithmetic). Zero for pipelined
+    /// units.
+    pub fn v_delay(&self) -> f64 {
+        if self.timing.latency > 0 {
+            return 0.0;
+        }
+        self.timing.valid
+    }
+
+    /// Condition (data) to valid, zero for pipelined units.
+    pub fn cond_to_v_delay(&self) -> f64 {
+        if self.timing.latency > 0 {
+            return 0.0;
+        }
+        self.timing.cond_to_valid
+    }
+
+    /// Valid to ready (FPL22's VR pin-to-pin delay).
+    pub fn v_to_r_delay(&self) -> f64 {
+        self.timing.valid_to_ready
+    }
+
+    /// Condition (data) to ready (FPL22's CR pin-to-pin delay).
+    pub fn cond_to_r_delay(&self) -> f64 {
+        self.timing.cond_to_ready
+    }
+
+    pub fn r_delay(&self) -> f64 {
+        self.timing.ready
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Channel {
+    pub from: usize,
+    pub to: usize,
+    /// The value at its producer (before any buffers on the channel).
+    pub value: ValueId,
+    /// The use at the consumer (after any buffers on the channel).
+    pub use_: UseId,
+    pub operand: u32,
+    /// Data bits (0 for control).
+    pub width: u32,
+    /// The buffers already on the channel, producer side first.
+    pub old: Vec<OpId>,
+    pub old_slots: u32,
+    pub old_dv: bool,
+    pub old_r: bool,
+    /// False for memory ports.
+    pub bufferable: bool,
+    /// Slots a heuristic requires.
+    pub min_slots: u32,
+    /// Slots that must not break data/valid (Dynamatic's transparent slots).
+    pub min_transparent: u32,
+    /// `Some(true)`: must break data/valid; `Some(false)`: must not (LSQ control-path rules).
+    pub force_dv: Option<bool>,
+    /// Whether a heuristic requires a ready-breaking buffer here (FPGA20's rule for the outputs
+    /// of merge-like ops on cycles).
+    pub force_r: bool,
+    /// Why the requirements above hold, for the report.
+    pub rules: Vec<&'static str>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Graph {
+    pub units: Vec<Unit>,
+    pub channels: Vec<Channel>,
+    /// Channels out of / into each unit.
+    pub outs: Vec<Vec<usize>>,
+    pub ins: Vec<Vec<usize>>,
+}
+
+/// What the graph builder reports besides the graph.
+#[derive(Debug, Clone, Default)]
+pub struct BuildNotes {
+    /// Ops the timing model has no entry for, by name, with the first unit of each.
+    pub missing_timing: Vec<(String, usize)>,
+}
+
+impl Graph {
+    pub fn build(
+        func: &Func,
+        timing: &TimingModel,
+        strip: bool,
+        period: f64,
+    ) -> (Graph, BuildNotes) {
+        let item = &func.item;
+        let buffers = dataflow::buffers(item);
+        let is_buffer = |op: OpId| dataflow::is_channel_buffer(item, &buffers, op);
+        let mut units = Vec::new();
+        let mut unit_of_op = vec![None; item.ops.len()];
+        let mut unit_of_arg = Vec::new();
+        let mut notes = BuildNotes::default();
+        let fallback = timing.fallback();
+        for (n, &value) in func.args().iter().enumerate() {
+            let is_channel = func.shape(value).is_some();
+            unit_of_arg.push(is_channel.then_some(units.len()));
+            if is_channel {
+                let v = &item.values[value as usize];
+                units.push(Unit {
+                    op: None,
+                    name: "argument".into(),
+                    label: format!("argument {}", v.name),
+                    range: func.absolute(v.range),
+                    timing: OpTiming { ..fallback_zero(&fallback) },
+                    missing_timing: false,
+                    merge_like: false,
+                    memory_interface: false,
+                    block: None,
+                });
+            }
+            let _ = n;
+        }
+        for (id, op) in item.ops.iter().enumerate().skip(1) {
+            if is_buffer(id as OpId) || op.block.is_none() {
+                continue;
+            }
+            let name = op.short_name().rsplit('.').next().unwrap_or("").to_string();
+            let width = op
+                .operands
+                .iter()
+                .filter_map(|&u| item.uses[u as usize].value)
+                .chain(op.results.iter().copied())
+                .filter_map(|v| func.shape(v))
+                .map(|s| s.data)
+                .max()
+                .unwrap_or(0);
+            let (timing_entry, missing) =
+                match timing.op_at_period(op.short_name(), width.max(1), period) {
+                    Some(t) => (t, false),
+                    None => (fallback, true),
+                };
+            if missing && !notes.missing_timing.iter().any(|(n, _)| *n == name) {
+                notes.missing_timing.push((name.clone(), units.len()));
+            }
+            unit_of_op[id] = Some(units.len());
+            units.push(Unit {
+                op: Some(id as OpId),
+                label: label(func, id as OpId),
+                range: func.absolute(op.range),
+                timing: timing_entry,
+                missing_timing: missing,
+                merge_like: MERGE_LIKE.contains(&name.as_str()),
+                memory_interface: MEMORY_INTERFACES.contains(&name.as_str()),
+                block: op
+                    .attr("handshake.bb")
+                    .and_then(|a| {
+                        crate::program::parse_integer(dataflow::attribute_scalar(&a.value))
+                    })
+                    .map(|b| b as u32),
+                name,
+            });
+        }
+        let mut channels = Vec::new();
+        for (id, op) in item.ops.iter().enumerate().skip(1) {
+            let Some(to) = unit_of_op[id] else { continue };
+            for (operand, &use_) in op.operands.iter().enumerate() {
+                let Some(value) = item.uses[use_ as usize].value else { continue };
+                if func.shape(value).is_none() {
+                    continue; // memrefs and other non-channels
+                }
+                let (old, start) = dataflow::upstream_buffers(item, &buffers, value);
+                let from = match item.values[start as usize].def {
+                    Def::Result { op, .. } => unit_of_op[op as usize],
+                    Def::Arg { n, .. } => unit_of_arg.get(n as usize).copied().flatten(),
+                };
+                let Some(from) = from else { continue };
+                let mut old: Vec<OpId> = old;
+                old.reverse();
+                let infos: Vec<&BufferInfo> =
+                    old.iter().filter_map(|&b| buffers[b as usize].as_ref()).collect();
+                let kept = !strip;
+                let old_slots =
+                    if kept { infos.iter().map(|b| b.slot_count().unwrap_or(1)).sum() } else { 0 };
+                let width = func.shape(value).map_or(0, |s| s.data);
+                let bufferable = !units[from].memory_interface && !units[to].memory_interface;
+                channels.push(Channel {
+                    from,
+                    to,
+                    value: start,
+                    use_,
+                    operand: operand as u32,
+                    width,
+                    old,
+                    old_slots,
+                    old_dv: kept && infos.iter().any(|b| b.breaks_dv()),
+                    old_r: kept && infos.iter().any(|b| b.breaks_r()),
+                    bufferable,
+                    min_slots: 0,
+                    min_transparent: 0,
+                    force_dv: None,
+                    force_r: false,
+                    rules: Vec::new(),
+                });
+            }
+        }
+        let mut outs = vec![Vec::new(); units.len()];
+        let mut ins = vec![Vec::new(); units.len()];
+        for (i, c) in channels.iter().enumerate() {
+            outs[c.from].push(i);
+            ins[c.to].push(i);
+        }
+        (Graph { units, channels, outs, ins }, notes)
+    }
+
+    /// Channels that take part in cycles: bufferable ones (memory ports are not real
+    /// combinational edges: a memory answers a cycle later at the earliest).
+    pub fn cycle_edge(&self, c: usize) -> bool {
+        self.channels[c].bufferable
+    }
+}
+
+fn fallback_zero(fallback: &OpTiming) -> OpTiming {
+    // An argument is driven by the environment: registered, no delay of its own.
+    OpTiming { latency: 0, data: 0.0, valid: 0.0, ready: 0.0, ..*fallback }
+}
+
+/// `addi0` (Dynamatic's `handshake.name`), else `addi %5`.
+pub fn label(func: &Func, op: OpId) -> String {
+    let data = &func.item.ops[op as usize];
+    if let Some(name) = data.attr("handshake.name") {
+        return dataflow::attribute_scalar(&name.value).trim_matches('"').to_string();
+    }
+    match data.results.first() {
+        Some(&v) => {
+            let value = &func.item.values[v as usize];
+            format!("{} {}", data.short_name(), value.name)
+        }
+        None => data.short_name().to_string(),
+    }
+}
