@@ -100,6 +100,8 @@ pub struct Inputs<'a> {
     /// Slots as continuous variables (rounded up when read): a slot only relaxes the rows it
     /// is in, so rounding up keeps a solution feasible at the same throughput.
     pub relax_slots: bool,
+    /// Every buffer breaks data/valid (CIRCT's `seq` and `fifo`): no slot without a break.
+    pub slots_break_dv: bool,
 }
 
 /// The CFDFC weights normalised over the function.
@@ -139,7 +141,17 @@ fn emit(model: &mut Model, name: String, lin: Lin, cmp: Cmp, rhs: f64) {
 }
 
 pub fn build(inputs: &Inputs, scope: &Scope) -> Built {
-    let Inputs { graph, loops, algorithm, period, buf, fixed, max_slots, relax_slots } = *inputs;
+    let Inputs {
+        graph,
+        loops,
+        algorithm,
+        period,
+        buf,
+        fixed,
+        max_slots,
+        relax_slots,
+        slots_break_dv,
+    } = *inputs;
     let fpl22 = algorithm == Algorithm::Fpl22;
     let nc = graph.channels.len();
     let mut model = Model::default();
@@ -173,6 +185,11 @@ pub fn build(inputs: &Inputs, scope: &Scope) -> Built {
         };
         let lin = Lin::default().add(Term::Var(nv), 1.0).add(xterm, -1.0);
         emit(&mut model, format!("slot_dv_c{c}"), lin, Cmp::Ge, 0.0);
+        if slots_break_dv {
+            let most = max_slots.max(lower + 1) as f64;
+            let lin = Lin::default().add(Term::Var(nv), 1.0).add(xterm, -most);
+            emit(&mut model, format!("opaque_slots_c{c}"), lin, Cmp::Le, 0.0);
+        }
         if ch.min_transparent > 0 {
             let lin = Lin::default().add(Term::Var(nv), 1.0).add(xterm, -1.0);
             emit(&mut model, format!("transparent_c{c}"), lin, Cmp::Ge, ch.min_transparent as f64);

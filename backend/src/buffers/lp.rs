@@ -64,8 +64,23 @@ impl Model {
         self.vars[var.0 as usize].objective = coefficient;
     }
 
+    /// Adds a row; a variable written twice (a channel from a unit to itself, whose retiming
+    /// variables cancel) gets one term with the coefficients summed, as solvers require.
     pub fn row(&mut self, name: String, terms: Vec<(Var, f64)>, cmp: Cmp, rhs: f64) {
-        self.rows.push(Row { name, terms, cmp, rhs });
+        let mut merged: Vec<(Var, f64)> = Vec::with_capacity(terms.len());
+        for (v, c) in terms {
+            match merged.iter_mut().find(|(w, _)| *w == v) {
+                Some(term) => term.1 += c,
+                None => merged.push((v, c)),
+            }
+        }
+        merged.retain(|&(_, c)| c != 0.0);
+        if merged.is_empty() {
+            // Nothing left to decide: the row holds or not whatever the solution (a unit in a
+            // loop with itself holds its one token either way).
+            return;
+        }
+        self.rows.push(Row { name, terms: merged, cmp, rhs });
     }
 
     /// Fixes `var` at `value` (both bounds).

@@ -38,6 +38,7 @@ use cfdfc::{Loops, Profile};
 pub use formulation::Algorithm;
 use formulation::{Built, Inputs, Scope};
 use graph::Graph;
+use hsir_analysis::dataflow::BufferType;
 use lp::{Limits, Model, Solved, Status};
 use mapping::Chain;
 use timing::TimingModel;
@@ -161,6 +162,8 @@ pub struct Placement {
     pub removed: Vec<hsir_analysis::ir::OpId>,
     pub time: Duration,
     pub cancelled: bool,
+    /// Breaks the local search moved or removed after the solvers (kept moves).
+    pub search_moves: usize,
 }
 
 struct Context<'a> {
@@ -170,6 +173,8 @@ struct Context<'a> {
     buf: Vec<BufferDelays>,
     options: &'a Options,
     cancel: Option<&'a AtomicBool>,
+    /// The function writes CIRCT's buffers, which all break data and valid: a slot is a break.
+    circt: bool,
 }
 
 impl Context<'_> {
@@ -184,6 +189,7 @@ impl Context<'_> {
             fixed,
             max_slots: self.options.max_slots.max(max_latency + 1),
             relax_slots: false,
+            slots_break_dv: self.circt,
         }
     }
 
@@ -235,9 +241,31 @@ fn context<'a>(
     let (mut graph, notes) = Graph::build(func, timing, options.strip, options.period);
     let loops = cfdfc::find(&graph, options.profile.as_ref());
     rules::apply(func, &mut graph, &loops, options.algorithm);
+    let circt = edit::syntax(func) == hsir_analysis::dataflow::BufferSyntax::Circt;
+    if options.algorithm == Algorithm::Fpga20 && !circt {
+        // FPGA20's ready break is written as a buffer of its own, outside the slots the model
+        // sizes: an old one is not a slot to keep (else each run would add one).
+        for ch in &mut graph.channels {
+            if ch.force_r && ch.old_r {
+                ch.old_slots = ch.old_slots.saturating_sub(1);
+            }
+        }
+    }
+    if circt {
+        // A slot a rule asks for, and FPGA20's ready break, are CIRCT buffers: breaks.
+        for ch in &mut graph.channels {
+            if (ch.min_slots > 0 || ch.min_transparent > 0 || ch.force_r)
+                && ch.force_dv != Some(false)
+            {
+                ch.force_dv = Some(true);
+                ch.min_slots = ch.min_slots.max(ch.min_transparent);
+                ch.min_transparent = 0;
+            }
+        }
+    }
     let buf =
         graph.channels.iter().map(|c| BufferDelays::from_model(timing, c.width.max(1))).collect();
-    (Context { func, graph, loops, buf, options, cancel }, notes)
+    (Context { func, graph, loops, buf, options, cancel, circt }, notes)
 }
 
 /// Choices every placement starts from: existing buffers (when kept) and forced rules.
@@ -304,14 +332,31 @@ pub fn place(
         |c: usize| graph.channels[c].bufferable && graph.channels[c].force_dv != Some(false);
 
     // 4. Heuristic placement.
+    // Cycles get a data/valid break only where they have no register (a pipelined op, an
+    // old buffer) already: on their back edge when it may be buffered.
     let mut heuristic = initial_choices(graph);
-    for (c, &back) in cx.loops.back_edge.iter().enumerate() {
-        if back && allowed_all(c) {
-            heuristic[c].dv = true;
-        }
-    }
     let mut unfixable = heuristic_repair(&cx, &mut heuristic, &allowed_all);
     size_slots(&cx, &mut heuristic);
+    // The whole function's LP relaxation, rounded at a few thresholds and repaired: where the
+    // LP puts most of a break is usually where the MILP puts it.
+    if !cx.loops.cfdfcs.is_empty() {
+        let base = unfixable.len();
+        let (_, mut best) = evaluate(&cx, &heuristic);
+        for candidate in rounded_relaxation(&cx, &allowed_all) {
+            let mut trial = candidate;
+            let left = heuristic_repair(&cx, &mut trial, &allowed_all);
+            if left.len() > base || timing_paths::analyse(graph, &trial, &cx.buf).dv_cycle.is_some()
+            {
+                continue;
+            }
+            size_slots(&cx, &mut trial);
+            let (_, objective) = evaluate(&cx, &trial);
+            if objective > best + 1e-7 {
+                best = objective;
+                heuristic = trial;
+            }
+        }
+    }
 
     // 5. One MILP per region.
     let mut choices = heuristic.clone();
@@ -342,7 +387,7 @@ pub fn place(
         let decide_x: Vec<bool> = (0..nc)
             .map(|c| {
                 decide[c]
-                    && (cx.loops.back_edge[c] || long[c])
+                    && (cx.loops.back_edge[c] || long[c] || heuristic[c].dv || cx.circt)
                     && graph.channels[c].force_dv.is_none()
             })
             .collect();
@@ -396,6 +441,10 @@ pub fn place(
 
     // 7. Last check over everything; anything left may break any channel.
     unfixable.extend(heuristic_repair(&cx, &mut choices, &allowed_all));
+
+    // 8. Moves the solvers did not make: each loop break taken out and the timing repaired
+    // around it, kept when the whole function's objective improves.
+    let moves = local_search(&cx, &mut choices, &allowed_all, started + options.time_limit);
     for v in dedup(unfixable) {
         diagnostics.push(path_diagnostic(&cx, &v));
     }
@@ -430,6 +479,21 @@ pub fn place(
                 func.absolute(func.op().name_range),
                 message,
             ));
+        }
+    }
+
+    // CIRCT's buffers all break data and valid (`fifo`; `seq` breaks ready too): a transparent
+    // slot or a ready break written in CIRCT's syntax is a data/valid break, and the throughput
+    // below is what the written buffers give.
+    let circt = cx.circt;
+    if circt {
+        for choices in [&mut choices, &mut heuristic] {
+            for choice in choices.iter_mut() {
+                if choice.slots > 0 || choice.r {
+                    choice.dv = true;
+                    choice.slots = choice.slots.max(1);
+                }
+            }
         }
     }
 
@@ -469,8 +533,19 @@ pub fn place(
     for (c, ch) in graph.channels.iter().enumerate() {
         let choice = choices[c];
         // FPGA20's ready breaks (after merge-like ops, or on a ready cycle) are extra buffers.
-        let chain = mapping::map(options.algorithm, choice.dv, choice.r, choice.slots, choice.r);
-        let unchanged = !options.strip && chain_matches_old(cx.func, ch, &chain);
+        let chain = if circt {
+            // One CIRCT op: `seq` breaks ready as well, so FPGA20's ready break needs no slot
+            // of its own.
+            let kind = if choice.r { BufferType::OneSlotBreakDvr } else { BufferType::FifoBreakDv };
+            if choice.slots > 0 {
+                vec![(kind, choice.slots)]
+            } else {
+                Vec::new()
+            }
+        } else {
+            mapping::map(options.algorithm, choice.dv, choice.r, choice.slots, choice.r)
+        };
+        let unchanged = !options.strip && chain_matches_old(cx.func, ch, &chain, circt);
         if options.strip || !unchanged {
             removed.extend(ch.old.iter().copied());
         }
@@ -492,13 +567,30 @@ pub fn place(
         objective,
         diagnostics,
         removed,
+        search_moves: moves,
         time: started.elapsed(),
     }
 }
 
 /// Whether the channel's existing buffers already are `chain` (then the text is left alone).
-fn chain_matches_old(func: &Func, ch: &graph::Channel, chain: &Chain) -> bool {
+fn chain_matches_old(func: &Func, ch: &graph::Channel, chain: &Chain, circt: bool) -> bool {
     let infos = hsir_analysis::dataflow::buffers(&func.item);
+    if circt {
+        // One op, `seq` when the chain breaks ready, else `fifo`, with the chain's slots.
+        use hsir_analysis::dataflow::BufferKind;
+        let written = edit::circt_chain(chain);
+        let old: Vec<(bool, u32)> = ch
+            .old
+            .iter()
+            .filter_map(|&b| infos[b as usize].as_ref())
+            .map(|b| (matches!(b.kind, BufferKind::CirctSeq), b.slot_count().unwrap_or(1)))
+            .collect();
+        let new: Vec<(bool, u32)> = written
+            .iter()
+            .map(|&(t, n)| (t == hsir_analysis::dataflow::BufferType::OneSlotBreakDvr, n))
+            .collect();
+        return old == new;
+    }
     let old: Vec<(Option<hsir_analysis::dataflow::BufferType>, u32)> = ch
         .old
         .iter()
@@ -528,7 +620,12 @@ fn heuristic_repair(
     for _ in 0..graph.channels.len() {
         let a = timing_paths::analyse(graph, choices, &cx.buf);
         let Some(cycle) = a.dv_cycle else { break };
-        let Some(&c) = cycle.iter().find(|&&c| allowed(c) && !choices[c].dv) else { break };
+        let pick = cycle
+            .iter()
+            .copied()
+            .find(|&c| allowed(c) && cx.loops.back_edge[c] && !choices[c].dv)
+            .or_else(|| cycle.iter().copied().find(|&c| allowed(c) && !choices[c].dv));
+        let Some(c) = pick else { break };
         choices[c].dv = true;
         choices[c].slots = choices[c].slots.max(1);
     }
@@ -549,6 +646,171 @@ fn heuristic_repair(
         unfixable.extend(timing_paths::repair_r(graph, choices, &cx.buf, period, allowed));
     }
     unfixable
+}
+
+/// Thresholds at which `rounded_relaxation` rounds the LP's breaks up.
+const ROUNDING: [f64; 4] = [0.5, 0.35, 0.2, 0.65];
+
+/// Placements from the LP relaxation of the whole function (every decision continuous, timing
+/// and throughput rows as in the MILP): a channel breaks a path when the LP breaks at least a
+/// threshold's share of it. Not repaired: the caller repairs and checks each.
+fn rounded_relaxation(cx: &Context, allowed: &dyn Fn(usize) -> bool) -> Vec<Vec<Choice>> {
+    let nc = cx.graph.channels.len();
+    let fixed = initial_choices(&cx.graph);
+    let decide: Vec<bool> = (0..nc).map(allowed).collect();
+    let scope = Scope {
+        decide: decide.clone(),
+        decide_x: decide.clone(),
+        decide_y: decide,
+        timed: vec![true; nc],
+        cfdfcs: (0..cx.loops.cfdfcs.len()).collect(),
+    };
+    let mut built = formulation::build(&cx.inputs(&fixed), &scope);
+    for v in &mut built.model.vars {
+        v.domain = lp::Domain::Continuous;
+    }
+    let solved = lp::solve_microlp(&built.model, &cx.limits(None));
+    let Some(values) = solved.values else { return Vec::new() };
+    let share = |var: Option<lp::Var>| var.map(|v| values[v.0 as usize]);
+    let mut out: Vec<Vec<Choice>> = Vec::new();
+    for t in ROUNDING {
+        let mut choices = fixed.clone();
+        for (c, choice) in choices.iter_mut().enumerate() {
+            if share(built.x[c]).is_some_and(|x| x >= t - 1e-9) {
+                choice.dv = true;
+                choice.slots = choice.slots.max(1);
+            }
+            if cx.options.algorithm == Algorithm::Fpl22
+                && share(built.y[c]).is_some_and(|y| y >= t - 1e-9)
+            {
+                choice.r = true;
+                choice.slots = choice.slots.max(1);
+            }
+        }
+        if !out.contains(&choices) {
+            out.push(choices);
+        }
+    }
+    out
+}
+
+/// Passes of `local_search` over the loop breaks at most: a bound that does not depend on the
+/// machine, as the node limit is for the solvers.
+const SEARCH_PASSES: usize = 3;
+
+/// Improves `choices` one data/valid break at a time: a break on a loop channel that no rule or
+/// old buffer requires is taken out, the timing is repaired without it (so a break elsewhere,
+/// often off the loop or before a fork, replaces it, or none does), the slots are sized again,
+/// and the result is kept when the whole function's objective (throughput, then area) improves.
+/// Returns the number of moves kept. Stops at `deadline`, on cancel, or after `SEARCH_PASSES`.
+fn local_search(
+    cx: &Context,
+    choices: &mut Vec<Choice>,
+    allowed: &dyn Fn(usize) -> bool,
+    deadline: Instant,
+) -> usize {
+    let graph = &cx.graph;
+    let nc = graph.channels.len();
+    if cx.loops.cfdfcs.is_empty() {
+        return 0;
+    }
+    let mut in_loop = vec![false; nc];
+    for k in &cx.loops.cfdfcs {
+        for &c in &k.channels {
+            in_loop[c] = true;
+        }
+    }
+    let violations = |choices: &mut Vec<Choice>| {
+        let mut copy = choices.clone();
+        heuristic_repair(cx, &mut copy, allowed).len()
+    };
+    let base_violations = violations(choices);
+    let (_, mut best) = evaluate(cx, choices);
+    let removable = |choices: &[Choice], c: usize| {
+        let ch = &graph.channels[c];
+        choices[c].dv && !ch.old_dv && ch.force_dv != Some(true)
+    };
+    let mut kept = 0;
+    for _ in 0..SEARCH_PASSES {
+        let mut changed = false;
+        let mut moves: Vec<Move> =
+            (0..nc).filter(|&c| in_loop[c] && removable(choices, c)).map(Move::Drop).collect();
+        // Breaks moved across a unit: from all its outputs to its inputs (one break before a
+        // fork instead of one per branch) or back.
+        for u in 0..graph.units.len() {
+            if timing_paths::registered(graph, u) {
+                continue;
+            }
+            let touches_loop = graph.ins[u].iter().chain(&graph.outs[u]).any(|&c| in_loop[c]);
+            if !touches_loop {
+                continue;
+            }
+            if graph.outs[u].iter().any(|&c| removable(choices, c)) {
+                moves.push(Move::Up(u));
+            }
+            if graph.ins[u].iter().any(|&c| removable(choices, c)) {
+                moves.push(Move::Down(u));
+            }
+        }
+        for m in moves {
+            if Instant::now() >= deadline || cx.cancelled() {
+                return kept;
+            }
+            let mut trial = choices.clone();
+            let (from, to, keep_out): (&[usize], &[usize], Option<usize>) = match m {
+                Move::Drop(c) => (std::slice::from_ref(&graph.channels[c].to), &[], Some(c)),
+                Move::Up(u) => (&graph.outs[u], &graph.ins[u], None),
+                Move::Down(u) => (&graph.ins[u], &graph.outs[u], None),
+            };
+            let cleared: Vec<usize> = match m {
+                Move::Drop(c) => vec![c],
+                _ => from.iter().copied().filter(|&c| removable(&trial, c)).collect(),
+            };
+            let _ = from;
+            if cleared.is_empty() {
+                continue;
+            }
+            for &c in &cleared {
+                trial[c].dv = false;
+            }
+            for &c in to {
+                if allowed(c) && !trial[c].dv {
+                    trial[c].dv = true;
+                    trial[c].slots = trial[c].slots.max(1);
+                }
+            }
+            let blocked = |d: usize| keep_out != Some(d) && allowed(d);
+            let left = heuristic_repair(cx, &mut trial, &blocked);
+            if left.len() > base_violations
+                || timing_paths::analyse(graph, &trial, &cx.buf).dv_cycle.is_some()
+            {
+                continue;
+            }
+            size_slots(cx, &mut trial);
+            let (_, objective) = evaluate(cx, &trial);
+            if objective > best + 1e-7 {
+                *choices = trial;
+                best = objective;
+                kept += 1;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    kept
+}
+
+/// A move of `local_search`.
+#[derive(Debug, Clone, Copy)]
+enum Move {
+    /// Take the break of this channel out; the repair may not put it back there.
+    Drop(usize),
+    /// The breaks on this unit's outputs move to its inputs.
+    Up(usize),
+    /// The breaks on this unit's inputs move to its outputs.
+    Down(usize),
 }
 
 fn dedup(violations: Vec<Violation>) -> Vec<Violation> {

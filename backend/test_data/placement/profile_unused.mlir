@@ -4,6 +4,7 @@
 // hsir-place: fpga20 profile=profile.csv
 // hsir-expect: theta=0.5
 
+// hsir-sim: tokens=1 n=0..12
 // expected-warning @+1 {{HS6004: the profile (2 transitions) does not weigh `count`}}
 handshake.func @count(%n: i32, %start: none) -> (i32, none) {
   %s:2 = fork [2] %start : none

@@ -110,6 +110,11 @@ fn tool(name: &str) -> Command {
 
 /// Compiles with iverilog and runs the testbench; returns what it printed.
 pub fn simulate(g: &Generated) -> Result<String, String> {
+    simulate_with(g, &[])
+}
+
+/// As `simulate`, with plusargs for the testbench (`+trace`).
+pub fn simulate_with(g: &Generated, plusargs: &[&str]) -> Result<String, String> {
     let sim = g.dir.join("sim.vvp");
     let out = tool("iverilog")
         .arg("-g2012")
@@ -125,8 +130,13 @@ pub fn simulate(g: &Generated) -> Result<String, String> {
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    let run =
-        tool("vvp").arg("-n").arg(&sim).current_dir(&g.dir).output().map_err(|e| e.to_string())?;
+    let run = tool("vvp")
+        .arg("-n")
+        .arg(&sim)
+        .args(plusargs)
+        .current_dir(&g.dir)
+        .output()
+        .map_err(|e| e.to_string())?;
     let text =
         format!("{}{}", String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
     Ok(text)

@@ -271,6 +271,7 @@ pub fn report_json(
                         crate::position::Encoding::Utf8,
                     );
                     json!({
+                        "channel": x.channel,
                         "from": p.graph.units[ch.from].label,
                         "to": consumer.label,
                         "operand": ch.operand,
@@ -294,10 +295,17 @@ pub fn report_json(
                 "objective": p.objective,
                 "timeMs": p.time.as_secs_f64() * 1000.0,
                 "cancelled": p.cancelled,
+                "searchMoves": p.search_moves,
                 "removedBuffers": p.removed.len(),
                 "cfdfcs": cfdfcs,
                 "models": models,
                 "buffers": placed,
+                // The channels by index, as `--emit-model` names their variables (`x_c12`).
+                "channels": p.graph.channels.iter().map(|ch| json!({
+                    "from": p.graph.units[ch.from].label,
+                    "to": p.graph.units[ch.to].label,
+                    "operand": ch.operand,
+                })).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -310,8 +318,23 @@ fn consumer_range_start(p: &buffers::Placement, channel: usize) -> hsir_analysis
 }
 
 /// Writes `text` to `path` through a temporary file in the same folder and a rename, so that a
-/// failure leaves the old file whole.
+/// failure leaves the old file whole. A path that is not a regular file (`/dev/null`, a pipe)
+/// is written in place, and a symbolic link is followed: the rename must never replace a
+/// device or a link with a plain file.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("cannot write `{}`: {e}", path.display());
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() {
+            return std::fs::write(path, text).map_err(fail);
+        }
+    }
+    let resolved;
+    let path = if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        resolved = std::fs::canonicalize(path).map_err(fail)?;
+        resolved.as_path()
+    } else {
+        path
+    };
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
     let temp = dir.join(format!(".{name}.{}.hsir-tmp", std::process::id()));

@@ -1,0 +1,182 @@
+//! `hsir buffers`, run as a user runs it: the real binary on the placement fixtures of the
+//! backend, whose placed texts (`backend/test_data/placement/placed/`) the backend's tests keep.
+
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().unwrap()
+}
+
+fn fixture(name: &str) -> PathBuf {
+    workspace().join("backend/test_data/placement").join(name)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hsir-cli-buffers-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn hsir(args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_hsir"))
+        .args(args)
+        .current_dir(workspace())
+        .output()
+        .expect("the hsir binary runs");
+    assert!(!stderr(&out).contains("panicked"), "hsir panicked:\n{}", stderr(&out));
+    out
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn writes_the_placed_text_to_a_file_or_stdout() {
+    let dir = scratch("out");
+    let out = dir.join("chain.mlir");
+    let input = fixture("long_chain.mlir");
+    let expected = read(&fixture("placed/long_chain.fpga20.mlir"));
+    let run = hsir(&["buffers", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert_eq!(read(&out), expected);
+    assert!(
+        stderr(&run).contains("@chain: fpga20 1 buffers (1 slots) on 1 channels"),
+        "{}",
+        stderr(&run)
+    );
+    let run = hsir(&["buffers", input.to_str().unwrap(), "--algorithm", "fpl22"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert_eq!(
+        String::from_utf8(run.stdout).unwrap(),
+        read(&fixture("placed/long_chain.fpl22.mlir"))
+    );
+}
+
+#[test]
+fn in_place_rewrites_the_file_and_a_second_run_keeps_it() {
+    let dir = scratch("in-place");
+    let file = dir.join("count.mlir");
+    std::fs::copy(fixture("counter_circt.mlir"), &file).unwrap();
+    let run = hsir(&["buffers", file.to_str().unwrap(), "--in-place"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let placed = read(&file);
+    assert_eq!(placed, read(&fixture("placed/counter_circt.fpga20.mlir")));
+    // The buffers written are lower bounds of the next run, which has nothing to add.
+    let run = hsir(&["buffers", file.to_str().unwrap(), "--in-place"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert_eq!(read(&file), placed);
+}
+
+/// Placing again what placement wrote changes nothing, in Dynamatic's syntax too (FPGA20's
+/// extra ready break is not read back as a slot to keep).
+#[test]
+fn a_second_run_on_dynamatic_syntax_changes_nothing() {
+    let dir = scratch("again");
+    let file = dir.join("sum.mlir");
+    for algorithm in ["fpga20", "fpl22"] {
+        std::fs::copy(fixture("sum_loop.mlir"), &file).unwrap();
+        let args = ["buffers", file.to_str().unwrap(), "--in-place", "--algorithm", algorithm];
+        let run = hsir(&[&args[..], &["--node-limit", "300"]].concat());
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        let placed = read(&file);
+        let run = hsir(&[&args[..], &["--node-limit", "300"]].concat());
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        assert_eq!(read(&file), placed, "{algorithm}");
+        assert!(stderr(&run).contains("0 buffers (0 slots)"), "{}", stderr(&run));
+    }
+}
+
+#[test]
+fn report_and_model_files() {
+    let dir = scratch("report");
+    let report = dir.join("r.json");
+    let model = dir.join("m.lp");
+    let run = hsir(&[
+        "buffers",
+        fixture("sum_loop.mlir").to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+        "--emit-model",
+        model.to_str().unwrap(),
+        "-o",
+        dir.join("out.mlir").to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let json: serde_json::Value = serde_json::from_str(&read(&report)).unwrap();
+    let f = &json["functions"][0];
+    assert_eq!(f["function"], "sum_loop");
+    assert_eq!(f["algorithm"], "fpga20");
+    let models = f["models"].as_array().unwrap();
+    assert!(!models.is_empty());
+    for m in models {
+        for key in ["variables", "constraints", "binaryVariables", "timeMs", "status", "kept"] {
+            assert!(!m[key].is_null(), "a model lacks `{key}`: {m}");
+        }
+    }
+    let theta = f["cfdfcs"][0]["throughput"].as_f64().unwrap();
+    assert!((theta - 0.5).abs() < 1e-6, "{theta}");
+    assert_eq!(f["buffers"].as_array().unwrap().len(), 11);
+    assert_eq!(f["channels"].as_array().unwrap().len(), f["channels"].as_array().unwrap().len());
+    let lp = read(&model);
+    for part in ["Maximize", "Subject To", "Bounds", "Binaries", "End"] {
+        assert!(lp.contains(part), "the model lacks `{part}`");
+    }
+    assert!(lp.contains("th_k0"), "the model has no throughput variable");
+}
+
+#[test]
+fn bad_input_gets_a_message_naming_the_problem() {
+    let file = fixture("long_chain.mlir");
+    let file = file.to_str().unwrap();
+    for (args, message) in [
+        (vec!["--algorithm", "fpga21"], "unknown algorithm `fpga21`; expected `fpga20` or `fpl22`"),
+        (vec!["--period", "0"], "the period must be a positive number of ns, not `0`"),
+        (vec!["--time-limit=-1"], "the time limit must be a positive number of seconds"),
+    ] {
+        let mut all = vec!["buffers", file];
+        all.extend(args);
+        let run = hsir(&all);
+        assert_eq!(run.status.code(), Some(2), "{all:?}: {}", stderr(&run));
+        assert!(stderr(&run).contains(message), "{all:?}: {}", stderr(&run));
+    }
+    let run = hsir(&["buffers", "no/such/file.mlir"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(stderr(&run).contains("no/such/file.mlir"), "{}", stderr(&run));
+    // A file that does not check places nothing and says why.
+    let dir = scratch("bad");
+    let broken = dir.join("broken.mlir");
+    std::fs::write(&broken, "handshake.func @f(%a: i32) -> (i32) {\n  return %b : i32\n}\n")
+        .unwrap();
+    let run =
+        hsir(&["buffers", broken.to_str().unwrap(), "-o", dir.join("x.mlir").to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    assert!(stderr(&run).contains("no buffers placed"), "{}", stderr(&run));
+    assert!(!dir.join("x.mlir").exists());
+}
+
+/// Writing is atomic for files, and never replaces a device or a link with a plain file.
+#[test]
+fn output_to_a_device_or_through_a_link() {
+    let input = fixture("long_chain.mlir");
+    let run = hsir(&["buffers", input.to_str().unwrap(), "-o", "/dev/null"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let meta = std::fs::symlink_metadata("/dev/null").unwrap();
+    assert!(meta.file_type().is_char_device(), "/dev/null is no longer a device");
+    let dir = scratch("link");
+    let target = dir.join("target.mlir");
+    std::fs::write(&target, "old").unwrap();
+    let link = dir.join("link.mlir");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let run = hsir(&["buffers", input.to_str().unwrap(), "-o", link.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(read(&target), read(&fixture("placed/long_chain.fpga20.mlir")));
+}
