@@ -108,10 +108,10 @@ fn requests_before_initialize_and_bad_settings_are_answered() {
     let result = client.request(
         "initialize",
         json!({"processId": null, "rootUri": null, "capabilities": {},
-               "initializationOptions": {"rtl": {"clockPeriod": "fast"}}}),
+               "initializationOptions": {"buffers": {"period": "fast"}}}),
     );
     assert!(result["capabilities"].is_object());
     let message = client.wait(|m| m["method"] == "window/showMessage");
-    assert!(message.to_string().contains("clockPeriod"), "{message}");
+    assert!(message.to_string().contains("buffers.period"), "{message}");
     client.shutdown();
 }

@@ -169,12 +169,16 @@ module {
         actions.iter().map(|a| a["kind"].as_str().unwrap_or("").to_string()).collect()
     };
     let at = (0, text.find("%unused").unwrap() as u32 + 1);
+    // The sources: Generate RTL, and Place buffers with each algorithm.
     assert_eq!(
         kinds(code_actions_at(&mut client, unused, at, Value::Null)),
-        ["quickfix", "source"]
+        ["quickfix", "source", "source", "source"]
     );
     assert_eq!(kinds(code_actions_at(&mut client, unused, at, json!(["quickfix"]))), ["quickfix"]);
-    assert_eq!(kinds(code_actions_at(&mut client, unused, at, json!(["source"]))), ["source"]);
+    assert_eq!(
+        kinds(code_actions_at(&mut client, unused, at, json!(["source"]))),
+        ["source", "source", "source"]
+    );
     client.shutdown();
 }
 

@@ -4,7 +4,8 @@
 //!
 //! ```json
 //! { "diagnostics": { "severity": { "HS1107": "off", "HS2021": "error" } },
-//!   "rtl": { "outputDir": "rtl", "hdl": "verilog", "bufferAlgorithm": "fpga20", "clockPeriod": 4.0 } }
+//!   "rtl": { "outputDir": "rtl", "hdl": "verilog" },
+//!   "buffers": { "algorithm": "fpga20", "period": 4.0, "timeLimit": 5.0 } }
 //! ```
 //!
 //! A setting that cannot be read is named in a message to the user and keeps its previous
@@ -13,27 +14,35 @@
 use hsir_analysis::{Config, DiagnosticCode, Severity};
 use serde_json::Value;
 
-/// The backend's settings: where "Generate RTL" writes and how buffers are placed.
+/// Where "Generate RTL" writes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RtlSettings {
     /// The output folder, relative to the workspace folder unless absolute.
     pub output_dir: String,
     /// The HDL to emit.
     pub hdl: String,
-    /// `fpga20`, `fpl22` or `none`.
-    pub buffer_algorithm: String,
-    /// Target clock period in nanoseconds.
-    pub clock_period: f64,
 }
 
 impl Default for RtlSettings {
     fn default() -> RtlSettings {
-        RtlSettings {
-            output_dir: "rtl".to_string(),
-            hdl: "verilog".to_string(),
-            buffer_algorithm: "fpga20".to_string(),
-            clock_period: 4.0,
-        }
+        RtlSettings { output_dir: "rtl".to_string(), hdl: "verilog".to_string() }
+    }
+}
+
+/// How "Place buffers" places buffers when the command does not say.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BufferSettings {
+    /// `fpga20` or `fpl22`.
+    pub algorithm: String,
+    /// Target clock period in nanoseconds.
+    pub period: f64,
+    /// Seconds each MILP may take before its best placement so far is kept.
+    pub time_limit: f64,
+}
+
+impl Default for BufferSettings {
+    fn default() -> BufferSettings {
+        BufferSettings { algorithm: "fpga20".to_string(), period: 4.0, time_limit: 5.0 }
     }
 }
 
@@ -42,6 +51,7 @@ pub struct Settings {
     /// Per-code severity overrides; `None` turns a code off.
     pub severity: Vec<(DiagnosticCode, Option<Severity>)>,
     pub rtl: RtlSettings,
+    pub buffers: BufferSettings,
 }
 
 impl Settings {
@@ -91,6 +101,9 @@ impl Settings {
         if let Some(rtl) = value.get("rtl") {
             read_rtl(rtl, &mut settings.rtl, &mut problems);
         }
+        if let Some(buffers) = value.get("buffers") {
+            read_buffers(buffers, &mut settings.buffers, &mut problems);
+        }
         (settings, problems)
     }
 }
@@ -112,15 +125,26 @@ fn read_rtl(value: &Value, rtl: &mut RtlSettings, problems: &mut Vec<String>) {
     };
     string("outputDir", &[], &mut rtl.output_dir);
     string("hdl", &["verilog"], &mut rtl.hdl);
-    string("bufferAlgorithm", &["fpga20", "fpl22", "none"], &mut rtl.buffer_algorithm);
-    if let Some(v) = value.get("clockPeriod") {
-        match v.as_f64() {
-            Some(p) if p > 0.0 && p.is_finite() => rtl.clock_period = p,
-            _ => problems.push(format!(
-                "hsir.rtl.clockPeriod must be a positive number of nanoseconds, not `{v}`"
-            )),
+}
+
+fn read_buffers(value: &Value, buffers: &mut BufferSettings, problems: &mut Vec<String>) {
+    if let Some(v) = value.get("algorithm") {
+        match v.as_str() {
+            Some(s @ ("fpga20" | "fpl22")) => buffers.algorithm = s.to_string(),
+            _ => problems
+                .push(format!("hsir.buffers.algorithm: `{v}` is not one of `fpga20`, `fpl22`")),
         }
     }
+    let mut positive = |key: &str, unit: &str, slot: &mut f64| {
+        let Some(v) = value.get(key) else { return };
+        match v.as_f64() {
+            Some(x) if x > 0.0 && x.is_finite() => *slot = x,
+            _ => problems
+                .push(format!("hsir.buffers.{key} must be a positive number of {unit}, not `{v}`")),
+        }
+    };
+    positive("period", "nanoseconds", &mut buffers.period);
+    positive("timeLimit", "seconds", &mut buffers.time_limit);
 }
 
 #[cfg(test)]
@@ -133,7 +157,8 @@ mod tests {
         let (settings, problems) = Settings::default().updated(&json!({
             "hsir": {
                 "diagnostics": { "severity": { "HS1107": "off", "HS2021": "error", "HS9999": "off", "HS1108": "loud" } },
-                "rtl": { "outputDir": "out", "clockPeriod": -1, "bufferAlgorithm": "magic" }
+                "rtl": { "outputDir": "out" },
+                "buffers": { "period": -1, "algorithm": "magic", "timeLimit": 30 }
             }
         }));
         assert_eq!(
@@ -144,10 +169,11 @@ mod tests {
             ]
         );
         assert_eq!(settings.rtl.output_dir, "out");
-        assert_eq!(settings.rtl.clock_period, 4.0);
-        assert_eq!(settings.rtl.buffer_algorithm, "fpga20");
+        assert_eq!(settings.buffers.period, 4.0);
+        assert_eq!(settings.buffers.algorithm, "fpga20");
+        assert_eq!(settings.buffers.time_limit, 30.0);
         let problems = problems.join("\n");
-        for needle in ["HS9999", "`\"loud\"`", "clockPeriod", "`\"magic\"`"] {
+        for needle in ["HS9999", "`\"loud\"`", "buffers.period", "`\"magic\"`"] {
             assert!(problems.contains(needle), "{needle} not named in:\n{problems}");
         }
     }

@@ -92,8 +92,8 @@ fn wanted_kind(params: &lsp::CodeActionParams, kind: &lsp::CodeActionKind) -> bo
     })
 }
 
-/// The quick fixes of the diagnostics that touch the requested range, and "Generate RTL" for
-/// the functions it touches; only the kinds the client asked for.
+/// The quick fixes of the diagnostics that touch the requested range, and "Generate RTL" and
+/// "Place buffers" for the functions it touches; only the kinds the client asked for.
 pub fn code_actions(
     world: &mut World,
     params: &lsp::CodeActionParams,
@@ -143,13 +143,18 @@ pub fn code_actions(
         }
     }
     if wanted_kind(params, &lsp::CodeActionKind::SOURCE) {
-        generate_rtl_actions(world, &params.text_document.uri, file, wanted, &mut actions);
+        function_actions(world, &params.text_document.uri, file, wanted, &mut actions);
     }
     Some(actions)
 }
 
-/// "Generate RTL for @f" on each `handshake.func` with a body that the range touches.
-fn generate_rtl_actions(
+/// "Generate RTL for @f", "Place buffers (FPGA20)" and "Place buffers (FPL22)" on each
+/// `handshake.func` with a body that the range touches.
+///
+/// They are `source` actions: they act on a whole function, are asked for rather than
+/// suggested, and VS Code lists `source` actions in its "Source Action..." menu and not in the
+/// light bulb, which a cursor anywhere in a function would otherwise light all the time.
+fn function_actions(
     world: &mut World,
     uri: &lsp::Uri,
     file: hsir_analysis::FileId,
@@ -170,19 +175,33 @@ fn generate_rtl_actions(
         .map(|(name, item)| (name, item.range))
         .collect();
     functions.sort_by_key(|(_, range)| range.start());
-    for (name, _) in functions {
-        let title = format!("Generate RTL for @{name}");
-        let arguments = serde_json::json!({ "uri": uri.to_string(), "function": name });
+    let several = functions.len() > 1;
+    let mut action = |title: String, command: &str, arguments: serde_json::Value| {
         actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
             title: title.clone(),
             kind: Some(lsp::CodeActionKind::SOURCE),
             command: Some(lsp::Command {
                 title,
-                command: super::rtl::GENERATE_RTL.to_string(),
+                command: command.to_string(),
                 arguments: Some(vec![arguments]),
             }),
             ..Default::default()
         }));
+    };
+    for (name, _) in functions {
+        let arguments = serde_json::json!({ "uri": uri.to_string(), "function": name });
+        action(format!("Generate RTL for @{name}"), super::rtl::GENERATE_RTL, arguments);
+        for (algorithm, shown) in [("fpga20", "FPGA20"), ("fpl22", "FPL22")] {
+            // The function is named in the title only when the range touches several.
+            let title = match several {
+                true => format!("Place buffers in @{name} ({shown})"),
+                false => format!("Place buffers ({shown})"),
+            };
+            let arguments = serde_json::json!({
+                "uri": uri.to_string(), "algorithm": algorithm, "function": name
+            });
+            action(title, super::buffers::PLACE_BUFFERS, arguments);
+        }
     }
 }
 

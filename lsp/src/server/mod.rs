@@ -5,6 +5,7 @@
 //! database; jobs and edits reach it in the order the client sent them, so a request always
 //! sees the edits sent before it. Nothing here blocks the async executor on analysis.
 
+mod buffers;
 mod config;
 mod features;
 mod graph;
@@ -66,6 +67,8 @@ pub fn run() -> u8 {
             .custom_method("hsir/test/panic", Backend::test_panic)
             .custom_method("hsir/test/text", Backend::test_text)
             .custom_method("hsir/test/busy", Backend::test_busy)
+            // tower-lsp-server has no handler for it (its issue 176); "Place buffers" listens.
+            .custom_method("window/workDoneProgress/cancel", Backend::work_done_progress_cancel)
             .finish();
         Server::new(input, output, socket).serve(service).await;
         let _ = written.await;
@@ -94,6 +97,10 @@ pub struct Backend {
     work_done_progress: AtomicBool,
     /// The last progress token made.
     tokens: AtomicU64,
+    /// Whether the client applies versioned `documentChanges` in a workspace edit.
+    document_changes: AtomicBool,
+    /// The cancel flags of running placements, by progress token (`buffers::token_key`).
+    cancels: Mutex<std::collections::HashMap<String, Arc<AtomicBool>>>,
 }
 
 impl Backend {
@@ -106,6 +113,8 @@ impl Backend {
             roots: Mutex::new(Vec::new()),
             work_done_progress: AtomicBool::new(false),
             tokens: AtomicU64::new(0),
+            document_changes: AtomicBool::new(false),
+            cancels: Mutex::new(std::collections::HashMap::new()),
         }
     }
 
@@ -155,6 +164,14 @@ impl Backend {
                 data: None,
             }),
             Err(_) => Err(Error::request_cancelled()),
+        }
+    }
+
+    /// `window/workDoneProgress/cancel`: the user cancelled the work behind a progress token.
+    async fn work_done_progress_cancel(&self, params: WorkDoneProgressCancelParams) {
+        let key = buffers::token_key(&params.token);
+        if let Some(flag) = self.cancels.lock().ok().and_then(|c| c.get(&key).cloned()) {
+            flag.store(true, Ordering::Relaxed);
         }
     }
 
@@ -230,6 +247,11 @@ impl LanguageServer for Backend {
             .and_then(|w| w.work_done_progress)
             .unwrap_or(false);
         self.work_done_progress.store(progress, Ordering::Relaxed);
+        let document_changes = (params.capabilities.workspace.as_ref())
+            .and_then(|w| w.workspace_edit.as_ref())
+            .and_then(|e| e.document_changes)
+            .unwrap_or(false);
+        self.document_changes.store(document_changes, Ordering::Relaxed);
         #[allow(deprecated)]
         let mut roots: Vec<PathBuf> = (params.workspace_folders.iter().flatten())
             .filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned()))
@@ -442,6 +464,9 @@ impl LanguageServer for Backend {
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
         if params.command == graph::SHOW_GRAPH {
             return graph::execute(self, params).await;
+        }
+        if params.command == buffers::PLACE_BUFFERS {
+            return buffers::execute(self, params).await;
         }
         rtl::execute(self, params).await
     }

@@ -118,9 +118,36 @@ pub struct World {
     /// Problems to tell the user about (a setting that could not be read, an edit that did not
     /// fit the text), drained by the async side.
     pub messages: Vec<String>,
-    /// What the last "Generate RTL" found wrong in a document, shown with its diagnostics
-    /// while the document stays at that version.
-    backend: HashMap<String, (i32, Vec<Diagnostic>)>,
+    /// What the last "Generate RTL" and "Place buffers" found in a document, shown with its
+    /// diagnostics while the document is as they saw it (or as their edit made it).
+    backend: HashMap<String, Vec<Extra>>,
+}
+
+/// When the findings of a command on a document are true.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Until {
+    /// While the document stays at this version.
+    Version(i32),
+    /// While the document's text has this hash (`text_hash`): the text the command's own edit
+    /// makes, whatever versions the client numbers the edit's changes with.
+    Text(u64),
+}
+
+/// Findings of one command (`source`) on one document.
+#[derive(Debug)]
+struct Extra {
+    source: &'static str,
+    until: Until,
+    /// Whether the text has had the hash `Until::Text` waits for.
+    seen: bool,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// The hash `Until::Text` compares.
+pub fn text_hash(text: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
 }
 
 impl World {
@@ -261,11 +288,28 @@ impl World {
         version: i32,
         diagnostics: Vec<Diagnostic>,
     ) {
-        if diagnostics.is_empty() && !self.backend.contains_key(uri) {
-            return;
+        self.set_command_diagnostics(uri, "rtl", Until::Version(version), diagnostics);
+    }
+
+    /// Shows what the command `source` found in `uri` beside its diagnostics while `until`
+    /// holds, in place of what it found before. A version's findings go with the first change;
+    /// a text's once the document has had that text and then changed.
+    pub fn set_command_diagnostics(
+        &mut self,
+        uri: &str,
+        source: &'static str,
+        until: Until,
+        diagnostics: Vec<Diagnostic>,
+    ) {
+        let extras = self.backend.entry(uri.to_string()).or_default();
+        let had = extras.iter().any(|e| e.source == source);
+        extras.retain(|e| e.source != source);
+        if !diagnostics.is_empty() {
+            extras.push(Extra { source, until, seen: false, diagnostics });
         }
-        self.backend.insert(uri.to_string(), (version, diagnostics));
-        self.dirty.push(uri.to_string());
+        if had || !extras.is_empty() {
+            self.dirty.push(uri.to_string());
+        }
     }
 
     fn take_publishes(&mut self) -> Vec<Vec<u8>> {
@@ -321,14 +365,28 @@ impl World {
                 parts.push(json.clone());
                 fragments.insert(address, Fragment { _diagnostics: diagnostics.clone(), at, json });
             }
-            match self.backend.get(&uri) {
-                Some((at, diagnostics)) if *at == version && !diagnostics.is_empty() => {
-                    parts.push(file_part(diagnostics, &mut key));
-                }
-                Some(_) => {
+            if let Some(extras) = self.backend.get_mut(&uri) {
+                let hash = extras
+                    .iter()
+                    .any(|e| matches!(e.until, Until::Text(_)))
+                    .then(|| text_hash(text));
+                extras.retain_mut(|extra| {
+                    let live = match extra.until {
+                        Until::Version(v) => v == version,
+                        Until::Text(h) => hash == Some(h),
+                    };
+                    if live {
+                        extra.seen = true;
+                        parts.push(file_part(&extra.diagnostics, &mut key));
+                        return true;
+                    }
+                    // Text findings wait for the edit that makes their text; once it came and
+                    // went, they are stale.
+                    matches!(extra.until, Until::Text(_)) && !extra.seen
+                });
+                if extras.is_empty() {
                     self.backend.remove(&uri);
                 }
-                None => {}
             }
             let key = key.finish();
             self.fragments.insert(uri.clone(), fragments);
