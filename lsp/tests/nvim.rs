@@ -160,6 +160,12 @@ fn workspace(name: &str) -> PathBuf {
         + &read("backend/test_data/designs/loop_kernel.mlir")
         + &read("backend/test_data/designs/all_buffers.mlir");
     std::fs::write(dir.join("src/three.mlir"), three).unwrap();
+    // A loop with no buffers, for :HsirPlaceBuffers.
+    std::fs::write(
+        dir.join("src/sum_loop.mlir"),
+        read("backend/test_data/placement/sum_loop.mlir"),
+    )
+    .unwrap();
     std::os::unix::fs::symlink(server(), dir.join("tools/hsir")).unwrap();
     dir
 }
@@ -355,8 +361,7 @@ fn note_messages(run: &Run, key: &str) -> Vec<String> {
 }
 
 /// Diagnostics with settings from setup() and changed at run time, hover on a buffer, Generate
-/// RTL at the cursor and by name, the commands the server does not offer yet, and the health
-/// report.
+/// RTL at the cursor and by name, the graph, buffer placement, and the health report.
 fn main_scenario(nvim: &Nvim, dir: &Path, start: StartPath) {
     let options = json!({
         "settings": { "diagnostics": { "severity": { "HS1101": "warning" } } },
@@ -415,10 +420,26 @@ fn main_scenario(nvim: &Nvim, dir: &Path, start: StartPath) {
         run.get("/graph/first").as_str().is_some_and(|l| l.starts_with("<svg ")),
         &format!("the graph file `{path}` is not an SVG: {}", run.get("/graph/first")),
     );
+    // :HsirPlaceBuffers: the server wrote the buffers into the buffer (unsaved), as many as
+    // its answer counts, and the summary was shown.
     let place = note_messages(&run, "place_notes").join("\n");
     run.check(
-        place.contains("not available yet") && place.contains("hsir.placeBuffers"),
+        place.contains("@sum_loop: fpga20") && place.contains("critical path"),
         &format!(":HsirPlaceBuffers said: {place}"),
+    );
+    let placed = run.get("/placement/buffers").as_u64().unwrap_or(0);
+    run.check(
+        run.get("/buffers_before").as_u64() == Some(0) && placed > 0,
+        &format!("no buffers were written: {}", run.get("/placement")),
+    );
+    run.check(
+        run.get("/placement/answer/functions/0/buffers").as_u64() == Some(placed),
+        &format!("the buffer's {placed} buffers are not the answer's: {}", run.get("/placement")),
+    );
+    run.check(
+        run.get("/placement/modified") == &json!(true)
+            && run.get("/placement/answer/applied") == &json!(true),
+        &format!("the edit was not applied to the buffer: {}", run.get("/placement")),
     );
 
     let health = run.str("/health");

@@ -3,8 +3,8 @@
 -- timeouts, and write what they saw as JSON to HSIR_TEST_RESULT; the Rust test asserts on it.
 -- Every step runs under pcall and Neovim always exits: 0 when no step failed, 1 otherwise.
 --
--- HSIR_TEST_SCENARIO: `main` (diagnostics, settings, hover, Generate RTL, the commands that
--- are not there yet, health), `workspace` (a `${workspaceFolder}` command), `missing` (no
+-- HSIR_TEST_SCENARIO: `main` (diagnostics, settings, hover, Generate RTL, the graph, buffer
+-- placement, health), `workspace` (a `${workspaceFolder}` command), `missing` (no
 -- server binary). HSIR_TEST_WORKSPACE: the folder holding the `src/` files.
 
 local scenario = os.getenv('HSIR_TEST_SCENARIO') or 'main'
@@ -210,9 +210,35 @@ function scenarios.main()
     result.graph_notes = notes_after(before)
     local path = vim.api.nvim_buf_get_name(0)
     result.graph = { path = path, first = vim.fn.readfile(path, '', 1)[1] or '' }
+  end)
+
+  step('place buffers', function()
     vim.cmd('only')
-    vim.api.nvim_set_current_buf(three)
-    result.place_notes = command_notes('HsirPlaceBuffers')
+    local loop = open('src/sum_loop.mlir')
+    wait('the client on sum_loop.mlir', function()
+      return hsir_clients(loop)[1] ~= nil
+    end)
+    local count_buffers = function()
+      local n = 0
+      for _, line in ipairs(vim.api.nvim_buf_get_lines(loop, 0, -1, false)) do
+        if line:find('%%buf%d+ = buffer ') then
+          n = n + 1
+        end
+      end
+      return n
+    end
+    result.buffers_before = count_buffers()
+    local line = line_index(loop, '%more = cmpi')
+    vim.api.nvim_win_set_cursor(0, { line + 1, 2 })
+    result.place_notes = command_notes('HsirPlaceBuffers fpga20')
+    wait('the placed buffers in the buffer', function()
+      return count_buffers() > 0
+    end, 5000)
+    result.placement = {
+      buffers = count_buffers(),
+      modified = vim.bo[loop].modified,
+      answer = hsir.last_placement or vim.NIL,
+    }
   end)
 
   step('checkhealth', checkhealth)

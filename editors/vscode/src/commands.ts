@@ -1,4 +1,4 @@
-// The commands that call the server: Generate RTL, Show Dataflow Graph and Place Buffers.
+// The commands that call the server: Generate RTL, Show Dataflow Graph and Place buffers.
 // Each runs the server's command with `workspace/executeCommand` under a progress
 // notification, relaying the server's `$/progress` messages into it.
 
@@ -9,7 +9,7 @@ import {
   LanguageClient,
   ResponseError,
   WorkDoneProgress,
-  WorkspaceEdit as ProtocolWorkspaceEdit,
+  WorkDoneProgressCancelNotification,
 } from "vscode-languageclient/node";
 
 import { GraphPanel } from "./graph";
@@ -100,22 +100,30 @@ async function activeTarget(
 
 let progressTokens = 0;
 
-/** Runs a server command under a progress notification showing the server's messages. */
+/**
+ * Runs a server command under a progress notification showing the server's messages. When
+ * `cancellable`, the notification has a Cancel button, which sends the server
+ * `window/workDoneProgress/cancel` for the command's token.
+ */
 async function runWithProgress<T>(
   client: LanguageClient,
   title: string,
   command: string,
   args: unknown[],
+  cancellable = false,
 ): Promise<T> {
   progressTokens += 1;
   const token = `hsir-client-${process.pid}-${progressTokens}`;
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `hsir: ${title}`, cancellable: false },
-    async (progress) => {
+    { location: vscode.ProgressLocation.Notification, title: `hsir: ${title}`, cancellable },
+    async (progress, cancelled) => {
       const relay = client.onProgress(WorkDoneProgress.type, token, (value) => {
         if ((value.kind === "begin" || value.kind === "report") && value.message) {
           progress.report({ message: value.message });
         }
+      });
+      const cancel = cancelled.onCancellationRequested(() => {
+        void client.sendNotification(WorkDoneProgressCancelNotification.type, { token });
       });
       try {
         return (await client.sendRequest(ExecuteCommandRequest.type, {
@@ -125,6 +133,7 @@ async function runWithProgress<T>(
         })) as T;
       } finally {
         relay.dispose();
+        cancel.dispose();
       }
     },
   );
@@ -242,45 +251,86 @@ export async function showGraph(host: Host, given?: unknown): Promise<void> {
   await fetchAndShow();
 }
 
-function isWorkspaceEdit(value: unknown): boolean {
-  return typeof value === "object" && value !== null && ("changes" in value || "documentChanges" in value);
+/** The algorithms of buffer placement, as the server names them. */
+export const ALGORITHMS = [
+  {
+    id: "fpga20",
+    label: "FPGA20",
+    detail: "Throughput-driven placement with a clock-period constraint (FPGA'20)",
+  },
+  { id: "fpl22", label: "FPL22", detail: "Placement with a mixed-connection timing model (FPL'22)" },
+] as const;
+
+/** The algorithm to place with, asked with a quick pick whose first entry is the setting's. */
+async function pickAlgorithm(): Promise<string | undefined> {
+  const configured = vscode.workspace.getConfiguration("hsir").get<string>("buffers.algorithm") ?? "fpga20";
+  const items = [...ALGORITHMS]
+    .sort((a, b) => Number(b.id === configured) - Number(a.id === configured))
+    .map((a) => ({
+      label: a.label,
+      detail: a.detail,
+      id: a.id,
+      description: a.id === configured ? "(setting)" : "",
+    }));
+  const picked = await vscode.window.showQuickPick(items, {
+    title: "hsir: Place buffers",
+    placeHolder: "The buffer-placement algorithm",
+  });
+  return picked?.id;
+}
+
+interface PlaceAnswer {
+  applied?: boolean;
+  cancelled?: boolean;
+  message?: string;
+  functions?: { function?: string; buffers?: number }[];
 }
 
 /**
- * Place Buffers: the server's buffer placement for the function at the cursor. The server
- * answers with a workspace edit (applied here), or applies it itself; a `message` is shown.
+ * Place buffers (FPGA20 / FPL22): the server's buffer placement for the function at the
+ * cursor (or `given`, a code action's arguments, which name the algorithm). The server writes
+ * the buffers into the document itself (`workspace/applyEdit`, for the version it placed) and
+ * answers with a summary; it says itself when the document changed meanwhile.
  */
-export async function placeBuffers(host: Host, given?: unknown): Promise<void> {
-  const title = "Place Buffers";
+export async function placeBuffers(host: Host, given?: unknown): Promise<PlaceAnswer | undefined> {
+  const title = "Place buffers";
   const client = await host.runningClient();
   if (client === undefined) {
-    return;
+    return undefined;
   }
   const args = targetOf(given) ?? (await activeTarget(title))?.args;
   if (args === undefined) {
-    return;
+    return undefined;
   }
   if (!serverOffers(client, SERVER_COMMANDS.placeBuffers)) {
     notAvailable(client, title, SERVER_COMMANDS.placeBuffers);
-    return;
+    return undefined;
   }
-  let answer: unknown;
+  if (typeof args.algorithm !== "string") {
+    const algorithm = await pickAlgorithm();
+    if (algorithm === undefined) {
+      return undefined;
+    }
+    args.algorithm = algorithm;
+  }
+  const shown = `${title} (${String(args.algorithm).toUpperCase()})`;
+  let answer: PlaceAnswer;
   try {
-    answer = await runWithProgress(client, title, SERVER_COMMANDS.placeBuffers, [args]);
+    answer =
+      (await runWithProgress<PlaceAnswer | null>(
+        client,
+        shown,
+        SERVER_COMMANDS.placeBuffers,
+        [args],
+        true,
+      )) ?? {};
   } catch (error) {
     failure(host, title, error);
-    return;
+    return undefined;
   }
-  const edit = isWorkspaceEdit(answer) ? answer : (answer as { edit?: unknown } | null)?.edit;
-  if (isWorkspaceEdit(edit)) {
-    const converted = await client.protocol2CodeConverter.asWorkspaceEdit(edit as ProtocolWorkspaceEdit);
-    if (!(await vscode.workspace.applyEdit(converted))) {
-      failure(host, title, new Error(`${title}: VS Code did not apply the server's edit`));
-      return;
-    }
+  host.output.appendLine(`[${shown}] ${answer.message ?? JSON.stringify(answer)}`);
+  if (answer.applied || answer.cancelled) {
+    void vscode.window.showInformationMessage(`hsir: ${answer.message ?? `${title} done`}`);
   }
-  const message = (answer as { message?: unknown } | null)?.message;
-  void vscode.window.showInformationMessage(
-    typeof message === "string" ? `hsir: ${message}` : `hsir: ${title} done`,
-  );
+  return answer;
 }

@@ -1,13 +1,13 @@
 // The extension's settings as the server reads them (`initializationOptions` and
-// `workspace/didChangeConfiguration`): `{ diagnostics: { severity }, rtl: { outputDir, hdl,
-// bufferAlgorithm, clockPeriod } }`. The editor groups buffer placement under
-// `hsir.buffers.*`; the server keeps it with the backend's other settings under `rtl`.
+// `workspace/didChangeConfiguration`): `{ diagnostics: { severity }, rtl: { outputDir, hdl },
+// buffers: { algorithm, period, timeLimit } }`.
 
 import * as vscode from "vscode";
 
 export interface ServerSettings {
   diagnostics: { severity: Record<string, string> };
-  rtl: { outputDir: string; hdl: string; bufferAlgorithm: string; clockPeriod: number };
+  rtl: { outputDir: string; hdl: string };
+  buffers: { algorithm: string; period: number; timeLimit: number };
 }
 
 export function serverSettings(): ServerSettings {
@@ -19,8 +19,11 @@ export function serverSettings(): ServerSettings {
     rtl: {
       outputDir: config.get<string>("rtl.outputDir") || "rtl",
       hdl: config.get<string>("rtl.hdl") || "verilog",
-      bufferAlgorithm: config.get<string>("buffers.algorithm") || "fpga20",
-      clockPeriod: config.get<number>("buffers.clockPeriod") ?? 4,
+    },
+    buffers: {
+      algorithm: config.get<string>("buffers.algorithm") || "fpga20",
+      period: config.get<number>("buffers.period") ?? 4,
+      timeLimit: config.get<number>("buffers.timeLimit") ?? 5,
     },
   };
 }

@@ -25,8 +25,9 @@
 //      the folder the `hsir.rtl.outputDir` setting names (so settings reach the server), and
 //      opens it;
 //   5. "hsir: Show Dataflow Graph" shows the server's SVG in a webview, and a click on the
-//      control_merge node selects that op in the editor; "hsir: Place Buffers" says the server
-//      does not offer it (or, once it does, runs it);
+//      control_merge node selects that op in the editor; "hsir: Place buffers (FPGA20 / FPL22)"
+//      with FPGA20 picked in its quick pick writes buffers into the open sum_loop.mlir (the
+//      server's workspace/applyEdit), and its summary is shown;
 //   6. a settings change made in settings.json reaches the running server: HS2001 set to
 //      "warning" turns the fixture's errors into warnings;
 //   7. with `hsir.server.path` pointing nowhere, the server restarts into an error: the status
@@ -300,6 +301,10 @@ function prepareRun(hsir) {
     path.join(workspace, "unknown_buffer_type.mlir"),
   );
   fs.copyFileSync(path.join(repo, "examples", "kernel.mlir"), path.join(workspace, "kernel.mlir"));
+  fs.copyFileSync(
+    path.join(repo, "backend", "test_data", "placement", "sum_loop.mlir"),
+    path.join(workspace, "sum_loop.mlir"),
+  );
   const settings = {
     "hsir.server.path": hsir,
     "hsir.rtl.outputDir": "rtl-out",
@@ -717,19 +722,32 @@ async function main() {
     await page.screenshot({ path: graphShot });
     log(`screenshot: ${graphShot}`);
 
-    // Place Buffers: until the server offers it, the user is told so. (From the editor: the
-    // command is in the palette only there.)
-    await openFile(page, "kernel.mlir");
-    await page.locator(".editor-group-container.active .view-line", { hasText: bufferLinePattern }).click();
-    await runCommand(page, "hsir: Place Buffers");
+    // Place buffers: from the palette in sum_loop.mlir (no buffers yet), FPGA20 picked in the
+    // quick pick; the server writes the buffers into the editor's text and sums up.
+    await openFile(page, "sum_loop.mlir");
+    const bufferLines = page.locator(".editor-group-container.active .view-line", {
+      hasText: /%buf\d+\s=\sbuffer\s/,
+    });
+    if ((await bufferLines.count()) !== 0) fail("sum_loop.mlir has buffers before placement");
+    await page.locator(".editor-group-container.active .view-line", { hasText: /%more\s=\scmpi/ }).click();
+    await runCommand(page, "hsir: Place buffers (FPGA20 / FPL22)");
+    const fpga20 = page
+      .locator(".quick-input-widget .monaco-list-row")
+      .filter({ has: page.locator(".label-name", { hasText: /^FPGA20$/ }) })
+      .first();
+    await within(30_000, "the algorithm quick pick", () => fpga20.waitFor());
+    await fpga20.click();
     await waitForNotification(
       page,
-      /not available in this server version|hsir: .*(placed|Place Buffers done)/i,
-      30_000,
-      "the Place Buffers answer",
+      /hsir: @sum_loop: fpga20 \d+ buffers/,
+      120_000,
+      "the Place buffers summary",
     );
+    await within(30_000, "a placed buffer in the editor", () => bufferLines.first().waitFor());
     log(
-      `Place Buffers: ${(await notifications(page)).split("\n").find((l) => /Place Buffers|not available/.test(l))}`,
+      `Place buffers: ${await bufferLines.count()} buffer lines in view; ${(await notifications(page))
+        .split("\n")
+        .find((l) => /@sum_loop: fpga20/.test(l))}`,
     );
 
     // 6. A settings change reaches the running server (didChangeConfiguration): HS2001 as a

@@ -388,9 +388,10 @@ function M.function_at_cursor(client, bufnr, on_name)
   end, bufnr)
 end
 
--- Runs `command` with { uri, function } for the function named (or the one under the cursor)
--- and calls `on_result(result, client, bufnr)`; errors go to vim.notify.
-local function run_command(command, function_name, on_result)
+-- Runs `command` with { uri, function } (and the fields of `extra`) for the function named (or
+-- the one under the cursor) and calls `on_result(result, client, bufnr)`; errors go to
+-- vim.notify.
+local function run_command(command, function_name, on_result, extra)
   local bufnr = vim.api.nvim_get_current_buf()
   local client = M.client_of(bufnr)
   if not client then
@@ -398,6 +399,9 @@ local function run_command(command, function_name, on_result)
   end
   local function execute(name)
     local arguments = { uri = vim.uri_from_bufnr(bufnr), ['function'] = name }
+    for key, value in pairs(extra or {}) do
+      arguments[key] = value
+    end
     local params = { command = command, arguments = { arguments } }
     request(client, 'workspace/executeCommand', params, function(err, result)
       if err then
@@ -520,10 +524,27 @@ function M.graph(function_name)
   end)
 end
 
---- :HsirPlaceBuffers: buffer placement for the function under the cursor, if the server
---- offers it. The server edits the document itself (workspace/applyEdit) or answers with an
---- edit, which is applied here.
-function M.place_buffers(function_name)
+--- The algorithms :HsirPlaceBuffers takes.
+M.algorithms = { 'fpga20', 'fpl22' }
+
+--- The answer of the last `hsir.placeBuffers` ({ applied, cancelled, message, functions,
+--- diagnostics }), for scripts.
+M.last_placement = nil
+
+--- :HsirPlaceBuffers [fpga20|fpl22] [function]: buffer placement (the algorithm of the
+--- server's `buffers.algorithm` setting unless named) in a function (the one under the cursor
+--- by default). The server writes the buffers into the buffer itself (workspace/applyEdit, for
+--- the version it placed) and answers with a summary, shown here; when the buffer changed
+--- meanwhile it applies nothing and says so itself.
+function M.place_buffers(words)
+  local algorithm, function_name
+  for _, word in ipairs(vim.split(words or '', '%s+', { trimempty = true })) do
+    if vim.tbl_contains(M.algorithms, word:lower()) then
+      algorithm = word:lower()
+    else
+      function_name = word
+    end
+  end
   local bufnr = vim.api.nvim_get_current_buf()
   local client = M.client_of(bufnr)
   if not client then
@@ -532,14 +553,22 @@ function M.place_buffers(function_name)
   if not offered(client, PLACE_BUFFERS, 'HsirPlaceBuffers', 'buffer placement') then
     return
   end
-  run_command(PLACE_BUFFERS, function_name, function(result, placing_client)
-    local edit = type(result) == 'table' and (result.edit or (result.changes and result)) or nil
-    if edit then
-      vim.lsp.util.apply_workspace_edit(edit, placing_client.offset_encoding)
+  run_command(PLACE_BUFFERS, function_name, function(result)
+    M.last_placement = result
+    if type(result) ~= 'table' then
+      notify('Place buffers: the server answered ' .. vim.inspect(result), vim.log.levels.ERROR)
+      return
     end
-    local message = type(result) == 'table' and result.message
-    notify(type(message) == 'string' and message or 'placed buffers')
-  end)
+    if result.applied or result.cancelled then
+      local level = vim.log.levels.INFO
+      for _, d in ipairs(result.diagnostics or {}) do
+        if d.severity == 'error' or d.severity == 'warning' then
+          level = vim.log.levels.WARN
+        end
+      end
+      notify(tostring(result.message), level)
+    end
+  end, { algorithm = algorithm })
 end
 
 -- ---- setup ---------------------------------------------------------------------------------
@@ -561,15 +590,25 @@ local function define_commands()
       return name:sub(1, #lead) == lead
     end, function_names())
   end
+  local complete_placement = function(lead)
+    return vim.tbl_filter(function(name)
+      return name:sub(1, #lead) == lead
+    end, vim.list_extend(vim.deepcopy(M.algorithms), function_names()))
+  end
   local commands = {
     HsirGenerateRtl = { M.generate_rtl, 'write Verilog for a function (default: the one under the cursor)' },
     HsirGraph = { M.graph, 'show the dataflow graph of a function' },
-    HsirPlaceBuffers = { M.place_buffers, 'place buffers in a function' },
+    HsirPlaceBuffers = {
+      M.place_buffers,
+      'place buffers in a function: [fpga20|fpl22] [function]',
+      '*',
+      complete_placement,
+    },
   }
   for name, command in pairs(commands) do
     vim.api.nvim_create_user_command(name, function(args)
       command[1](args.args)
-    end, { nargs = '?', complete = complete, desc = 'hsir: ' .. command[2] })
+    end, { nargs = command[3] or '?', complete = command[4] or complete, desc = 'hsir: ' .. command[2] })
   end
 end
 
