@@ -725,11 +725,13 @@ async function main() {
     // Place buffers: from the palette in sum_loop.mlir (no buffers yet), FPGA20 picked in the
     // quick pick; the server writes the buffers into the editor's text and sums up.
     await openFile(page, "sum_loop.mlir");
+    // Inlay hints put types after the results (`%buf0 : <i1> = buffer ...`), so the patterns
+    // start at the `=`.
     const bufferLines = page.locator(".editor-group-container.active .view-line", {
-      hasText: /%buf\d+\s=\sbuffer\s/,
+      hasText: /=\sbuffer\s%/,
     });
     if ((await bufferLines.count()) !== 0) fail("sum_loop.mlir has buffers before placement");
-    await page.locator(".editor-group-container.active .view-line", { hasText: /%more\s=\scmpi/ }).click();
+    await page.locator(".editor-group-container.active .view-line", { hasText: /=\scmpi\sslt,/ }).click();
     await runCommand(page, "hsir: Place buffers (FPGA20 / FPL22)");
     const fpga20 = page
       .locator(".quick-input-widget .monaco-list-row")
