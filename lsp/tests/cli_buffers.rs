@@ -124,7 +124,12 @@ fn report_and_model_files() {
     let theta = f["cfdfcs"][0]["throughput"].as_f64().unwrap();
     assert!((theta - 0.5).abs() < 1e-6, "{theta}");
     assert_eq!(f["buffers"].as_array().unwrap().len(), 11);
-    assert_eq!(f["channels"].as_array().unwrap().len(), f["channels"].as_array().unwrap().len());
+    let channels = f["channels"].as_u64().unwrap() as usize;
+    assert_eq!(f["channelList"].as_array().unwrap().len(), channels);
+    for b in f["buffers"].as_array().unwrap() {
+        let c = b["channel"].as_u64().unwrap() as usize;
+        assert_eq!(f["channelList"][c]["from"], b["from"], "{b}");
+    }
     let lp = read(&model);
     for part in ["Maximize", "Subject To", "Bounds", "Binaries", "End"] {
         assert!(lp.contains(part), "the model lacks `{part}`");
@@ -140,7 +145,12 @@ fn bad_input_gets_a_message_naming_the_problem() {
         (vec!["--algorithm", "fpga21"], "unknown algorithm `fpga21`; expected `fpga20` or `fpl22`"),
         (vec!["--period", "0"], "the period must be a positive number of ns, not `0`"),
         (vec!["--time-limit=-1"], "the time limit must be a positive number of seconds"),
-    ] {
+        (vec!["--solver", "cplex"], "unknown solver `cplex`; expected `microlp` or `highs`"),
+    ]
+    .into_iter()
+    .chain((!cfg!(feature = "highs")).then(|| {
+        (vec!["--solver", "highs"], "this hsir was built without HiGHS; rebuild with `cargo build --release --features highs`")
+    })) {
         let mut all = vec!["buffers", file];
         all.extend(args);
         let run = hsir(&all);

@@ -165,7 +165,7 @@ fn options(args: &BuffersArgs) -> Result<Options, String> {
         "microlp" => Solver::Microlp,
         "highs" if Solver::Highs.available() => Solver::Highs,
         "highs" => {
-            return Err("this hsir was built without HiGHS; rebuild with `cargo build --release --features hsir-backend/highs` (needs `apt-get install cmake libclang-dev`)".into())
+            return Err("this hsir was built without HiGHS; rebuild with `cargo build --release --features highs` (needs `apt-get install cmake libclang-dev`)".into())
         }
         other => return Err(format!("unknown solver `{other}`; expected `microlp` or `highs`")),
     };
@@ -301,7 +301,7 @@ pub fn report_json(
                 "models": models,
                 "buffers": placed,
                 // The channels by index, as `--emit-model` names their variables (`x_c12`).
-                "channels": p.graph.channels.iter().map(|ch| json!({
+                "channelList": p.graph.channels.iter().map(|ch| json!({
                     "from": p.graph.units[ch.from].label,
                     "to": p.graph.units[ch.to].label,
                     "operand": ch.operand,
