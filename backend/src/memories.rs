@@ -18,8 +18,19 @@
 //!   per `store` op, numbered in order of first appearance), and any other producer gives a
 //!   store-count channel (the number of stores a block will issue). Results: data per load port,
 //!   in the order of the load ports, then `memEnd`.
+//! - `lsq [%m : memref] (%memStart, groups..., %ctrlEnd) {groupSizes = [n0, n1, ...]}`, as
+//!   Dynamatic lays it out (`LSQOp` and its port reader): after `memStart`, each group in turn
+//!   is its allocation token (a control token saying the group's accesses start) followed by its
+//!   `n` accesses in program order: a load's address, or a store's address then its data. An
+//!   operand's role comes from the op producing it, seen through `fork`, `extsi`, `extui` and
+//!   `trunci` as Dynamatic does (and through `lazy_fork` and `buffer` too): a `load` gives a load address, a `store` an address
+//!   then data, anything else a group allocation. Load and store ports are numbered in operand
+//!   order. Results: data per load port, then `memEnd`. An access's
+//!   `handshake.mem_interface = #handshake.mem_interface<LSQ: g>` must name its group. The
+//!   LSQ-MC form (`lsq [MC] (...)`, an LSQ whose requests go to a `mem_controller`) is read as
+//!   such (`Interface::behind_controller`) and not laid out further.
 
-use hsir_analysis::ir::{Container, Def, OpData, OpId, TypeEntry, ValueId};
+use hsir_analysis::ir::{Container, Def, OpData, OpId, TypeEntry, UseId, ValueId};
 use hsir_analysis::types::Type;
 
 use crate::program::{memref_shape, Func};
@@ -54,6 +65,15 @@ pub enum InterfaceKind {
     ExtMemory,
     /// Dynamatic's `mem_controller`.
     MemController,
+    /// Dynamatic's load-store queue, `lsq`.
+    Lsq,
+}
+
+/// One access of an LSQ group: the load or store port it uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Load(usize),
+    Store(usize),
 }
 
 /// One memory interface op and the role of each of its operands and results.
@@ -69,6 +89,13 @@ pub struct Interface {
     pub operands: Vec<Port>,
     /// One role per result of the op, in result order.
     pub results: Vec<Port>,
+    /// `lsq`: the accesses of each group, in program order.
+    pub groups: Vec<Vec<Access>>,
+    /// `lsq [MC]`: an LSQ whose requests go through a `mem_controller` rather than to a memref.
+    pub behind_controller: bool,
+    /// Why the ports cannot be laid out, when they cannot (an `lsq` whose operands do not match
+    /// its `groupSizes`); the roles concerned are `Port::Unknown`.
+    pub problem: Option<String>,
 }
 
 /// What one operand or result of a memory interface is. Numbers are port indices (load port
@@ -85,11 +112,15 @@ pub enum Port {
     LoadDone(usize),
     /// `mem_controller`: a token carrying the number of stores a block issues.
     StoreCount(usize),
-    /// `mem_controller`: the control token that starts the memory's use.
+    /// `lsq`: the token that allocates group `k`'s accesses, in program order.
+    GroupAlloc(usize),
+    /// `mem_controller`, `lsq`: the control token that starts the memory's use.
     MemStart,
-    /// `mem_controller`: the control token saying no more store counts will come.
+    /// `mem_controller`: the control token saying no more store counts will come; `lsq`: no
+    /// more groups will be allocated.
     CtrlEnd,
-    /// `mem_controller`: the done token, once every announced store is written.
+    /// `mem_controller`: the done token, once every announced store is written; `lsq`: once
+    /// every allocated access has been done.
     MemEnd,
     /// A port the layout does not account for (the op's counts are wrong; HS1208 says so).
     Unknown,
@@ -151,7 +182,7 @@ pub fn memories(func: &Func) -> Vec<MemorySpec> {
                     interfaces: vec![interface],
                 });
             }
-            InterfaceKind::ExtMemory | InterfaceKind::MemController => {
+            InterfaceKind::ExtMemory | InterfaceKind::MemController | InterfaceKind::Lsq => {
                 let Some(arg) = memref_operand(func, op) else { continue };
                 if let Some(memory) = out.iter_mut().find(|m| m.kind == MemoryKind::Argument(arg)) {
                     memory.interfaces.push(interface);
@@ -169,6 +200,7 @@ pub fn interface(func: &Func, op: OpId) -> Option<Interface> {
         "memory" => Some(circt_interface(data, op, InterfaceKind::Memory, 0)),
         "extmemory" => Some(circt_interface(data, op, InterfaceKind::ExtMemory, 1)),
         "mem_controller" => Some(mem_controller(func, data, op)),
+        "lsq" => Some(lsq(func, data, op)),
         _ => None,
     }
 }
@@ -219,7 +251,18 @@ fn circt_interface(op: &OpData, id: OpId, kind: InterfaceKind, skip: usize) -> I
     let results = (0..op.results.len())
         .map(|i| results_layout.get(i).copied().unwrap_or(Port::Unknown))
         .collect();
-    Interface { op: id, kind, loads, stores, store_counts: 0, operands, results }
+    Interface {
+        op: id,
+        kind,
+        loads,
+        stores,
+        store_counts: 0,
+        operands,
+        results,
+        groups: Vec::new(),
+        behind_controller: false,
+        problem: None,
+    }
 }
 
 fn mem_controller(func: &Func, op: &OpData, id: OpId) -> Interface {
@@ -284,7 +327,178 @@ fn mem_controller(func: &Func, op: &OpData, id: OpId) -> Interface {
         store_counts,
         operands,
         results,
+        groups: Vec::new(),
+        behind_controller: false,
+        problem: None,
     }
+}
+
+/// Dynamatic's `lsq`, laid out as the module comment says.
+fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
+    let item = &func.item;
+    let mut iface = Interface {
+        op: id,
+        kind: InterfaceKind::Lsq,
+        loads: 0,
+        stores: 0,
+        store_counts: 0,
+        operands: vec![Port::Unknown; op.operands.len()],
+        results: vec![Port::Unknown; op.results.len()],
+        groups: Vec::new(),
+        behind_controller: false,
+        problem: None,
+    };
+    let container = |i: usize| &item.uses[op.operands[i] as usize].container;
+    let paren: Vec<usize> =
+        (0..op.operands.len()).filter(|&i| *container(i) == Container::Paren).collect();
+    let memref: Vec<usize> =
+        (0..op.operands.len()).filter(|&i| *container(i) == Container::Bracket).collect();
+    if memref.is_empty() {
+        iface.behind_controller = true;
+        return iface;
+    }
+    for &i in &memref {
+        iface.operands[i] = Port::Memref;
+    }
+    let Some(sizes) = crate::program::integer_list(op, "groupSizes") else {
+        iface.problem = Some("it has no readable `groupSizes`".into());
+        return iface;
+    };
+    let (&start, rest) = match paren.split_first() {
+        Some(split) if paren.len() >= 2 => split,
+        _ => {
+            iface.problem = Some("it lacks its `memStart` or `ctrlEnd` operand".into());
+            return iface;
+        }
+    };
+    let (&end, body) = rest.split_last().expect("two operands at least");
+    iface.operands[start] = Port::MemStart;
+    iface.operands[end] = Port::CtrlEnd;
+    let mut at = 0;
+    let mut problem = None;
+    for (g, &size) in sizes.iter().enumerate() {
+        let Some(&alloc) = body.get(at) else {
+            problem =
+                Some(format!("`groupSizes` lists {} groups, its operands hold {g}", sizes.len()));
+            break;
+        };
+        if access_producer(func, op.operands[alloc]).is_some() {
+            problem = Some(format!(
+                "operand #{alloc} should allocate group {g} but is a memory access (group {} has more accesses than `groupSizes` says)",
+                g.saturating_sub(1)
+            ));
+            break;
+        }
+        iface.operands[alloc] = Port::GroupAlloc(g);
+        at += 1;
+        let mut accesses = Vec::new();
+        for _ in 0..size {
+            let Some(&operand) = body.get(at) else { break };
+            match access_producer(func, op.operands[operand]) {
+                Some((access, "load")) => {
+                    if let Some(wrong) = wrong_group(&func.item.ops[access as usize], g) {
+                        problem.get_or_insert(wrong);
+                    }
+                    iface.operands[operand] = Port::LoadAddr(iface.loads);
+                    accesses.push(Access::Load(iface.loads));
+                    iface.loads += 1;
+                    at += 1;
+                }
+                Some((access, _)) => {
+                    if let Some(wrong) = wrong_group(&func.item.ops[access as usize], g) {
+                        problem.get_or_insert(wrong);
+                    }
+                    let data = body.get(at + 1).copied();
+                    let same = data.and_then(|d| access_producer(func, op.operands[d]));
+                    if same.map(|(s, _)| s) != Some(access) {
+                        problem.get_or_insert(format!(
+                            "the store address at operand #{operand} is not followed by the same store's data"
+                        ));
+                        break;
+                    }
+                    iface.operands[operand] = Port::StoreAddr(iface.stores);
+                    iface.operands[data.expect("checked")] = Port::StoreData(iface.stores);
+                    accesses.push(Access::Store(iface.stores));
+                    iface.stores += 1;
+                    at += 2;
+                }
+                None => break,
+            }
+        }
+        if accesses.len() as u64 != size {
+            problem.get_or_insert(format!(
+                "group {g} has {} access{}, `groupSizes` says {size}",
+                accesses.len(),
+                if accesses.len() == 1 { "" } else { "es" }
+            ));
+        }
+        iface.groups.push(accesses);
+        if problem.is_some() {
+            break;
+        }
+    }
+    if problem.is_none() && at < body.len() {
+        problem = Some(format!(
+            "`groupSizes` accounts for {} of its {} group and access operands",
+            at,
+            body.len()
+        ));
+    }
+    if problem.is_none() && op.results.len() != iface.loads + 1 {
+        problem = Some(format!(
+            "it has {} loads, so {} results (load data, then `memEnd`), not {}",
+            iface.loads,
+            iface.loads + 1,
+            op.results.len()
+        ));
+    }
+    if problem.is_none() {
+        for (i, role) in iface.results.iter_mut().enumerate() {
+            *role = if i < iface.loads { Port::LoadData(i) } else { Port::MemEnd };
+        }
+    }
+    iface.problem = problem;
+    iface
+}
+
+/// The `load` or `store` whose result `use_` reads, seen through the ops Dynamatic looks
+/// through when it reads an LSQ's operands (and `lazy_fork` and `buffer`, which a buffered
+/// circuit may put there); `None` for anything else.
+fn access_producer(func: &Func, use_: UseId) -> Option<(OpId, &'static str)> {
+    let item = &func.item;
+    let mut value = item.uses[use_ as usize].value?;
+    for _ in 0..item.ops.len() {
+        let (name, op, _) = producer(func, value)?;
+        match name {
+            "load" => return Some((op, "load")),
+            "store" => return Some((op, "store")),
+            "fork" | "lazy_fork" | "buffer" | "extsi" | "extui" | "trunci" => {
+                let first = *item.ops[op as usize].operands.first()?;
+                value = item.uses[first as usize].value?;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// A message when `access` says (`handshake.mem_interface = #handshake.mem_interface<LSQ: g>`)
+/// that it belongs to another group than `group`.
+fn wrong_group(access: &OpData, group: usize) -> Option<String> {
+    let attr = access.attr("handshake.mem_interface")?;
+    let (_, after) = attr.value.split_once("LSQ")?;
+    let digits: String = after
+        .trim_start_matches(|c: char| c == ':' || c.is_whitespace())
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let said: usize = digits.parse().ok()?;
+    (said != group).then(|| {
+        format!(
+            "`{}` says it belongs to LSQ group {said}, but its operands put it in group {group}",
+            access.short_name()
+        )
+    })
 }
 
 /// The short name of the op defining `value`, the op and the result index.

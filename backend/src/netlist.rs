@@ -21,6 +21,7 @@ use hsir_analysis::{Diagnostic, DiagnosticCode as Code};
 use crate::program::{identifier, init_values, memref_shape, Func, Program, Shape, MAX_WIDTH};
 
 mod float;
+mod lsq;
 
 pub type ChannelId = usize;
 
@@ -934,6 +935,7 @@ impl<'p> Lowering<'p> {
             // Dynamatic's load and store pass address and data through: aliases, no cell.
             "load" | "store" => {}
             "memory" | "extmemory" | "mem_controller" => self.memory(id, base),
+            "lsq" => self.lsq(id, base),
             "instance" => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let Some((callee, _)) = &op.symbol else { return };

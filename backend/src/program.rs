@@ -247,7 +247,13 @@ pub fn parse_integer(text: &str) -> Option<u64> {
 
 /// CIRCT's `initValues = [1, 2]` of a buffer; `None` when absent or not all integers.
 pub fn init_values(op: &OpData) -> Option<Vec<u64>> {
-    let attr = op.attr("initValues")?;
+    integer_list(op, "initValues")
+}
+
+/// An attribute holding a list of integers (`[1, 2]`, `[3 : i32]`); `None` when absent or not
+/// all integers.
+pub fn integer_list(op: &OpData, key: &str) -> Option<Vec<u64>> {
+    let attr = op.attr(key)?;
     let inner = attr.value.trim().trim_start_matches('[').trim_end_matches(']');
     inner.split(',').filter(|s| !s.trim().is_empty()).map(parse_integer).collect()
 }

@@ -42,6 +42,7 @@ library!(
     "hsir_memory",
     "hsir_ext_memory",
     "hsir_mc_control",
+    "hsir_lsq",
     "hsir_stream",
     "hsir_gate",
     "hsir_carry",
@@ -151,6 +152,10 @@ pub fn typed_name(module: &Module, cell: &Cell) -> Option<String> {
     }
     if param("INIT_VALID") == Some("1") {
         settings.push(format!("init{}", literal_value(param("INIT_DATA").unwrap_or("0"))));
+    }
+    if let Some(layout) = param("LAYOUT") {
+        // An LSQ's groups (`lls_ls`): letters, digits and `_` only, so a name's part as it is.
+        settings.push(layout.trim_matches('"').to_string());
     }
     if let Some(n) = param("DEPTH") {
         settings.push(format!("d{n}"));

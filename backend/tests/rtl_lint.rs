@@ -108,6 +108,17 @@ const PARAM_SETS: &[(&str, &[&str])] = &[
     ),
     ("hsir_mc_control", &["NCTRL=1 CW=1", "NCTRL=2 CW=8", "NCTRL=3 CW=32", "NCTRL=1 CW=64"]),
     (
+        "hsir_lsq",
+        &[
+            "",
+            "NG=1 NLD=2 NST=1 W=32 AW=9 DEPTH=16 NCHAR=3 LAYOUT=\"lls\"",
+            "NG=2 NLD=3 NST=2 W=8 AW=4 DEPTH=32 NCHAR=6 LAYOUT=\"lls_ls\"",
+            "NG=3 NLD=1 NST=2 W=1 AW=1 DEPTH=4 NCHAR=5 LAYOUT=\"s_s_l\"",
+            "NG=1 NLD=1 NST=1 W=64 AW=64 DEPTH=2 NCHAR=1 LAYOUT=\"s\"",
+            "NG=2 NLD=2 NST=1 W=16 AW=7 DEPTH=8 NCHAR=3 LAYOUT=\"l_l\"",
+        ],
+    ),
+    (
         "hsir_stream",
         &[
             "W=1 STEP_OP=\"+=\" COND=\"<\"",

@@ -7,6 +7,7 @@ mod common;
 use std::path::Path;
 
 use common::{lint, mlir_files, run_parallel, simulate, Generated};
+use hsir_backend::rtl::TestbenchOptions;
 
 /// Generates, simulates and lints every function of the files under `dir`, with two seeds.
 fn check_dir(dir: &str) {
@@ -109,47 +110,57 @@ fn the_raw_will_continue_kernel_shows_its_extra_token_in_rtl() {
     assert!(!correct.contains("hsir-tb: left") && correct.contains("hsir-tb: PASS"), "{correct}");
 }
 
-/// Dynamatic's float kernels from the shared corpus (`atax`, `get_tanh`: f32 memories, `addf`,
-/// `mulf`, `cmpf`, float constants), generated with a testbench and simulated against the
-/// interpreter, two seeds each.
-///
-/// Both kernels also use an `lsq`, which the backend does not lower yet (HS5001); until it
-/// does, the only refusal accepted is that one, so a float op refused here fails the test.
-/// Once `lsq` lowers, the kernels run in full and must pass.
+/// Dynamatic's kernels with load-store queues from the shared corpus, generated with a
+/// testbench and simulated against the interpreter, two seeds each: `gaussian` (one LSQ, a
+/// group of two loads and a store), `kernel_2mm` (two LSQs of two and three groups, allocated
+/// by one `lazy_fork`), and the float kernels `atax` and `get_tanh` (f32 memories behind LSQs,
+/// `addf`, `mulf`, `cmpf`). One token per argument: Dynamatic's circuits are not re-entrant
+/// (a second start token races the first through the loops' `control_merge`s).
 #[test]
-fn dynamatic_float_kernels_simulate_like_the_interpreter() {
+fn dynamatic_lsq_kernels_simulate_like_the_interpreter() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/dynamatic");
     let mut jobs = Vec::new();
-    for kernel in ["atax-6-6", "get_tanh-2-5"] {
-        let path = corpus.join(format!("{kernel}__handshake_export.mlir"));
+    for (file, function) in [
+        ("gaussian-4-2__handshake_buffered", "gaussian"),
+        ("kernel_2mm-8-8__handshake_export", "kernel_2mm"),
+        ("atax-6-6__handshake_export", "atax"),
+        ("get_tanh-2-5__handshake_export", "get_tanh"),
+    ] {
+        let path = corpus.join(format!("{file}.mlir"));
         assert!(path.exists(), "the shared corpus lacks {}", path.display());
         for seed in [1, 2] {
-            jobs.push((path.clone(), kernel.split('-').next().unwrap().to_string(), seed));
+            jobs.push((path.clone(), function.to_string(), seed));
         }
     }
     let failures = run_parallel(jobs, |(path, function, seed)| {
         let name = format!("{}:@{function} (seed {seed})", path.display());
-        let generated = match Generated::new(&path, &function, seed) {
-            Ok(generated) => generated,
-            Err(e) => {
-                let refusals: Vec<&str> =
-                    e.lines().skip(1).map(str::trim).filter(|l| !l.is_empty()).collect();
-                let lsq_only = !refusals.is_empty()
-                    && refusals.iter().all(|l| *l == "HS5001: the backend has no RTL for `lsq`");
-                return if lsq_only {
-                    eprintln!("{name}: refused for its `lsq` alone");
-                    Ok(())
-                } else {
-                    Err(format!("{name}: {e}"))
-                };
-            }
-        };
+        let options = TestbenchOptions { tokens: Some(1), seed, probe_leftovers: true };
+        let generated =
+            Generated::with(&path, &function, options).map_err(|e| format!("{name}: {e}"))?;
         let out = simulate(&generated).map_err(|e| format!("{name}: {e}"))?;
         if !out.contains("hsir-tb: PASS") {
             return Err(format!("{name}: the testbench did not pass:\n{out}"));
         }
         if seed == 1 {
-            lint(&generated).map_err(|e| format!("{name}: {e}"))?;
+            if let Err(e) = lint(&generated) {
+                // `atax` and `kernel_2mm` have a `lazy_fork` whose outputs meet again in a `mux`
+                // with no buffer between (rtl/README.md's rule for the lazy modules), which
+                // Verilator reports as a combinational loop (UNOPTFLAT). That loop, and only
+                // that one, is accepted here: it must pass through a `lazy_fork` and not through
+                // an LSQ, and no other warning may appear.
+                let warnings: Vec<&str> = e
+                    .lines()
+                    .filter(|l| l.starts_with('%') && !l.starts_with("%Error: Exiting"))
+                    .collect();
+                let lazy_loop_only = !warnings.is_empty()
+                    && warnings.iter().all(|l| l.starts_with("%Warning-UNOPTFLAT"))
+                    && e.contains("lazy_fork")
+                    && !e.contains("lsq");
+                if !lazy_loop_only {
+                    return Err(format!("{name}: {e}"));
+                }
+                eprintln!("{name}: a combinational loop through a `lazy_fork`, outside the LSQs");
+            }
         }
         Ok(())
     });

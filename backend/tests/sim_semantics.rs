@@ -1,6 +1,6 @@
 //! Focused tests of the interpreter's semantics, on small inline designs.
 
-use hsir_backend::memories::{self, MemoryKind, Port};
+use hsir_backend::memories::{self, Access, MemoryKind, Port};
 use hsir_backend::sim::{self, stimulus, Inputs, Outcome, RaceKind, SimError};
 use hsir_backend::Program;
 
@@ -251,8 +251,24 @@ fn mem_controller_ports_in_dynamatic_output() {
         vec![Port::Memref, Port::MemStart, Port::LoadAddr(0), Port::LoadAddr(1), Port::CtrlEnd]
     );
     assert_eq!(a.results, vec![Port::LoadData(0), Port::LoadData(1), Port::MemEnd]);
-    // `y` and `tmp` are reached through LSQs, which are not memory interfaces here.
-    assert!(specs[2].interfaces.is_empty());
+    // `y` is reached through an LSQ of one group, a load then a store:
+    // `lsq[%arg2] (%arg6, %88#0, %addressResult_18, %addressResult_22, %dataResult_23, %156#2)`.
+    let y = &specs[2].interfaces[0];
+    assert_eq!(
+        y.operands,
+        vec![
+            Port::Memref,
+            Port::MemStart,
+            Port::GroupAlloc(0),
+            Port::LoadAddr(0),
+            Port::StoreAddr(0),
+            Port::StoreData(0),
+            Port::CtrlEnd
+        ]
+    );
+    assert_eq!(y.results, vec![Port::LoadData(0), Port::MemEnd]);
+    assert_eq!(y.groups, vec![vec![Access::Load(0), Access::Store(0)]]);
+    assert_eq!(y.problem, None);
 }
 
 #[test]

@@ -162,6 +162,7 @@ impl RaceRecord {
             Event::Memory { address, stores } => {
                 RaceKind::Memory { address: *address, stores: *stores }
             }
+            Event::Allocation { groups } => RaceKind::Allocation { groups: groups.clone() },
         }
     }
 }
@@ -478,7 +479,7 @@ impl<'p> Builder<'p> {
                 let kind = self.kind(func, id, &memories, &internal)?;
                 let (inputs, outputs) = match &kind {
                     // The memref operand is not a channel.
-                    Kind::Memory(_) => {
+                    Kind::Memory(_) | Kind::Lsq(_) => {
                         let interface = memories::interface(func, id).ok_or_else(|| {
                             malformed(func, op.name_range, "not a memory interface")
                         })?;
@@ -513,7 +514,7 @@ impl<'p> Builder<'p> {
         let data = &func.item.ops[op as usize];
         // Operand positions of the channels (a memory interface skips its memref operand).
         let positions: Vec<usize> = match &kind {
-            Kind::Memory(_) => memories::interface(func, op)
+            Kind::Memory(_) | Kind::Lsq(_) => memories::interface(func, op)
                 .map(|i| {
                     i.operands
                         .iter()
@@ -824,6 +825,15 @@ impl<'p> Builder<'p> {
             "memory" | "extmemory" | "mem_controller" => {
                 Kind::Memory(self.memory_node(func, id, memories, internal)?)
             }
+            "lsq" => {
+                let memory = op
+                    .operands
+                    .first()
+                    .and_then(|&u| func.item.uses[u as usize].value)
+                    .and_then(|v| memories[v as usize]);
+                let component = self.component();
+                Kind::Lsq(Box::new(super::lsq::Lsq::new(func, id, memory, component)?))
+            }
             "dataflow.stream" => {
                 shape(ins == 3 && outs == 2)?;
                 let attr = |keys: &[&str], default: &str| {
@@ -963,7 +973,10 @@ impl<'p> Builder<'p> {
             for n in 0..net.nodes.len() {
                 let node = &net.nodes[n];
                 if node.source_driven
-                    || matches!(node.kind, Kind::Memory(_) | Kind::Each { results: true })
+                    || matches!(
+                        node.kind,
+                        Kind::Memory(_) | Kind::Lsq(_) | Kind::Each { results: true }
+                    )
                 {
                     continue;
                 }
@@ -1031,6 +1044,7 @@ const MODELLED: &[&str] = &[
     "memory",
     "extmemory",
     "mem_controller",
+    "lsq",
     "instance",
     "dataflow.stream",
     "dataflow.gate",
@@ -1050,8 +1064,6 @@ fn unmodelled_reason(op: &OpData) -> String {
         "the interpreter models Handshake, arith and LOOM's dataflow ops only".to_string()
     } else if name.ends_with('f') {
         format!("its floating-point ops are {} only", crate::float::FLOAT_OPS.join(", "))
-    } else if name == "lsq" {
-        "load-store queues are not modelled".to_string()
     } else {
         "the interpreter does not model this op".to_string()
     }

@@ -29,6 +29,7 @@
 mod arith;
 mod build;
 pub mod float;
+mod lsq;
 mod node;
 mod report;
 pub mod stimulus;
@@ -140,6 +141,9 @@ pub enum RaceKind {
     Merge { inputs: Vec<usize> },
     /// Two ports of a memory reached one address together: a load and a store, or two stores.
     Memory { address: u64, stores: bool },
+    /// An `lsq` held allocation tokens of these groups at once (the first, whose token was made
+    /// first, was allocated): the order of their accesses depends on timing.
+    Allocation { groups: Vec<usize> },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

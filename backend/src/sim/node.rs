@@ -109,6 +109,8 @@ pub(crate) enum Kind {
     Load(Access),
     Store(Access),
     Memory(MemoryNode),
+    /// Dynamatic's `lsq`, in order (`sim/lsq.rs`).
+    Lsq(Box<super::lsq::Lsq>),
     Stream(Stream),
     /// LOOM's `dataflow.gate`: value, cond -> value, after_cond.
     Gate {
@@ -209,6 +211,8 @@ pub(crate) enum Event {
     Merge { inputs: Vec<usize> },
     /// An access to `address` not ordered with an earlier one (a store, or two stores).
     Memory { address: u64, stores: bool },
+    /// An LSQ allocated the first of these groups while the others' tokens waited too.
+    Allocation { groups: Vec<usize> },
 }
 
 impl Kind {
@@ -217,25 +221,26 @@ impl Kind {
         match self {
             Kind::Merge(_) => true,
             Kind::Memory(m) => m.completion.is_some(),
+            Kind::Lsq(_) => true,
             _ => false,
         }
     }
 }
 
 /// The channels one op reads and writes in a step, and the step's causal history.
-struct Io<'a> {
-    channels: &'a mut [Channel],
-    inputs: &'a [usize],
+pub(super) struct Io<'a> {
+    pub(super) channels: &'a mut [Channel],
+    pub(super) inputs: &'a [usize],
     outputs: &'a [usize],
     parts: &'a mut Vec<Clock>,
-    part: usize,
+    pub(super) part: usize,
     /// The consumed tokens' clocks joined; once settled, the part's too.
-    clock: Clock,
+    pub(super) clock: Clock,
     settled: bool,
 }
 
 impl Io<'_> {
-    fn has(&self, i: usize) -> bool {
+    pub(super) fn has(&self, i: usize) -> bool {
         !self.channels[self.inputs[i]].tokens.is_empty()
     }
 
@@ -243,7 +248,7 @@ impl Io<'_> {
         (0..self.inputs.len()).all(|i| self.has(i))
     }
 
-    fn head_seq(&self, i: usize) -> u64 {
+    pub(super) fn head_seq(&self, i: usize) -> u64 {
         self.channels[self.inputs[i]].tokens.front().map_or(u64::MAX, |t| t.seq)
     }
 
@@ -251,7 +256,7 @@ impl Io<'_> {
         self.channels[self.inputs[i]].tokens.front().map_or(0, |t| t.value)
     }
 
-    fn pop(&mut self, i: usize) -> u64 {
+    pub(super) fn pop(&mut self, i: usize) -> u64 {
         let Some(token) = self.channels[self.inputs[i]].tokens.pop_front() else { return 0 };
         join(&mut self.clock, &token.clock);
         token.value
@@ -259,7 +264,7 @@ impl Io<'_> {
 
     /// Ends the step's consumption: its clock becomes the consumed tokens' joined with the
     /// part's previous step.
-    fn settle(&mut self) -> &mut Clock {
+    pub(super) fn settle(&mut self) -> &mut Clock {
         if !self.settled {
             self.settled = true;
             if self.parts.len() <= self.part {
@@ -271,7 +276,7 @@ impl Io<'_> {
     }
 
     /// Counts a step of the process `c` (a merge, a memory port); returns its number.
-    fn tick(&mut self, c: usize) -> u32 {
+    pub(super) fn tick(&mut self, c: usize) -> u32 {
         let clock = self.settle();
         if clock.len() <= c {
             clock.resize(c + 1, 0);
@@ -280,7 +285,7 @@ impl Io<'_> {
         clock[c]
     }
 
-    fn push(&mut self, o: usize, value: u64) {
+    pub(super) fn push(&mut self, o: usize, value: u64) {
         let clock = self.settle().clone();
         let channel = &mut self.channels[self.outputs[o]];
         channel.tokens.push_back(Token::new(value & channel.mask, clock));
@@ -288,7 +293,7 @@ impl Io<'_> {
 }
 
 /// Joins `other` into `clock`, component by component.
-fn join(clock: &mut Clock, other: &Clock) {
+pub(super) fn join(clock: &mut Clock, other: &Clock) {
     if clock.len() < other.len() {
         clock.resize(other.len(), 0);
     }
@@ -332,6 +337,7 @@ fn step(
         return match kind {
             Kind::Merge(state) => merge(io, state),
             Kind::Memory(memory) => complete(io, memory).then_some(None),
+            Kind::Lsq(lsq) => lsq.deferred(io),
             _ => None,
         };
     }
@@ -486,6 +492,10 @@ fn step(
         Kind::Memory(memory) => {
             let storage = &mut memories[memory.memory];
             return port(io, memory, storage);
+        }
+        Kind::Lsq(lsq) => {
+            let storage = &mut memories[lsq.memory];
+            return lsq.step(io, storage);
         }
         Kind::Stream(state) => stream(io, state),
         Kind::Gate { held } => {

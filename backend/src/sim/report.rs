@@ -79,6 +79,10 @@ pub(crate) fn outcome(program: &Program, net: Network, firings: u64) -> Outcome 
                 format!("{what} still repeats the value {v}: its loop never saw a false condition")
             }
             Kind::Stream(s) if s.state.is_some() => format!("{what} is still inside a loop"),
+            Kind::Lsq(lsq) => match lsq.held() {
+                Some(message) => format!("{what} {message}"),
+                None => continue,
+            },
             Kind::Memory(m) => match &m.completion {
                 Some(c) if c.pending > 0 => format!(
                     "{what} was told of {} store{} it never received",
@@ -124,6 +128,13 @@ fn race(program: &Program, net: &Network, record: &RaceRecord) -> Race {
         Event::Memory { address, stores: true } => format!(
             "{what}: two stores to address {address} are not ordered by the circuit: the word left depends on timing"
         ),
+        Event::Allocation { groups } => {
+            let list: Vec<String> = groups.iter().map(|g| g.to_string()).collect();
+            format!(
+                "{what}: the allocation tokens of groups {} are not ordered by the circuit: the order of their accesses depends on timing",
+                list.join(" and ")
+            )
+        }
         Event::Memory { address, stores: false } => format!(
             "{what}: a load and a store of address {address} are not ordered by the circuit: what the load reads depends on timing"
         ),
@@ -198,12 +209,13 @@ pub(crate) fn operand_role(func: &Func, op: &OpData, id: OpId, i: usize) -> Stri
         "wait" if i + 1 == n => "data".to_string(),
         "wait" if n == 2 => "token".to_string(),
         "wait" => numbered("token", i),
-        "memory" | "extmemory" | "mem_controller" => {
+        "memory" | "extmemory" | "mem_controller" | "lsq" => {
             match memories::interface(func, id).and_then(|f| f.operands.get(i).copied()) {
                 Some(Port::StoreData(k)) => numbered("store data", k),
                 Some(Port::StoreAddr(k)) => numbered("store address", k),
                 Some(Port::LoadAddr(k)) => numbered("load address", k),
                 Some(Port::StoreCount(k)) => numbered("store count", k),
+                Some(Port::GroupAlloc(k)) => numbered("allocation of group", k),
                 Some(Port::MemStart) => "memStart".to_string(),
                 Some(Port::CtrlEnd) => "ctrlEnd".to_string(),
                 _ => numbered("operand", i),

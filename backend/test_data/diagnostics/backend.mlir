@@ -104,3 +104,26 @@ handshake.func @init(%a: i32, %start: none) -> (i32, none) {
   %b = buffer [2] seq %a {initValues = [1.5, 2]} : i32
   return %b, %start : i32, none
 }
+
+// -----
+
+// Dynamatic's LSQ-MC form: the LSQ sends its requests to a `mem_controller` (here, its load
+// data comes from the argument `%d` instead), which hsir does not lower.
+handshake.func @lsq_behind_mc(%a: !handshake.channel<i3>, %d: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.channel<i3>, !handshake.control<>) attributes {argNames = ["a", "d", "start"], resNames = ["x", "to_mc", "end"]} {
+  %s:2 = fork [2] %start : <>
+  // expected-error @+1 {{HS5001: `lsq [MC]`, an LSQ whose requests go through a `mem_controller` (Dynamatic's LSQ-MC form): hsir generates LSQs that reach their memref directly}}
+  %q:2 = lsq[MC] (%s#0, %l_a, %d) {groupSizes = [1 : i32]} : (!handshake.control<>, !handshake.channel<i3>, !handshake.channel<i32>) -> (!handshake.channel<i32>, !handshake.channel<i3>)
+  %l_a, %x = load[%a] %q#0 {handshake.mem_interface = #handshake.mem_interface<LSQ: 0>} : <i3>, <i32>, <i3>, <i32>
+  end %x, %q#1, %s#1 : <i32>, <i3>, <>
+}
+
+// -----
+
+// `groupSizes` says two accesses, the operands hold one.
+handshake.func @lsq_sizes(%mem: memref<8xi32>, %a: !handshake.channel<i3>, %mem_start: !handshake.control<>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>, !handshake.control<>) attributes {argNames = ["mem", "a", "mem_start", "start"], resNames = ["x", "mem_end", "end"]} {
+  %s:3 = fork [3] %start : <>
+  // expected-error @+1 {{HS5001: `lsq` whose ports hsir cannot read: group 0 has 1 access, `groupSizes` says 2}}
+  %q:2 = lsq[%mem : memref<8xi32>] (%mem_start, %s#0, %l_a, %s#1) {groupSizes = [2 : i32]} : (!handshake.control<>, !handshake.control<>, !handshake.channel<i3>, !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>)
+  %l_a, %x = load[%a] %q#0 {handshake.mem_interface = #handshake.mem_interface<LSQ: 0>} : <i3>, <i32>, <i3>, <i32>
+  end %x, %q#1, %s#2 : <i32>, <>, <>
+}

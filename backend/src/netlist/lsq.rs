@@ -1,0 +1,198 @@
+//! Dynamatic's load-store queue (`lsq`) as one `hsir_lsq` cell: its group allocation tokens,
+//! load and store ports, `memStart` / `ctrlEnd` / `memEnd`, and the BRAM ports of the memref it
+//! reaches, with the layout `memories.rs` reads.
+//!
+//! The queue is hsir's conservative, in-order LSQ (see `hsir_lsq` in `rtl/README.md`), not
+//! Dynamatic's out-of-order one: same results, less overlap between accesses.
+
+use hsir_analysis::DiagnosticCode as Code;
+
+use super::{group, pins, ChannelId, Lowering};
+use crate::memories::{self, Access, MemoryKind, Port as Role};
+
+/// The fewest queue entries an LSQ gets.
+pub const MIN_DEPTH: usize = 16;
+
+/// Entries of an LSQ's queue: every group's accesses twice over, at least `MIN_DEPTH`, rounded
+/// up to a power of two (which `hsir_lsq` needs for its wrapping pointers).
+///
+/// Allocation is the only place the RTL's finite queue differs from the interpreter's unbounded
+/// one. `hsir_lsq` takes group tokens while it has room for one allocation of every group at
+/// once (so its ready never depends on valid), and the queue drains as long as its oldest access
+/// gets its address (and data). In a circuit whose accesses follow program order that never
+/// waits for a later allocation, so a depth holding all groups' accesses cannot deadlock. The
+/// rest is overlap: a loop whose body is one group keeps several iterations queued (16 entries:
+/// gaussian's group of three accesses has room to allocate while 13 entries, four iterations
+/// and a bit, are queued).
+pub fn depth(groups: &[Vec<Access>]) -> usize {
+    let accesses: usize = groups.iter().map(Vec::len).sum();
+    (2 * accesses).max(MIN_DEPTH).next_power_of_two()
+}
+
+/// The `LAYOUT` parameter: each group's accesses in program order (`l` a load, `s` a store),
+/// groups separated by `_`; `lls_ls` is a group of two loads and a store, then a load and a
+/// store. Ports are numbered in the order they appear.
+pub fn layout(groups: &[Vec<Access>]) -> String {
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|g| g.iter().map(|a| if matches!(a, Access::Load(_)) { 'l' } else { 's' }).collect())
+        .collect();
+    parts.join("_")
+}
+
+impl Lowering<'_> {
+    pub(super) fn lsq(&mut self, id: hsir_analysis::ir::OpId, base: String) {
+        let func = self.func;
+        let op = &func.item.ops[id as usize];
+        let Some(iface) = memories::interface(func, id) else { return };
+        let refuse = |this: &mut Self, why: String| {
+            this.error(Code::BackendUnsupportedOp, op.name_range, why);
+        };
+        if iface.behind_controller {
+            return refuse(self, "`lsq [MC]`, an LSQ whose requests go through a `mem_controller` (Dynamatic's LSQ-MC form): hsir generates LSQs that reach their memref directly".into());
+        }
+        if let Some(problem) = &iface.problem {
+            return refuse(self, format!("`lsq` whose ports hsir cannot read: {problem}"));
+        }
+        let specs = memories::memories(func);
+        let Some(spec) = specs.iter().find(|m| m.interfaces.iter().any(|i| i.op == id)) else {
+            return refuse(
+                self,
+                "`lsq` whose memory hsir cannot size (a memref argument with a static shape is needed)"
+                    .into(),
+            );
+        };
+        if spec.interfaces.len() > 1 {
+            return refuse(
+                self,
+                format!(
+                    "`lsq` on memory `{}`, which {} other interface{} also reach{}: hsir gives a memref one interface",
+                    spec.name,
+                    spec.interfaces.len() - 1,
+                    if spec.interfaces.len() == 2 { "" } else { "s" },
+                    if spec.interfaces.len() == 2 { "es" } else { "" },
+                ),
+            );
+        }
+        let MemoryKind::Argument(arg) = spec.kind else { return };
+        let operand = |this: &Self, role: Role| {
+            iface.operand(role).and_then(|i| op.operands.get(i)).and_then(|&u| this.chan_of_use(u))
+        };
+        let result = |this: &Self, role: Role| {
+            iface.result(role).and_then(|i| op.results.get(i)).and_then(|&v| this.chan_of_value(v))
+        };
+        let (ld, st) = (iface.loads, iface.stores);
+        let all = |this: &Self, roles: &mut dyn Iterator<Item = Role>, output: bool| {
+            roles
+                .map(|r| if output { result(this, r) } else { operand(this, r) })
+                .collect::<Option<Vec<ChannelId>>>()
+        };
+        let (
+            Some(allocs),
+            Some(ld_addr),
+            Some(ld_data),
+            Some(st_addr),
+            Some(st_data),
+            Some(start),
+            Some(end),
+            Some(mem_end),
+        ) = (
+            all(self, &mut (0..iface.groups.len()).map(Role::GroupAlloc), false),
+            all(self, &mut (0..ld).map(Role::LoadAddr), false),
+            all(self, &mut (0..ld).map(Role::LoadData), true),
+            all(self, &mut (0..st).map(Role::StoreAddr), false),
+            all(self, &mut (0..st).map(Role::StoreData), false),
+            operand(self, Role::MemStart),
+            operand(self, Role::CtrlEnd),
+            result(self, Role::MemEnd),
+        )
+        else {
+            // A port that is not a channel was reported with its value (HS5003).
+            return;
+        };
+        let widths = |this: &Self, v: &[ChannelId]| -> Vec<u32> {
+            v.iter().map(|&c| this.module.channels[c].shape.bits()).collect()
+        };
+        let mut addr_widths = widths(self, &ld_addr);
+        addr_widths.extend(widths(self, &st_addr));
+        let aw = addr_widths.iter().copied().max().unwrap_or(1);
+        if addr_widths.iter().any(|&w| w != aw) {
+            return refuse(
+                self,
+                format!("`lsq` whose addresses have different widths ({addr_widths:?} bits): give them one width"),
+            );
+        }
+        let w = spec.width;
+        let mut data_widths = widths(self, &ld_data);
+        data_widths.extend(widths(self, &st_data));
+        if let Some(&other) = data_widths.iter().find(|&&x| x != w) {
+            return refuse(
+                self,
+                format!("`lsq` on memory `{}` of {w}-bit words moves {other}-bit data", spec.name),
+            );
+        }
+        let Some(mem) = self.module.memories.iter_mut().find(|m| m.arg == arg) else { return };
+        mem.addr_width = aw;
+        let n = mem.name.clone();
+        // Groups without ports get one port that never asks (inputs) or always takes (outputs).
+        let fill_in = |this: &mut Self, v: Vec<ChannelId>, width: u32| {
+            if v.is_empty() {
+                vec![this.tie_input(&base, width)]
+            } else {
+                v
+            }
+        };
+        let ld_addr = fill_in(self, ld_addr, aw);
+        let st_addr = fill_in(self, st_addr, aw);
+        let st_data = fill_in(self, st_data, w);
+        let ld_data = if ld_data.is_empty() { vec![self.tie_output(&base, w)] } else { ld_data };
+        let layout = layout(&iface.groups);
+        let raw = ["loadEn", "loadAddr", "loadData", "storeEn", "storeAddr", "storeData"]
+            .iter()
+            .map(|p| (p.to_string(), format!("{n}_{p}")))
+            .collect();
+        self.module.cells.push(super::Cell {
+            module: "hsir_lsq".into(),
+            name: base,
+            params: vec![
+                ("NG", iface.groups.len().to_string()),
+                ("NLD", ld.max(1).to_string()),
+                ("NST", st.max(1).to_string()),
+                ("W", w.to_string()),
+                ("AW", aw.to_string()),
+                ("DEPTH", depth(&iface.groups).to_string()),
+                ("NCHAR", layout.len().to_string()),
+                ("LAYOUT", format!("\"{layout}\"")),
+            ],
+            clocked: true,
+            pins: vec![
+                group("group", allocs, false, false),
+                group("ld_addr", ld_addr, false, true),
+                group("ld_data", ld_data, true, true),
+                group("st_addr", st_addr, false, true),
+                group("st_data", st_data, false, true),
+                pins("mem_start", vec![start], false, false),
+                pins("ctrl_end", vec![end], false, false),
+                pins("mem_end", vec![mem_end], true, false),
+            ],
+            raw,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{depth, layout};
+    use crate::memories::Access::{Load, Store};
+
+    #[test]
+    fn layouts_and_depths() {
+        let gaussian = vec![vec![Load(0), Load(1), Store(0)]];
+        assert_eq!(layout(&gaussian), "lls");
+        assert_eq!(depth(&gaussian), 16);
+        let two = vec![vec![Store(0)], vec![Load(0), Store(1)], vec![Load(1)]];
+        assert_eq!(layout(&two), "s_ls_l");
+        let big: Vec<_> = (0..5).map(|k| vec![Load(k), Store(k)]).collect();
+        assert_eq!(depth(&big), 32);
+    }
+}

@@ -1,0 +1,237 @@
+//! Dynamatic's load-store queue (`lsq`) in the interpreter: hsir's conservative, in-order queue,
+//! as `hsir_lsq` in `rtl/README.md` behaves, minus timing. It is not Dynamatic's LSQ, whose
+//! accesses overtake each other when their addresses allow; this one runs them strictly in
+//! program order, which gives the same results, and is what the RTL does too.
+//!
+//! A group's allocation token appends the group's accesses, in program order, to the queue. A
+//! port takes tokens (addresses, store data) while it holds fewer than its accesses in the queue,
+//! and keeps them in order. Only the oldest access in the queue runs, once its port holds what it
+//! needs: a load reads the memory and sends the word on its data result, a store writes. So every
+//! load reads what all earlier stores left. `memEnd` comes once `memStart` and `ctrlEnd` have
+//! arrived and the queue is empty.
+//!
+//! Allocation is a deferred step, like a merge's choice: when allocation tokens of several groups
+//! wait at once, the oldest is taken and the run records a race (HS5007), since their order then
+//! depends on timing (the RTL takes tokens valid in the same cycle in group-number order).
+//! Dynamatic's circuits derive each group's token from the control flow, in program order, so
+//! this does not happen in them. The end is deferred too, and comes only when no allocation
+//! token waits.
+
+use std::collections::VecDeque;
+
+use hsir_analysis::ir::OpId;
+
+use super::build::Memory;
+use super::node::{join, Clock, Event, Io};
+use super::SimError;
+use crate::memories::{self, Access, Port};
+use crate::program::Func;
+
+/// Parts of the node's steps (each part's steps are ordered one after another).
+const ALLOCATE: usize = 0;
+const RUN: usize = 1;
+const TAKE: usize = 2;
+
+#[derive(Debug)]
+pub(crate) struct Lsq {
+    /// Index of the memory it reaches.
+    pub memory: usize,
+    /// Each group's accesses, in program order.
+    groups: Vec<Vec<Access>>,
+    /// Positions among the node's inputs: each group's allocation token, each load port's
+    /// address, each store port's address and data, `memStart`, `ctrlEnd`.
+    alloc_in: Vec<usize>,
+    load_addr_in: Vec<usize>,
+    store_addr_in: Vec<usize>,
+    store_data_in: Vec<usize>,
+    start_in: usize,
+    end_in: usize,
+    /// Positions among the node's outputs: each load port's data, `memEnd`.
+    load_data_out: Vec<usize>,
+    end_out: usize,
+    /// The clock component counting the queue's accesses.
+    component: usize,
+    /// Allocated accesses not yet done, oldest first, each with its allocation's clock.
+    queue: VecDeque<(Access, Clock)>,
+    /// Per load port: its accesses in the queue, and the addresses it holds, oldest first.
+    load_queued: Vec<usize>,
+    load_addrs: Vec<VecDeque<(u64, Clock)>>,
+    /// Per store port: its accesses in the queue, and the addresses and data it holds.
+    store_queued: Vec<usize>,
+    store_addrs: Vec<VecDeque<(u64, Clock)>>,
+    store_datas: Vec<VecDeque<(u64, Clock)>>,
+}
+
+impl Lsq {
+    /// The node of `lsq` op `id`, on memory `memory` (`None` when its memref has no static
+    /// shape).
+    pub(super) fn new(
+        func: &Func,
+        id: OpId,
+        memory: Option<usize>,
+        component: usize,
+    ) -> Result<Lsq, SimError> {
+        let op = &func.item.ops[id as usize];
+        let unsupported = |reason: String| SimError::Unsupported {
+            func: func.name.clone(),
+            op: op.name.clone(),
+            range: op.name_range,
+            reason,
+        };
+        let Some(iface) = memories::interface(func, id) else {
+            return Err(unsupported("it is not a memory interface".into()));
+        };
+        if iface.behind_controller {
+            return Err(unsupported(
+                "an LSQ behind a `mem_controller` (`lsq [MC]`) is not modelled; only LSQs that reach their memref".into(),
+            ));
+        }
+        if let Some(problem) = &iface.problem {
+            return Err(SimError::Malformed {
+                func: func.name.clone(),
+                range: op.name_range,
+                message: format!("the ports of `lsq` cannot be read: {problem}"),
+            });
+        }
+        let Some(memory) = memory else {
+            return Err(unsupported("its memory has no static one-dimensional shape".into()));
+        };
+        // Inputs are the operands without the memref, in order.
+        let input = |port: Port| -> usize {
+            let position = iface.operand(port).expect("a laid-out LSQ has every port");
+            iface.operands[..position].iter().filter(|p| **p != Port::Memref).count()
+        };
+        let output = |port: Port| iface.result(port).expect("a laid-out LSQ has every result");
+        let (loads, stores) = (iface.loads, iface.stores);
+        Ok(Lsq {
+            memory,
+            alloc_in: (0..iface.groups.len()).map(|g| input(Port::GroupAlloc(g))).collect(),
+            load_addr_in: (0..loads).map(|k| input(Port::LoadAddr(k))).collect(),
+            store_addr_in: (0..stores).map(|k| input(Port::StoreAddr(k))).collect(),
+            store_data_in: (0..stores).map(|k| input(Port::StoreData(k))).collect(),
+            start_in: input(Port::MemStart),
+            end_in: input(Port::CtrlEnd),
+            load_data_out: (0..loads).map(|k| output(Port::LoadData(k))).collect(),
+            end_out: output(Port::MemEnd),
+            groups: iface.groups,
+            component,
+            queue: VecDeque::new(),
+            load_queued: vec![0; loads],
+            load_addrs: vec![VecDeque::new(); loads],
+            store_queued: vec![0; stores],
+            store_addrs: vec![VecDeque::new(); stores],
+            store_datas: vec![VecDeque::new(); stores],
+        })
+    }
+
+    /// One order-independent step: a port takes a token, else the oldest access runs.
+    pub(super) fn step(&mut self, io: &mut Io<'_>, memory: &mut Memory) -> Option<Option<Event>> {
+        for k in 0..self.load_addr_in.len() {
+            if take(io, self.load_addr_in[k], self.load_queued[k], &mut self.load_addrs[k]) {
+                return Some(None);
+            }
+        }
+        for k in 0..self.store_addr_in.len() {
+            if take(io, self.store_addr_in[k], self.store_queued[k], &mut self.store_addrs[k])
+                || take(io, self.store_data_in[k], self.store_queued[k], &mut self.store_datas[k])
+            {
+                return Some(None);
+            }
+        }
+        let (access, _) = self.queue.front()?;
+        let ready = match *access {
+            Access::Load(k) => !self.load_addrs[k].is_empty(),
+            Access::Store(k) => !self.store_addrs[k].is_empty() && !self.store_datas[k].is_empty(),
+        };
+        if !ready {
+            return None;
+        }
+        let (access, allocated) = self.queue.pop_front().expect("checked");
+        io.part = RUN;
+        join(&mut io.clock, &allocated);
+        let operand = |held: &mut VecDeque<(u64, Clock)>, io: &mut Io<'_>| {
+            let (value, clock) = held.pop_front().expect("checked");
+            join(&mut io.clock, &clock);
+            value
+        };
+        let race = match access {
+            Access::Load(k) => {
+                let address = operand(&mut self.load_addrs[k], io);
+                self.load_queued[k] -= 1;
+                let tick = io.tick(self.component);
+                let (value, race) = memory.load(address, &io.clock, (self.component, tick));
+                io.push(self.load_data_out[k], value);
+                race
+            }
+            Access::Store(k) => {
+                let address = operand(&mut self.store_addrs[k], io);
+                let data = operand(&mut self.store_datas[k], io);
+                self.store_queued[k] -= 1;
+                let tick = io.tick(self.component);
+                memory.store(address, data, &io.clock, (self.component, tick))
+            }
+        };
+        Some(race)
+    }
+
+    /// One deferred step: allocate the group whose token is oldest, else end.
+    pub(super) fn deferred(&mut self, io: &mut Io<'_>) -> Option<Option<Event>> {
+        io.part = ALLOCATE;
+        let holding: Vec<usize> =
+            (0..self.alloc_in.len()).filter(|&g| io.has(self.alloc_in[g])).collect();
+        if let Some(&g) = holding.iter().min_by_key(|&&g| io.head_seq(self.alloc_in[g])) {
+            io.pop(self.alloc_in[g]);
+            let clock = io.settle().clone();
+            for &access in &self.groups[g] {
+                match access {
+                    Access::Load(k) => self.load_queued[k] += 1,
+                    Access::Store(k) => self.store_queued[k] += 1,
+                }
+                self.queue.push_back((access, clock.clone()));
+            }
+            let event = (holding.len() > 1).then(|| {
+                let mut groups = holding.clone();
+                // The allocated group first.
+                groups.retain(|&h| h != g);
+                groups.insert(0, g);
+                Event::Allocation { groups }
+            });
+            return Some(event);
+        }
+        let done = self.queue.is_empty() && io.has(self.start_in) && io.has(self.end_in);
+        done.then(|| {
+            io.pop(self.start_in);
+            io.pop(self.end_in);
+            io.push(self.end_out, 0);
+            None
+        })
+    }
+
+    /// What is left inside at quiescence, if anything: "still has 2 accesses ...".
+    pub(crate) fn held(&self) -> Option<String> {
+        let (oldest, _) = self.queue.front()?;
+        let n = self.queue.len();
+        let waits = match *oldest {
+            Access::Load(k) => format!("the oldest, on load port {k}, waits for its address"),
+            Access::Store(k) if self.store_addrs[k].is_empty() => {
+                format!("the oldest, on store port {k}, waits for its address")
+            }
+            Access::Store(k) => format!("the oldest, on store port {k}, waits for its data"),
+        };
+        Some(format!(
+            "still has {n} allocated access{} it never ran: {waits}",
+            if n == 1 { "" } else { "es" }
+        ))
+    }
+}
+
+/// A port takes the token on input `i` if it holds fewer than its `queued` accesses.
+fn take(io: &mut Io<'_>, i: usize, queued: usize, held: &mut VecDeque<(u64, Clock)>) -> bool {
+    if held.len() >= queued || !io.has(i) {
+        return false;
+    }
+    io.part = TAKE;
+    let token = io.channels[io.inputs[i]].tokens.pop_front().expect("checked");
+    held.push_back((token.value, token.clock));
+    true
+}
