@@ -9,6 +9,11 @@ the MILP's (weighted throughput minus the small area cost), so they compare dire
     pip install highspy
     cargo build --release
     python3 benches/placement_vs_highs.py [--algorithm fpga20] [--highs-limit 300] [--runs 3]
+        [--feature-binary PATH]
+
+`--feature-binary` names an `hsir` built with the `highs` cargo feature
+(`cargo build --release -p hsir --features highs`); the table then also shows the decomposed
+path with HiGHS as each model's solver (`hsir buffers --solver highs`).
 """
 
 import argparse
@@ -35,10 +40,10 @@ CORPUS_KERNELS = [
 GENERATED = [("gen-40", 40), ("gen-150", 150), ("gen-700", 700)]
 
 
-def place(path, func, algorithm, work):
+def place(path, func, algorithm, work, binary=HSIR, extra=()):
     report = os.path.join(work, "r.json")
     model = os.path.join(work, "m.lp")
-    args = [HSIR, "buffers", path, "--strip", "--algorithm", algorithm, "--func", func,
+    args = [binary, "buffers", *extra, path, "--strip", "--algorithm", algorithm, "--func", func,
             "--report", report, "--emit-model", model, "-o", os.path.join(work, "out.mlir")]
     start = time.perf_counter()
     run = subprocess.run(args, capture_output=True, text=True)
@@ -70,6 +75,7 @@ def main():
     ap.add_argument("--algorithm", default="fpga20")
     ap.add_argument("--highs-limit", type=float, default=300.0)
     ap.add_argument("--runs", type=int, default=3, help="runs of hsir per kernel (median time)")
+    ap.add_argument("--feature-binary", help="an hsir built with the `highs` feature")
     opts = ap.parse_args()
     work = tempfile.mkdtemp(prefix="hsir-place-bench-")
     kernels = []
@@ -80,9 +86,12 @@ def main():
         subprocess.run([sys.executable, GEN, "--funcs", "1", "--ops", str(ops), "--seed", "7",
                         "--no-instance", "-o", path], check=True, capture_output=True)
         kernels.append((name, path, "kernel_0"))
+    feature = opts.feature_binary
+    extra_head = " `highs` feature objective | feature time (s) |" if feature else ""
+    extra_rule = " ---: | ---: |" if feature else ""
     print(f"| kernel | channels | loops | hsir objective | hsir time (s) | HiGHS objective | "
-          f"HiGHS bound | HiGHS status | HiGHS time (s) | hsir vs HiGHS |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
+          f"HiGHS bound | HiGHS status | HiGHS time (s) | hsir vs HiGHS |{extra_head}")
+    print(f"| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |{extra_rule}")
     for name, path, func in kernels:
         times = []
         for _ in range(opts.runs):
@@ -95,9 +104,13 @@ def main():
         else:
             versus = f"{(ours - obj) / max(abs(obj), 1e-9) * 100:+.2f}%"
         shown = "-" if obj is None else f"{obj:.5f}"
+        extra = ""
+        if feature:
+            g, gwall, _ = place(path, func, opts.algorithm, work, feature, ("--solver", "highs"))
+            extra = f" {g['objective']:.5f} | {gwall:.2f} |"
         print(f"| {name} | {f['channels']} | {len(f['cfdfcs'])} | {ours:.5f} | "
               f"{statistics.median(times):.2f} | {shown} | {bound:.5f} | {status} | "
-              f"{hwall:.2f} | {versus} |", flush=True)
+              f"{hwall:.2f} | {versus} |{extra}", flush=True)
 
 
 if __name__ == "__main__":

@@ -323,3 +323,47 @@ fn mapping_follows_seed_000() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `budget.rs` on `sum_loop`, counted by hand: the `i` cycle (`mux %i → fork %if → cond_br →
+/// addi %i_next → mux`) holds one token and no unit latency, so with `x` breaks on it the loop
+/// runs at `1/x` at best.
+#[test]
+fn cycle_budgets_count_breaks_against_tokens() {
+    use hsir_backend::buffers::budget::Budgets;
+    use hsir_backend::buffers::{cfdfc, graph::Graph, timing_paths::Choice};
+    let text = std::fs::read_to_string(dir().join("sum_loop.mlir")).unwrap();
+    let (parse, _) = hsir_analysis::parse_bytes(text.as_bytes());
+    let program = Program::new_unchecked(&parse);
+    let func = &program.funcs[0];
+    let (graph, _) = Graph::build(func, TimingModel::builtin(), false, 4.0);
+    let loops = cfdfc::find(&graph, None);
+    assert_eq!(loops.cfdfcs.len(), 1);
+    let name = |u: usize| value_name(&graph.units[u].label, &text, graph.units[u].range);
+    let channel = |from: &str, to: &str| {
+        (0..graph.channels.len())
+            .find(|&c| name(graph.channels[c].from) == from && name(graph.channels[c].to) == to)
+            .unwrap_or_else(|| panic!("no channel {from} → {to}"))
+    };
+    let mut choices = vec![Choice::default(); graph.channels.len()];
+    let at = |targets: f64| Budgets::new(&graph, &loops, vec![targets]);
+    // Every back edge broken: one break per cycle.
+    for &b in &loops.cfdfcs[0].back_edges {
+        choices[b].dv = true;
+    }
+    let achieved = at(1.0).achieved(&choices)[0];
+    assert!((achieved - 1.0).abs() < 1e-6, "{achieved}");
+    // A second break on the `i` cycle halves it.
+    let i_fork = channel("%i", "%if");
+    choices[i_fork].dv = true;
+    let achieved = at(1.0).achieved(&choices)[0];
+    assert!((achieved - 0.5).abs() < 1e-6, "{achieved}");
+    assert!(at(0.5).met(&choices) && !at(0.6).met(&choices));
+    // At 1/2 the `i` cycle has no room left; at 1/3 room for one break; off the loop, no limit.
+    let i_branch = channel("%if", "%i_t");
+    assert!(at(0.5).slack(&choices, i_branch) < 0.0);
+    assert!((at(1.0 / 3.0).slack(&choices, i_branch) - 0.0).abs() < 1e-6);
+    assert_eq!(at(0.5).slack(&choices, channel("%n", "%nn")), f64::INFINITY);
+    // The `i` cycle is critical at what the loop achieves; the `k` cycle is not.
+    assert!(at(0.5).critical(&choices, i_branch));
+    assert!(!at(0.5).critical(&choices, channel("%kk", "%k_t")));
+}

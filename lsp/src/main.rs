@@ -112,8 +112,9 @@ enum Command {
         /// Remove the function's buffers first (otherwise they are kept as lower bounds).
         #[arg(long)]
         strip: bool,
-        /// Seconds each MILP may take.
-        #[arg(long, default_value_t = 5.0)]
+        /// Seconds the placement of one function may take: the MILPs share it, keeping a share
+        /// for the local search.
+        #[arg(long, default_value_t = 8.0)]
         time_limit: f64,
         /// Branch-and-bound nodes each MILP may solve, besides the time limit: unlike a time
         /// limit, it gives the same placement on every machine.

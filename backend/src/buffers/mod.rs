@@ -18,6 +18,7 @@
 //!    with every choice fixed;
 //! 8. `mapping`: results to buffer types; `edit`: the buffers written into the text.
 
+pub mod budget;
 pub mod cfdfc;
 pub mod edit;
 pub mod formulation;
@@ -53,7 +54,9 @@ pub struct Options {
     pub profile: Option<Profile>,
     /// Remove the function's buffers first (otherwise they are lower bounds).
     pub strip: bool,
-    /// Time limit of each model.
+    /// Time limit of the whole function's placement: the target search stops starting new
+    /// targets past a third of it, and each model gets a share of what is left, keeping one
+    /// for the local search.
     pub time_limit: Duration,
     /// Relative gap at which a model may stop.
     pub gap: f64,
@@ -72,7 +75,7 @@ impl Default for Options {
             period: 4.0,
             profile: None,
             strip: false,
-            time_limit: Duration::from_secs(5),
+            time_limit: Duration::from_secs(8),
             gap: 0.0,
             solver: Solver::Microlp,
             max_slots: 4,
@@ -110,6 +113,8 @@ pub struct ModelReport {
     pub time: Duration,
     /// The objective of the placement kept for the model's channels.
     pub objective: Option<f64>,
+    /// The model's own time limit (its share of the function's).
+    pub time_limit: Duration,
     /// The heuristic placement's objective on the same model.
     pub heuristic_objective: Option<f64>,
     /// The LP relaxation's optimum (an upper bound).
@@ -341,8 +346,9 @@ pub fn place(
     // LP puts most of a break is usually where the MILP puts it.
     if !cx.loops.cfdfcs.is_empty() {
         let base = unfixable.len();
-        let (_, mut best) = evaluate(&cx, &heuristic);
-        for candidate in rounded_relaxation(&cx, &allowed_all) {
+        let (theta_heuristic, mut best) = evaluate(&cx, &heuristic);
+        let (rounded, theta_lp) = rounded_relaxation(&cx, &allowed_all);
+        for candidate in rounded {
             let mut trial = candidate;
             let left = heuristic_repair(&cx, &mut trial, &allowed_all);
             if left.len() > base || timing_paths::analyse(graph, &trial, &cx.buf).dv_cycle.is_some()
@@ -354,6 +360,22 @@ pub fn place(
             if objective > best + 1e-7 {
                 best = objective;
                 heuristic = trial;
+            }
+        }
+        // Throughput targets between the heuristic's and the LP's, each met by a repair that
+        // keeps every loop's cycle budget.
+        let found = target_search(
+            &cx,
+            &allowed_all,
+            &theta_heuristic,
+            &theta_lp,
+            base,
+            started + options.time_limit / 3,
+        );
+        if let Some(found) = found {
+            let (_, objective) = evaluate(&cx, &found);
+            if objective > best + 1e-7 {
+                heuristic = found;
             }
         }
     }
@@ -368,6 +390,8 @@ pub fn place(
         timing_paths::on_long_paths(graph, &cut, &cx.buf, options.period)
     };
     let mut models = Vec::new();
+    // The models still to solve, and the local search's share.
+    let parts = cx.loops.regions.len() + 2;
     let in_region = |c: usize| {
         let ch = &graph.channels[c];
         cx.loops.region_of_unit[ch.from].is_some()
@@ -406,7 +430,9 @@ pub fn place(
             timed: (0..nc).map(region_channel).collect(),
             cfdfcs: cfdfcs.clone(),
         };
-        let report = solve_part(&cx, format!("region {r}"), &scope, &heuristic, &mut choices);
+        let limit = share(started, options.time_limit, parts - models.len());
+        let report =
+            solve_part(&cx, format!("region {r}"), &scope, &heuristic, &mut choices, limit);
         models.push(report);
     }
 
@@ -435,7 +461,8 @@ pub fn place(
             timed: vec![true; nc],
             cfdfcs: Vec::new(),
         };
-        let report = solve_part(&cx, "outside loops".into(), &scope, &start, &mut choices);
+        let limit = share(started, options.time_limit, parts - models.len());
+        let report = solve_part(&cx, "outside loops".into(), &scope, &start, &mut choices, limit);
         models.push(report);
     }
 
@@ -465,10 +492,10 @@ pub fn place(
                 _ => format!(
                     "the MILP of the {} stopped at its {}{}; the {} placement is used",
                     m.name,
-                    if m.time < options.time_limit && options.node_limit.is_some() {
+                    if m.time < m.time_limit && options.node_limit.is_some() {
                         format!("{}-node limit", options.node_limit.unwrap_or_default())
                     } else {
-                        format!("{} s time limit", options.time_limit.as_secs_f64())
+                        format!("time limit ({:.1} s)", m.time_limit.as_secs_f64())
                     },
                     m.gap.map(|g| format!(" with a gap of {:.2}%", g * 100.0)).unwrap_or_default(),
                     m.kept
@@ -648,13 +675,115 @@ fn heuristic_repair(
     unfixable
 }
 
+/// Rounds of `budget::negotiate` per target.
+const NEGOTIATION_ROUNDS: usize = 30;
+
+/// The ways `target_search` lets `budget::repair` choose a late path's break.
+const PICKS: [budget::Pick; 5] = [
+    budget::Pick::MostFixed,
+    budget::Pick::Latest,
+    budget::Pick::MostSlack,
+    budget::Pick::Reserve(1),
+    budget::Pick::Reserve(2),
+];
+
+/// Bisection steps of `target_search` between the heuristic's throughput and the LP's.
+const TARGET_STEPS: usize = 6;
+
+/// Searches throughput targets: each loop's target lies a share `μ` of the way from the
+/// heuristic's throughput to the LP relaxation's, `μ = 1` first, then bisection. A placement
+/// that meets a target is built by `budget::repair` (late paths broken where the loops have
+/// room) with each of `PICKS`, and by `budget::negotiate`; each one found loses the breaks it
+/// does not need (`budget::prune`) and merges the breaks after a fork into one before it
+/// (`budget::hoist`). Returns the best placement found, if any met a target with no more
+/// unfixable paths than `base`. Past `deadline` no new target is started once one was met.
+fn target_search(
+    cx: &Context,
+    allowed: &dyn Fn(usize) -> bool,
+    theta_heuristic: &[f64],
+    theta_lp: &[f64],
+    base: usize,
+    deadline: Instant,
+) -> Option<Vec<Choice>> {
+    let graph = &cx.graph;
+    if theta_lp.len() != cx.loops.cfdfcs.len() {
+        return None;
+    }
+    let mut best: Option<(f64, Vec<Choice>)> = None;
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    let mut mu = 1.0;
+    for _ in 0..TARGET_STEPS {
+        // The first target is always tried: the search is the default path's main step.
+        if cx.cancelled() || (best.is_some() && Instant::now() >= deadline) {
+            break;
+        }
+        let targets: Vec<f64> = theta_heuristic
+            .iter()
+            .zip(theta_lp)
+            .map(|(&h, &l)| h + mu * (l - h).max(0.0))
+            .collect();
+        let budgets = budget::Budgets::new(graph, &cx.loops, targets.clone());
+        let mut met = false;
+        let timing = budget::Timing { graph, buf: &cx.buf, period: cx.options.period, allowed };
+        let negotiated =
+            budget::negotiate(&timing, &initial_choices(graph), &budgets, NEGOTIATION_ROUNDS);
+        let picks = PICKS
+            .iter()
+            .map(|&p| (p, None))
+            .chain(negotiated.map(|n| (budget::Pick::Negotiated, Some(n))));
+        for (pick, done) in picks {
+            let trial = match done {
+                Some(done) => Some(done),
+                None => {
+                    let mut trial = initial_choices(graph);
+                    let kept = budgets.met(&trial)
+                        && budget::repair(&timing, &mut trial, &budgets, pick, &[]);
+                    kept.then_some(trial)
+                }
+            };
+            let Some(mut trial) = trial else { continue };
+            let left = heuristic_repair(cx, &mut trial, allowed);
+            if left.len() > base || timing_paths::analyse(graph, &trial, &cx.buf).dv_cycle.is_some()
+            {
+                continue;
+            }
+            met = true;
+            let removable = |c: usize| {
+                let ch = &graph.channels[c];
+                !ch.old_dv && ch.force_dv != Some(true)
+            };
+            budget::prune(&timing, &mut trial, &removable);
+            let at = budget::Budgets::new(graph, &cx.loops, budgets.achieved(&trial));
+            budget::hoist(&timing, &mut trial, &removable, &at);
+            size_slots(cx, &mut trial);
+            let (_, objective) = evaluate(cx, &trial);
+            if best.as_ref().is_none_or(|(b, _)| objective > *b + 1e-7) {
+                best = Some((objective, trial));
+            }
+        }
+        if met && mu >= 1.0 {
+            break;
+        }
+        if met {
+            lo = mu;
+        } else {
+            hi = mu;
+        }
+        mu = (lo + hi) / 2.0;
+    }
+    best.map(|(_, choices)| choices)
+}
+
 /// Thresholds at which `rounded_relaxation` rounds the LP's breaks up.
 const ROUNDING: [f64; 4] = [0.5, 0.35, 0.2, 0.65];
 
 /// Placements from the LP relaxation of the whole function (every decision continuous, timing
 /// and throughput rows as in the MILP): a channel breaks a path when the LP breaks at least a
 /// threshold's share of it. Not repaired: the caller repairs and checks each.
-fn rounded_relaxation(cx: &Context, allowed: &dyn Fn(usize) -> bool) -> Vec<Vec<Choice>> {
+fn rounded_relaxation(
+    cx: &Context,
+    allowed: &dyn Fn(usize) -> bool,
+) -> (Vec<Vec<Choice>>, Vec<f64>) {
     let nc = cx.graph.channels.len();
     let fixed = initial_choices(&cx.graph);
     let decide: Vec<bool> = (0..nc).map(allowed).collect();
@@ -670,7 +799,8 @@ fn rounded_relaxation(cx: &Context, allowed: &dyn Fn(usize) -> bool) -> Vec<Vec<
         v.domain = lp::Domain::Continuous;
     }
     let solved = lp::solve_microlp(&built.model, &cx.limits(None));
-    let Some(values) = solved.values else { return Vec::new() };
+    let Some(values) = solved.values else { return (Vec::new(), Vec::new()) };
+    let theta = built.theta.iter().map(|&(_, v)| values[v.0 as usize]).collect();
     let share = |var: Option<lp::Var>| var.map(|v| values[v.0 as usize]);
     let mut out: Vec<Vec<Choice>> = Vec::new();
     for t in ROUNDING {
@@ -691,7 +821,7 @@ fn rounded_relaxation(cx: &Context, allowed: &dyn Fn(usize) -> bool) -> Vec<Vec<
             out.push(choices);
         }
     }
-    out
+    (out, theta)
 }
 
 /// Passes of `local_search` over the loop breaks at most: a bound that does not depend on the
@@ -859,6 +989,13 @@ fn path_diagnostic(cx: &Context, v: &Violation) -> Diagnostic {
     d
 }
 
+/// A model's share of what is left of the function's time limit, when `parts` parts (models,
+/// and the local search last) are still to come.
+fn share(started: Instant, total: Duration, parts: usize) -> Duration {
+    let left = total.saturating_sub(started.elapsed());
+    (left / parts.max(1) as u32).max(Duration::from_millis(50))
+}
+
 /// Solves one part: heuristic objective, LP bound, MILP; keeps the better placement.
 fn solve_part(
     cx: &Context,
@@ -866,6 +1003,7 @@ fn solve_part(
     scope: &Scope,
     start: &[Choice],
     choices: &mut [Choice],
+    limit: Duration,
 ) -> ModelReport {
     let mut inputs = cx.inputs(start);
     inputs.relax_slots = true;
@@ -879,6 +1017,7 @@ fn solve_part(
         constraints: model.rows.len(),
         status: Status::Optimal,
         time: Duration::ZERO,
+        time_limit: limit,
         objective: None,
         heuristic_objective: None,
         lp_bound: None,
@@ -896,7 +1035,8 @@ fn solve_part(
     report.heuristic_objective = heuristic_objective;
     report.lp_bound = lp::lp_bound(model, &cx.limits(None));
     let warm = formulation::warm_start(&built, start);
-    let solved = cx.solve(model, &cx.limits(Some(&warm)));
+    let limits = Limits { time_limit: limit, ..cx.limits(Some(&warm)) };
+    let solved = cx.solve(model, &limits);
     report.status = solved.status;
     report.time = started.elapsed();
     let better = match (solved.objective, heuristic_objective) {

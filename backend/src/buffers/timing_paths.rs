@@ -159,7 +159,7 @@ fn input_to_ready(graph: &Graph, u: usize, a: &Arrivals) -> f64 {
 /// Units in an order where every `edge` channel goes from an earlier to a later unit
 /// (`forwards`) or from a later to an earlier one; units on a cycle of such channels are
 /// appended at the end, and one such cycle is returned.
-fn topo(
+pub(crate) fn topo(
     graph: &Graph,
     edge: &dyn Fn(usize) -> bool,
     forwards: bool,
@@ -309,6 +309,17 @@ pub fn worst_r_path(
     Some(Violation { channels, units, delay, ready: true })
 }
 
+/// What a unit needs of the period after its inputs arrive: its input ports' setup when it
+/// registers them, else its own combinational delay.
+pub(crate) fn input_need(graph: &Graph, u: usize) -> f64 {
+    let unit = &graph.units[u];
+    if registered(graph, u) {
+        unit.timing.in_port.data.max(unit.timing.in_port.valid)
+    } else {
+        unit.dv_delay()
+    }
+}
+
 /// Breaks data/valid paths longer than `period` greedily, in signal order: where a unit's
 /// inputs arrive too late for its own delay and what follows it, the late inputs get a
 /// D/V-breaking buffer. What follows a unit counts when its output cannot be buffered (a memory
@@ -323,14 +334,7 @@ pub fn repair_dv(
 ) -> Vec<Violation> {
     let eps = 1e-9;
     let mut unfixable = Vec::new();
-    let need_at = |u: usize| {
-        let unit = &graph.units[u];
-        if registered(graph, u) {
-            unit.timing.in_port.data.max(unit.timing.in_port.valid)
-        } else {
-            unit.dv_delay()
-        }
-    };
+    let need_at = |u: usize| input_need(graph, u);
     for _round in 0..4 {
         let a = analyse(graph, choices, buf);
         if a.dv_cycle.is_some() {

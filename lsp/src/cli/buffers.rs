@@ -235,6 +235,7 @@ pub fn report_json(
                         "constraints": m.constraints,
                         "status": m.status.name(),
                         "timeMs": m.time.as_secs_f64() * 1000.0,
+                        "timeLimitMs": m.time_limit.as_secs_f64() * 1000.0,
                         "objective": m.objective,
                         "heuristicObjective": m.heuristic_objective,
                         "lpBound": m.lp_bound,

@@ -5,7 +5,7 @@
 //! ```json
 //! { "diagnostics": { "severity": { "HS1107": "off", "HS2021": "error" } },
 //!   "rtl": { "outputDir": "rtl", "hdl": "verilog" },
-//!   "buffers": { "algorithm": "fpga20", "period": 4.0, "timeLimit": 5.0 } }
+//!   "buffers": { "algorithm": "fpga20", "period": 4.0, "timeLimit": 8.0 } }
 //! ```
 //!
 //! A setting that cannot be read is named in a message to the user and keeps its previous
@@ -36,13 +36,14 @@ pub struct BufferSettings {
     pub algorithm: String,
     /// Target clock period in nanoseconds.
     pub period: f64,
-    /// Seconds each MILP may take before its best placement so far is kept.
+    /// Seconds the placement of one function may take (its MILPs share them; one cut off keeps
+    /// its best placement so far).
     pub time_limit: f64,
 }
 
 impl Default for BufferSettings {
     fn default() -> BufferSettings {
-        BufferSettings { algorithm: "fpga20".to_string(), period: 4.0, time_limit: 5.0 }
+        BufferSettings { algorithm: "fpga20".to_string(), period: 4.0, time_limit: 8.0 }
     }
 }
 
