@@ -37,7 +37,7 @@ CORPUS_KERNELS = [
     ("gaussian", "gaussian-4-2__handshake_buffered.mlir", "gaussian"),
     ("2mm", "kernel_2mm-8-8__handshake_export.mlir", "kernel_2mm"),
 ]
-GENERATED = [("gen-40", 40), ("gen-150", 150), ("gen-700", 700)]
+GENERATED = [("gen-40", 40), ("gen-150", 150), ("gen-700", 700), ("gen-1300", 1300)]
 
 
 def place(path, func, algorithm, work, binary=HSIR, extra=()):
@@ -76,12 +76,17 @@ def main():
     ap.add_argument("--highs-limit", type=float, default=300.0)
     ap.add_argument("--runs", type=int, default=3, help="runs of hsir per kernel (median time)")
     ap.add_argument("--feature-binary", help="an hsir built with the `highs` feature")
+    ap.add_argument("--only", nargs="*", help="only these kernels (by name)")
     opts = ap.parse_args()
     work = tempfile.mkdtemp(prefix="hsir-place-bench-")
     kernels = []
+    wanted = lambda name: not opts.only or name in opts.only
     for name, file, func in CORPUS_KERNELS:
-        kernels.append((name, os.path.join(CORPUS, file), func))
+        if wanted(name):
+            kernels.append((name, os.path.join(CORPUS, file), func))
     for name, ops in GENERATED:
+        if not wanted(name):
+            continue
         path = os.path.join(work, f"{name}.mlir")
         subprocess.run([sys.executable, GEN, "--funcs", "1", "--ops", str(ops), "--seed", "7",
                         "--no-instance", "-o", path], check=True, capture_output=True)
