@@ -4,20 +4,23 @@
 //! A loop's throughput in the FPGA20 model is set by its cycles: a cycle holding `B` tokens (its
 //! back edges), `L` cycles of unit latency and `X` data/valid breaks runs at most at `B / (L + X)`
 //! tokens per cycle, and the loop runs at the minimum over its cycles. So a target `θ` for a loop
-//! is a budget on every cycle, `L + X ≤ θ⁻¹·B`, which holds exactly when the loop's graph with
-//! channel weights `w = L_src + x − θ·back` has no cycle of positive weight. A new break on channel
-//! `u → v` keeps the budget when the longest `v ⇝ u` path plus `w + 1` stays at most zero; what is
-//! left is that channel's slack.
+//! is a budget on every cycle, `θ·(L + X) ≤ B`, which holds exactly when the loop's graph with
+//! channel weights `w = θ·(L_src + x) − back` has no cycle of positive weight. A new break on
+//! channel `u → v` keeps the budget when the longest `v ⇝ u` path plus `w + θ` stays at most
+//! zero; what is left, over `θ`, is that channel's slack in breaks.
 //!
 //! The greedy repair (`timing_paths::repair_dv`) breaks each late path at its last channel. Here
 //! each late path may be broken at any channel along it whose break makes it fit, and a channel is
 //! only taken when every loop through it keeps its budget: off the loops first, or where the
 //! loops have the most room. Several targets are tried by the caller; a target that cannot be
-//! met fails instead of overspending.
+//! met fails instead of overspending, except in `negotiate`, which overspends and then makes
+//! the breaks on the cycles over budget dearer for its next round.
 
 use super::cfdfc::Loops;
 use super::graph::Graph;
-use super::timing_paths::{analyse, input_need, registered, topo, Arrivals, BufferDelays, Choice};
+use super::timing_paths::{
+    analyse, input_budget, registered, topo, Arrivals, BufferDelays, Choice,
+};
 
 /// What timing repair reads: the graph, the buffers' delays, the period, and the channels a
 /// break may go on.
@@ -78,16 +81,16 @@ impl<'a> Budgets<'a> {
 
     /// Weight of channel `c` in CFDFC `k`: the source's latency and the break, at the target
     /// throughput, less a back edge's token.
-    fn weight(&self, k: usize, choices: &[Choice], c: usize) -> f64 {
+    fn weight(&self, k: usize, theta: f64, choices: &[Choice], c: usize) -> f64 {
         let ch = &self.graph.channels[c];
         let back = self.loops.cfdfcs[k].back_edges.contains(&c);
         let cost = self.graph.units[ch.from].timing.latency as f64 + choices[c].dv as u8 as f64;
-        self.targets[k] * cost - if back { 1.0 } else { 0.0 }
+        theta * cost - if back { 1.0 } else { 0.0 }
     }
 
-    /// Longest path from `from` to every unit of CFDFC `k`; `None` when a cycle of positive
-    /// weight is reachable (the budget is already broken).
-    fn longest(&self, k: usize, choices: &[Choice], from: usize) -> Option<Vec<f64>> {
+    /// Longest path from `from` to every unit of CFDFC `k` at throughput `theta`; `None` when a
+    /// cycle of positive weight is reachable (the budget is already broken).
+    fn longest(&self, k: usize, theta: f64, choices: &[Choice], from: usize) -> Option<Vec<f64>> {
         let n = self.graph.units.len();
         let mut dist = vec![f64::NEG_INFINITY; n];
         dist[from] = 0.0;
@@ -100,7 +103,7 @@ impl<'a> Budgets<'a> {
             queued[u] = false;
             for &c in &self.outs[k][u] {
                 let v = self.graph.channels[c].to;
-                let d = dist[u] + self.weight(k, choices, c);
+                let d = dist[u] + self.weight(k, theta, choices, c);
                 if d > dist[v] + EPS {
                     dist[v] = d;
                     relaxed[v] += 1;
@@ -120,7 +123,7 @@ impl<'a> Budgets<'a> {
     /// Whether every loop meets its target with `choices`.
     pub fn met(&self, choices: &[Choice]) -> bool {
         // Every cycle of a CFDFC passes through one of its back edges' targets.
-        (0..self.loops.cfdfcs.len()).all(|k| self.met_one(k, choices))
+        (0..self.loops.cfdfcs.len()).all(|k| self.met_at(k, self.targets[k], choices))
     }
 
     /// The throughput each loop reaches with `choices` (its worst cycle's tokens over latency
@@ -131,9 +134,7 @@ impl<'a> Budgets<'a> {
                 let (mut lo, mut hi) = (0.0f64, 1.0f64);
                 for _ in 0..40 {
                     let mid = (lo + hi) / 2.0;
-                    let mut one = Budgets::new(self.graph, self.loops, self.targets.clone());
-                    one.targets[k] = mid;
-                    if one.met_one(k, choices) {
+                    if self.met_at(k, mid, choices) {
                         lo = mid;
                     } else {
                         hi = mid;
@@ -144,10 +145,11 @@ impl<'a> Budgets<'a> {
             .collect()
     }
 
-    fn met_one(&self, k: usize, choices: &[Choice]) -> bool {
+    /// Whether CFDFC `k` reaches throughput `theta` with `choices`.
+    fn met_at(&self, k: usize, theta: f64, choices: &[Choice]) -> bool {
         self.loops.cfdfcs[k].back_edges.iter().all(|&b| {
             let h = self.graph.channels[b].to;
-            self.longest(k, choices, h).is_some_and(|d| d[h] <= EPS)
+            self.longest(k, theta, choices, h).is_some_and(|d| d[h] <= EPS)
         })
     }
 
@@ -155,9 +157,10 @@ impl<'a> Budgets<'a> {
     pub fn critical(&self, choices: &[Choice], c: usize) -> bool {
         let ch = &self.graph.channels[c];
         self.member[c].iter().any(|&k| {
-            self.longest(k, choices, ch.to).is_some_and(|dist| {
+            let theta = self.targets[k];
+            self.longest(k, theta, choices, ch.to).is_some_and(|dist| {
                 dist[ch.from] > f64::NEG_INFINITY
-                    && dist[ch.from] + self.weight(k, choices, c) >= -1e-6
+                    && dist[ch.from] + self.weight(k, theta, choices, c) >= -1e-6
             })
         })
     }
@@ -168,12 +171,14 @@ impl<'a> Budgets<'a> {
         let ch = &self.graph.channels[c];
         let mut slack = f64::INFINITY;
         for &k in &self.member[c] {
-            let Some(dist) = self.longest(k, choices, ch.to) else { return f64::NEG_INFINITY };
+            let theta = self.targets[k].max(EPS);
+            let Some(dist) = self.longest(k, theta, choices, ch.to) else {
+                return f64::NEG_INFINITY;
+            };
             if dist[ch.from] == f64::NEG_INFINITY {
                 continue;
             }
-            let theta = self.targets[k].max(EPS);
-            let after = dist[ch.from] + self.weight(k, choices, c) + theta;
+            let after = dist[ch.from] + self.weight(k, theta, choices, c) + theta;
             slack = slack.min(-after / theta);
         }
         slack
@@ -230,7 +235,7 @@ pub fn repair(
     let mut skipped = vec![false; nc];
     for _ in 0..2 * nc + 1 {
         let a = analyse(graph, choices, buf);
-        // Candidates: (channel, its order along the path from the end).
+        // Candidates: a cycle's open channels, or a late path's fixes, nearest its end first.
         let candidates: Vec<usize> = if let Some(cycle) = &a.dv_cycle {
             cycle.iter().copied().filter(|&c| allowed(c) && !choices[c].dv).collect()
         } else {
@@ -256,9 +261,7 @@ pub fn repair(
                 if best.is_some_and(|(_, b, _)| k > b + EPS) {
                     continue;
                 }
-                let mut trial = choices.to_vec();
-                trial[c].dv = true;
-                let late = late_inputs(t, &trial);
+                let late = late_with(t, choices, c);
                 if best.is_none_or(|(_, b, l)| k < b - EPS || late < l) {
                     best = Some((c, k, late));
                 }
@@ -276,13 +279,7 @@ pub fn repair(
             if slack < -EPS {
                 continue;
             }
-            let late = if pick == Pick::MostFixed {
-                let mut trial = choices.to_vec();
-                trial[c].dv = true;
-                late_inputs(t, &trial)
-            } else {
-                0
-            };
+            let late = if pick == Pick::MostFixed { late_with(t, choices, c) } else { 0 };
             let better = match (pick, best) {
                 (_, None) => true,
                 (Pick::Latest, Some(_)) => false,
@@ -317,7 +314,7 @@ fn first_late(t: &Timing, choices: &[Choice], a: &Arrivals, skipped: &[bool]) ->
     let (order, _) = topo(graph, &dv_edge, true);
     let mut found = None;
     'units: for &u in &order {
-        let budget = input_budget(t, choices, u);
+        let budget = input_budget(graph, choices, period, allowed, u);
         for &c in &graph.ins[u] {
             if a.dv_out[c] > budget + EPS && !choices[c].dv && !skipped[c] {
                 found = Some((c, budget));
@@ -352,49 +349,41 @@ fn first_late(t: &Timing, choices: &[Choice], a: &Arrivals, skipped: &[bool]) ->
     Some(Late { channel: end, fixes })
 }
 
-/// How many unit inputs arrive later than their unit allows.
-fn late_inputs(t: &Timing, choices: &[Choice]) -> usize {
-    let Timing { graph, buf, .. } = *t;
+/// How many unit inputs arrive later than their unit allows, and whether a combinational
+/// data/valid cycle is left.
+fn late_inputs(t: &Timing, choices: &[Choice]) -> (usize, bool) {
+    let Timing { graph, buf, period, allowed } = *t;
     let a = analyse(graph, choices, buf);
     let mut late = 0;
     for u in 0..graph.units.len() {
-        let budget = input_budget(t, choices, u);
+        let budget = input_budget(graph, choices, period, allowed, u);
         late +=
             graph.ins[u].iter().filter(|&&c| !choices[c].dv && a.dv_out[c] > budget + EPS).count();
     }
-    late
+    (late, a.dv_cycle.is_some())
 }
 
-/// The latest a unit's unbroken inputs may arrive: the period less the unit's own delay, and
-/// less its consumer's need where an output cannot be buffered.
-fn input_budget(t: &Timing, choices: &[Choice], u: usize) -> f64 {
-    let Timing { graph, period, allowed, .. } = *t;
-    let need_at = |u: usize| input_need(graph, u);
-    let mut limit = period;
-    if !registered(graph, u) {
-        for &o in &graph.outs[u] {
-            if !choices[o].dv && !allowed(o) {
-                limit = limit.min(period - need_at(graph.channels[o].to));
-            }
-        }
-    }
-    limit - need_at(u)
+/// Late inputs with one more break, on `c`.
+fn late_with(t: &Timing, choices: &[Choice], c: usize) -> usize {
+    let mut trial = choices.to_vec();
+    trial[c].dv = true;
+    late_inputs(t, &trial).0
 }
 
 /// Takes out every break of `choices` that `removable` allows and timing does not need (no more
 /// late inputs, no combinational cycle without it): fewer breaks never lower a loop's
 /// throughput. Returns how many it took out.
 pub fn prune(t: &Timing, choices: &mut [Choice], removable: &dyn Fn(usize) -> bool) -> usize {
-    let Timing { graph, buf, .. } = *t;
-    let mut late = late_inputs(t, choices);
+    let graph = t.graph;
+    let (mut late, _) = late_inputs(t, choices);
     let mut removed = 0;
     for c in 0..graph.channels.len() {
         if !choices[c].dv || !removable(c) {
             continue;
         }
         choices[c].dv = false;
-        let after = late_inputs(t, choices);
-        if after <= late && analyse(graph, choices, buf).dv_cycle.is_none() {
+        let (after, cycle) = late_inputs(t, choices);
+        if after <= late && !cycle {
             late = after;
             removed += 1;
         } else {
@@ -415,8 +404,8 @@ pub fn hoist(
     removable: &dyn Fn(usize) -> bool,
     budgets: &Budgets,
 ) -> usize {
-    let Timing { graph, buf, allowed, .. } = *t;
-    let mut late = late_inputs(t, choices);
+    let Timing { graph, allowed, .. } = *t;
+    let (mut late, _) = late_inputs(t, choices);
     let mut saved = 0;
     for _pass in 0..3 {
         let before_pass = saved;
@@ -441,11 +430,8 @@ pub fn hoist(
                 }
                 choices[one].dv = true;
                 choices[one].slots = choices[one].slots.max(1);
-                let after = late_inputs(t, choices);
-                if after <= late
-                    && analyse(graph, choices, buf).dv_cycle.is_none()
-                    && budgets.met(choices)
-                {
+                let (after, cycle) = late_inputs(t, choices);
+                if after <= late && !cycle && budgets.met(choices) {
                     late = after;
                     saved += broken.len() - 1;
                 } else {

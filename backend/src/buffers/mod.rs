@@ -372,8 +372,7 @@ pub fn place(
             base,
             started + options.time_limit / 3,
         );
-        if let Some(found) = found {
-            let (_, objective) = evaluate(&cx, &found);
+        if let Some((objective, found)) = found {
             if objective > best + 1e-7 {
                 heuristic = found;
             }
@@ -695,8 +694,8 @@ const TARGET_STEPS: usize = 6;
 /// that meets a target is built by `budget::repair` (late paths broken where the loops have
 /// room) with each of `PICKS`, and by `budget::negotiate`; each one found loses the breaks it
 /// does not need (`budget::prune`) and merges the breaks after a fork into one before it
-/// (`budget::hoist`). Returns the best placement found, if any met a target with no more
-/// unfixable paths than `base`. Past `deadline` no new target is started once one was met.
+/// (`budget::hoist`). Returns the best placement found and its objective, if any met a target
+/// with no more unfixable paths than `base`. Past `deadline` no new target is started once one was met.
 fn target_search(
     cx: &Context,
     allowed: &dyn Fn(usize) -> bool,
@@ -704,7 +703,7 @@ fn target_search(
     theta_lp: &[f64],
     base: usize,
     deadline: Instant,
-) -> Option<Vec<Choice>> {
+) -> Option<(f64, Vec<Choice>)> {
     let graph = &cx.graph;
     if theta_lp.len() != cx.loops.cfdfcs.len() {
         return None;
@@ -771,7 +770,7 @@ fn target_search(
         }
         mu = (lo + hi) / 2.0;
     }
-    best.map(|(_, choices)| choices)
+    best
 }
 
 /// Thresholds at which `rounded_relaxation` rounds the LP's breaks up.

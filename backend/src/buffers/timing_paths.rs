@@ -320,6 +320,27 @@ pub(crate) fn input_need(graph: &Graph, u: usize) -> f64 {
     }
 }
 
+/// The latest a unit's unbroken inputs may arrive: the period less what the unit needs of it,
+/// and for a combinational unit less its consumer's need where an output cannot be buffered
+/// (channels that cannot be broken carry the consumer's requirement back).
+pub(crate) fn input_budget(
+    graph: &Graph,
+    choices: &[Choice],
+    period: f64,
+    allowed: &dyn Fn(usize) -> bool,
+    u: usize,
+) -> f64 {
+    let mut limit = period;
+    if !registered(graph, u) {
+        for &o in &graph.outs[u] {
+            if !choices[o].dv && !allowed(o) {
+                limit = limit.min(period - input_need(graph, graph.channels[o].to));
+            }
+        }
+    }
+    limit - input_need(graph, u)
+}
+
 /// Breaks data/valid paths longer than `period` greedily, in signal order: where a unit's
 /// inputs arrive too late for its own delay and what follows it, the late inputs get a
 /// D/V-breaking buffer. What follows a unit counts when its output cannot be buffered (a memory
@@ -346,21 +367,9 @@ pub fn repair_dv(
         let mut changed = false;
         unfixable.clear();
         for &u in &order {
-            let unit = &graph.units[u];
             let comb = !registered(graph, u);
-            // The latest the unit's outputs may leave: channels that cannot be broken carry the
-            // consumer's requirement back here.
-            let mut limit = period;
-            if comb {
-                for &o in &graph.outs[u] {
-                    if !choices[o].dv && !allowed(o) {
-                        let consumer = graph.channels[o].to;
-                        limit = limit.min(period - need_at(consumer));
-                    }
-                }
-            }
-            let own = if comb { unit.dv_delay() } else { need_at(u) };
-            let budget = if comb { limit - own } else { period - own };
+            let own = need_at(u);
+            let budget = input_budget(graph, choices, period, allowed, u);
             for &c in &graph.ins[u] {
                 if arrival_out[c] > budget + eps && allowed(c) && !choices[c].dv {
                     choices[c].dv = true;
