@@ -695,7 +695,8 @@ const TARGET_STEPS: usize = 6;
 /// room) with each of `PICKS`, and by `budget::negotiate`; each one found loses the breaks it
 /// does not need (`budget::prune`) and merges the breaks after a fork into one before it
 /// (`budget::hoist`). Returns the best placement found and its objective, if any met a target
-/// with no more unfixable paths than `base`. Past `deadline` no new target is started once one was met.
+/// with no more unfixable paths than `base`. Past `deadline` no new target is started once one
+/// was met.
 fn target_search(
     cx: &Context,
     allowed: &dyn Fn(usize) -> bool,
@@ -721,7 +722,7 @@ fn target_search(
             .zip(theta_lp)
             .map(|(&h, &l)| h + mu * (l - h).max(0.0))
             .collect();
-        let budgets = budget::Budgets::new(graph, &cx.loops, targets.clone());
+        let budgets = budget::Budgets::new(graph, &cx.loops, targets);
         let mut met = false;
         let timing = budget::Timing { graph, buf: &cx.buf, period: cx.options.period, allowed };
         let negotiated =
@@ -747,10 +748,7 @@ fn target_search(
                 continue;
             }
             met = true;
-            let removable = |c: usize| {
-                let ch = &graph.channels[c];
-                !ch.old_dv && ch.force_dv != Some(true)
-            };
+            let removable = |c: usize| break_optional(graph, c);
             budget::prune(&timing, &mut trial, &removable);
             let at = budget::Budgets::new(graph, &cx.loops, budgets.achieved(&trial));
             budget::hoist(&timing, &mut trial, &removable, &at);
@@ -855,10 +853,7 @@ fn local_search(
     };
     let base_violations = violations(choices);
     let (_, mut best) = evaluate(cx, choices);
-    let removable = |choices: &[Choice], c: usize| {
-        let ch = &graph.channels[c];
-        choices[c].dv && !ch.old_dv && ch.force_dv != Some(true)
-    };
+    let removable = |choices: &[Choice], c: usize| choices[c].dv && break_optional(graph, c);
     let mut kept = 0;
     for _ in 0..SEARCH_PASSES {
         let mut changed = false;
@@ -929,6 +924,13 @@ fn local_search(
         }
     }
     kept
+}
+
+/// Whether a data/valid break on channel `c` may be taken out: neither an old buffer nor a rule
+/// requires it.
+fn break_optional(graph: &Graph, c: usize) -> bool {
+    let ch = &graph.channels[c];
+    !ch.old_dv && ch.force_dv != Some(true)
 }
 
 /// A move of `local_search`.
