@@ -6,7 +6,8 @@
 //! relative to the item, as in the `Item`.
 
 use crate::ir::{self, Container, Def, Item, NameProblem, OpData, OpId, ValueId};
-use crate::signatures::{self, int, known_name, Style, Typing};
+use crate::ops::{Era, OpKind};
+use crate::signatures::{self, int, Style, Typing};
 use crate::types::{Direction, ExtraSignal, Type};
 use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
 use hsir_parser::{TextRange, TextSize};
@@ -56,7 +57,7 @@ pub fn check_item(
     acc: &mut Vec<Diagnostic>,
 ) -> Option<Typed> {
     let typed = check_types(item, text, symbols, acc)?;
-    crate::lints::run(item, text, &typed.types, typed.style, acc);
+    crate::lints::run(item, text, &typed.types, typed.era, acc);
     Some(typed)
 }
 
@@ -66,6 +67,8 @@ pub struct Typed {
     /// Each value's type: written, or given by its defining op's typing.
     pub types: Vec<Option<Type>>,
     pub style: Style,
+    /// The syntax era the function is written in (`ops::Era::of`).
+    pub era: Era,
 }
 
 /// The type checks of one item: names, op signatures, function rules, single use. Returns the
@@ -83,13 +86,15 @@ pub fn check_types(
         types: item.values.iter().map(|v| v.ty.clone()).collect(),
         typings: vec![None; item.ops.len()],
         style: Style::Circt,
+        era: Era::Circt,
     };
     checker.names();
     let top = item.ops.first()?;
     if top.name == "handshake.func" {
-        checker.style = style_of(item);
+        checker.era = Era::of(item, text, style_of(item) == Style::Dynamatic);
+        checker.style = checker.era.style();
         checker.handshake_func(symbols);
-        Some(Typed { types: checker.types, style: checker.style })
+        Some(Typed { types: checker.types, style: checker.style, era: checker.era })
     } else {
         checker.outside_handshake();
         None
@@ -128,6 +133,7 @@ struct Checker<'a> {
     types: Vec<Option<Type>>,
     typings: Vec<Option<Typing>>,
     style: Style,
+    era: Era,
 }
 
 /// Types equal for checking. `_` (Dynamatic's placeholder) and type aliases (`!t`, which an
@@ -237,7 +243,7 @@ impl Checker<'_> {
         // Pass 1: what each op's written types say; results take their types from it.
         for id in 1..self.item.ops.len() {
             let op = &self.item.ops[id];
-            let Some(typing) = signatures::typing(op, self.item, self.style) else { continue };
+            let Some(typing) = signatures::typing(op, self.item, self.era) else { continue };
             for (i, &v) in op.results.iter().enumerate() {
                 if let Some(Some(ty)) = typing.results.get(i) {
                     self.types[v as usize] = Some(ty.clone());
@@ -325,22 +331,23 @@ impl Checker<'_> {
             // A statement the parser could not name: its syntax error says enough.
             return;
         }
-        let Some(name) = known_name(op) else {
+        let Some(kind) = OpKind::of(op) else {
             self.unknown(op);
             return;
         };
+        let name = kind.key();
         let typing = self.typings[id as usize].take().unwrap_or_default();
         let operand_ty = |i: usize| typing.operands.get(i).cloned().flatten();
         let result_ty = |i: usize| typing.results.get(i).cloned().flatten();
-        match name {
-            "merge" if op.operands.is_empty() => {
+        match kind {
+            OpKind::Merge if op.operands.is_empty() => {
                 self.push(Diagnostic::new(
                     Code::OperandCount,
                     op.name_range,
                     "`merge` needs at least one data operand",
                 ));
             }
-            "mux" => {
+            OpKind::Mux => {
                 let data = op.operands.len().saturating_sub(1);
                 if data == 0 {
                     self.push(Diagnostic::new(
@@ -357,12 +364,12 @@ impl Checker<'_> {
                 all.push(result_ty(0));
                 self.equal_extras(op, &all);
             }
-            "control_merge" => {
+            OpKind::ControlMerge => {
                 if let Some(index) = result_ty(1) {
                     self.index_type(op, &index, op.operands.len(), "index result");
                 }
             }
-            "cond_br" => {
+            OpKind::CondBr => {
                 if let Some(cond) = operand_ty(0) {
                     if data_of(&cond) != Some(&int(1)) {
                         let d = Diagnostic::new(
@@ -376,12 +383,12 @@ impl Checker<'_> {
                 let all = vec![operand_ty(0), operand_ty(1)];
                 self.equal_extras(op, &all);
             }
-            "constant" => {
+            OpKind::Constant => {
                 self.constant_value(op, result_ty(0));
                 let all = vec![operand_ty(0), result_ty(0)];
                 self.equal_extras(op, &all);
             }
-            "select" | "arith.select" => {
+            OpKind::Select | OpKind::ArithSelect => {
                 if let Some(cond) = operand_ty(0) {
                     if data_of(&cond) != Some(&int(1)) {
                         let d = Diagnostic::new(
@@ -399,18 +406,18 @@ impl Checker<'_> {
                 let all = vec![operand_ty(1), operand_ty(2), result_ty(0)];
                 self.equal_extras(op, &all);
             }
-            "buffer" => self.circt_buffer(op),
-            "memory" | "extmemory" => self.memory(op, name),
-            "mem_controller" | "lsq" => self.memory_interface(op, name),
-            "instance" => self.instance(op, &typing, symbols),
-            "end" | "return" if op.results.is_empty() => self.returns(op),
-            "pack" | "unpack" => self.tuple(op, name, &typing),
-            "compose" | "decompose" => {
+            OpKind::Buffer => self.circt_buffer(op),
+            OpKind::Memory | OpKind::ExtMemory => self.memory(op, kind),
+            OpKind::MemController | OpKind::Lsq => self.memory_interface(op, name),
+            OpKind::Instance => self.instance(op, &typing, symbols),
+            OpKind::End | OpKind::Return if op.results.is_empty() => self.returns(op, kind),
+            OpKind::Pack | OpKind::Unpack => self.tuple(op, name, &typing),
+            OpKind::Compose | OpKind::Decompose => {
                 if let (Some(from), Some(to)) = (operand_ty(0), result_ty(0)) {
                     self.compose(op, name, &from, &to);
                 }
             }
-            "wait" => {
+            OpKind::Wait => {
                 if let (Some(second), Some(result)) = (operand_ty(1), result_ty(0)) {
                     if !same(&second, &result) {
                         let d = Diagnostic::new(
@@ -424,18 +431,16 @@ impl Checker<'_> {
                     }
                 }
             }
-            "spec_commit" => self.spec_commit(op, &typing),
+            OpKind::SpecCommit => self.spec_commit(op, &typing),
             // The proposal's `unbundle %ch, %up : control, i32` writes the results' types;
             // the channel's type is the operand's.
-            "unbundle" if op.types_after.is_empty() => self.seed_unbundle(op),
-            _ if signatures::CASTS.contains(&name) => {
+            OpKind::Unbundle if op.types_after.is_empty() => self.seed_unbundle(op),
+            OpKind::ExtSI | OpKind::ExtUI | OpKind::ExtF | OpKind::TruncI | OpKind::TruncF => {
                 if let (Some(from), Some(to)) = (operand_ty(0), result_ty(0)) {
-                    self.cast(op, name, &from, &to);
+                    self.cast(op, kind, &from, &to);
                 }
             }
-            _ if signatures::is_known(name) => {}
-            "arith.constant" => {}
-            _ => self.unknown(op),
+            _ => {}
         }
         self.typings[id as usize] = Some(typing);
     }
@@ -642,7 +647,8 @@ impl Checker<'_> {
         }
     }
 
-    fn memory(&mut self, op: &OpData, name: &str) {
+    fn memory(&mut self, op: &OpData, kind: OpKind) {
+        let name = kind.key();
         let get = |key: &str| {
             op.bracket_entries
                 .iter()
@@ -650,7 +656,7 @@ impl Checker<'_> {
                 .and_then(|(_, v)| v.trim().parse::<usize>().ok())
         };
         let (Some(ld), Some(st)) = (get("ld"), get("st")) else { return };
-        if name == "memory" {
+        if kind == OpKind::Memory {
             if op.attr("lsq").is_none() {
                 self.push(Diagnostic::new(
                     Code::MemoryPorts,
@@ -662,7 +668,7 @@ impl Checker<'_> {
                 self.memref_shape(op, &w.ty);
             }
         }
-        let mem_operand = usize::from(name == "extmemory");
+        let mem_operand = usize::from(kind == OpKind::ExtMemory);
         let operands = op.operands.len().saturating_sub(mem_operand);
         if operands != 2 * st + ld {
             let d = Diagnostic::new(
@@ -797,8 +803,9 @@ impl Checker<'_> {
         }
     }
 
-    /// `end` / `return` against the function's results.
-    fn returns(&mut self, op: &OpData) {
+    /// `end` / `return` against the function's results. In Dynamatic's 2024 IR, `end` takes
+    /// the memory interfaces' done tokens after the results.
+    fn returns(&mut self, op: &OpData, kind: OpKind) {
         if op.block.is_none_or(|b| {
             self.item.regions[self.item.blocks[b as usize].region as usize].owner != 0
         }) {
@@ -806,7 +813,9 @@ impl Checker<'_> {
         }
         let Some(sig) = &self.item.ops[0].signature else { return };
         let expected = sig.results.len();
-        if op.operands.len() != expected {
+        let done_tokens = if kind == OpKind::End { self.memory_done_tokens(op) } else { 0 };
+        let given = op.operands.len() - done_tokens;
+        if given != expected {
             let d = Diagnostic::new(
                 Code::ReturnMismatch,
                 op.name_range,
@@ -814,7 +823,7 @@ impl Checker<'_> {
                     "the function has {expected} result{}, but `{}` gives {}",
                     plural(expected as u64),
                     op.short_name(),
-                    op.operands.len()
+                    given
                 ),
             )
             .with_related(sig.range, "the function's signature");
@@ -839,6 +848,28 @@ impl Checker<'_> {
                 self.push(d);
             }
         }
+    }
+
+    /// How many of `end`'s last operands are memory interfaces' done tokens (Dynamatic 2024
+    /// passes them to `end` after the results): the trailing operands defined as the last
+    /// result of a `mem_controller`, `lsq`, `memory` or `extmemory`.
+    fn memory_done_tokens(&self, op: &OpData) -> usize {
+        if self.era != Era::Dynamatic2024 {
+            return 0;
+        }
+        op.operands
+            .iter()
+            .rev()
+            .take_while(|&&u| {
+                let Some(v) = self.item.uses[u as usize].value else { return false };
+                let Def::Result { op: def, .. } = self.item.values[v as usize].def else {
+                    return false;
+                };
+                let def = self.op(def);
+                OpKind::of(def).is_some_and(|k| k.is_interface() || k.is_memory())
+                    && def.results.last() == Some(&v)
+            })
+            .count()
     }
 
     fn tuple(&mut self, op: &OpData, name: &str, typing: &Typing) {
@@ -968,17 +999,27 @@ impl Checker<'_> {
         }
     }
 
-    fn cast(&mut self, op: &OpData, name: &str, from: &Type, to: &Type) {
+    fn cast(&mut self, op: &OpData, kind: OpKind, from: &Type, to: &Type) {
+        let name = kind.key();
         let (Some(a), Some(b)) =
             (data_of(from).and_then(|t| t.bit_width()), data_of(to).and_then(|t| t.bit_width()))
         else {
             return;
         };
-        let wrong = match name {
-            "extsi" | "extui" | "extf" => b <= a,
-            "trunci" | "truncf" => b >= a,
-            _ => false,
-        };
+        let widens = matches!(kind, OpKind::ExtSI | OpKind::ExtUI | OpKind::ExtF);
+        if a == b && kind != OpKind::ExtF && kind != OpKind::TruncF {
+            // Dynamatic's CfToHandshake writes same-width integer casts on purpose and its
+            // verifier accepts them; they cost nothing in hardware.
+            let mut d = Diagnostic::new(
+                Code::CastWidth,
+                op.name_range,
+                format!("`{name}` from `{from}` to `{to}` keeps the width; it changes nothing"),
+            );
+            d.severity = crate::Severity::Hint;
+            self.push(d);
+            return;
+        }
+        let wrong = if widens { b <= a } else { b >= a };
         if wrong {
             let verb = if name.starts_with("ext") { "widen" } else { "narrow" };
             let d = Diagnostic::new(
@@ -1059,7 +1100,10 @@ impl Checker<'_> {
                 let name = self.op(op).short_name();
                 // Unknown ops, unnamed (broken) statements and memories' done tokens are not
                 // held to the rule.
-                if known_name(self.op(op)).is_none() || name.is_empty() || name == "memory" {
+                let kind = OpKind::of(self.op(op));
+                if kind.is_none_or(|k| !k.def().single_use || k == OpKind::Memory)
+                    || name.is_empty()
+                {
                     continue;
                 }
             }
@@ -1161,10 +1205,7 @@ impl Checker<'_> {
 
 /// Whether an op's operand count is fixed by its typing (rather than read from it).
 fn arity_is_fixed(op: &OpData) -> bool {
-    !matches!(
-        known_name(op),
-        Some("merge" | "join" | "sync" | "return" | "end" | "mux" | "control_merge")
-    )
+    OpKind::of(op).is_some_and(|k| !k.def().variadic)
 }
 
 fn plural(n: u64) -> &'static str {

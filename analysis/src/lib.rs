@@ -14,6 +14,7 @@ pub mod fixture;
 pub mod ide;
 pub mod ir;
 pub mod lints;
+pub mod ops;
 pub mod signatures;
 mod syntax;
 pub mod types;

@@ -6,6 +6,7 @@
 //! it to type results, to compare each use with its value's type, and to count results.
 
 use crate::ir::{Container, Item, OpData, TypeEntry, Written};
+use crate::ops::{Era, OpKind, Typing as Rule};
 use crate::types::{Direction, ExtraSignal, Signedness, Type};
 
 /// How a `handshake.func` writes channel types.
@@ -45,138 +46,17 @@ pub struct Typing {
     pub results: Vec<Option<Type>>,
 }
 
-/// Dataflow ops of Handshake (Dynamatic's, CIRCT's and the proposals') that hsir knows, by
-/// short name; the arithmetic ones are `SAME_TYPE_BINARY`, `CASTS` and `OTHER_ARITH`.
-pub const DATAFLOW_OPS: &[&str] = &[
-    "func",
-    "end",
-    "return",
-    "fork",
-    "lazy_fork",
-    "join",
-    "merge",
-    "mux",
-    "control_merge",
-    "br",
-    "cond_br",
-    "sink",
-    "source",
-    "constant",
-    "buffer",
-    "load",
-    "store",
-    "memory",
-    "extmemory",
-    "mem_controller",
-    "lsq",
-    "instance",
-    "sync",
-    "pack",
-    "unpack",
-    "bundle",
-    "unbundle",
-    "compose",
-    "decompose",
-    "wait",
-    "init",
-    "not",
-    "select",
-    "spec_commit",
-    "speculator",
-    "spec_save",
-    "spec_save_commit",
-    "speculating_branch",
-    "non_spec",
-    "blocker",
-    "ready_remover",
-    "valid_merger",
-    "esi_instance",
-];
+pub use crate::ops::known_name;
 
-/// LOOM's loop-stream ops, known by their full (dotted) names.
-pub const LOOM_OPS: &[&str] =
-    &["dataflow.stream", "dataflow.gate", "dataflow.carry", "dataflow.invariant"];
-
-/// Arithmetic that is neither a same-type binary op nor a cast.
-pub const OTHER_ARITH: &[&str] = &["cmpi", "cmpf", "negf", "absf"];
-
-/// Whether hsir knows the op a short name (as `known_name` gives it) names.
-pub fn is_known(name: &str) -> bool {
-    [DATAFLOW_OPS, SAME_TYPE_BINARY, CASTS, OTHER_ARITH, LOOM_OPS]
-        .iter()
-        .any(|list| list.contains(&name))
-}
-
-/// Binary ops whose operands and result share one type.
-pub const SAME_TYPE_BINARY: &[&str] = &[
-    "addi",
-    "subi",
-    "muli",
-    "divsi",
-    "divui",
-    "remsi",
-    "remui",
-    "andi",
-    "ori",
-    "xori",
-    "shli",
-    "shrsi",
-    "shrui",
-    "addf",
-    "subf",
-    "mulf",
-    "divf",
-    "remf",
-    "maxsi",
-    "maxui",
-    "minsi",
-    "minui",
-    "maximumf",
-    "minimumf",
-    "maxnumf",
-    "minnumf",
-    "ceildivsi",
-    "ceildivui",
-    "floordivsi",
-];
-
-/// Conversions written `: T to U`.
-pub const CASTS: &[&str] = &[
-    "extsi",
-    "extui",
-    "trunci",
-    "extf",
-    "truncf",
-    "sitofp",
-    "uitofp",
-    "fptosi",
-    "fptoui",
-    "index_cast",
-    "index_castui",
-    "bitcast",
-];
-
-/// The op's name with a `handshake.` or `arith.` prefix removed, when the rest is an op hsir
-/// types; `None` for ops of other dialects.
-pub fn known_name(op: &OpData) -> Option<&str> {
-    let name = op.name.as_str();
-    if let Some(rest) = name.strip_prefix("handshake.") {
-        return Some(rest);
+impl Era {
+    /// How functions of this era write channel types.
+    pub fn style(self) -> Style {
+        if self.is_dynamatic_style() {
+            Style::Dynamatic
+        } else {
+            Style::Circt
+        }
     }
-    if let Some(rest) = name.strip_prefix("arith.") {
-        return Some(match rest {
-            "select" => "arith.select",
-            "constant" => "arith.constant",
-            other => other,
-        });
-    }
-    if let Some(loom) = LOOM_OPS.iter().find(|&&l| l == name) {
-        return Some(loom);
-    }
-    if name.contains('.') {
-        return None;
-    }
-    Some(name)
 }
 
 fn flat(entries: &[TypeEntry]) -> Vec<&Written> {
@@ -217,10 +97,12 @@ fn with_data(ty: &Type, data: Type, style: Style) -> Type {
     }
 }
 
-/// The expected type of every operand and result of `op`, from its written types. `None` when
-/// the op is unknown or its types are not written in a form hsir reads.
-pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
-    let name = known_name(op)?;
+/// The expected type of every operand and result of `op`, from its written types, by the
+/// op's typing rule (`ops::OpDef::typing`) in the function's era. `None` when the op is
+/// unknown or its types are not written in a form hsir reads.
+pub fn typing(op: &OpData, item: &Item, era: Era) -> Option<Typing> {
+    let kind = OpKind::of(op)?;
+    let style = era.style();
     let t = flat(&op.types);
     let after = flat(&op.types_after);
     let n = op.operands.len();
@@ -235,21 +117,30 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
         });
     }
     let same = |ty: Option<Type>, count: usize| vec![ty; count];
-    let typing = match name {
-        "fork" | "lazy_fork" => {
-            let count = op.bracket_ints.first().map_or(written_results as usize, |&c| c as usize);
+    let typing = match kind.def().typing {
+        Rule::Forward
+            if !op.bracket_ints.is_empty() || matches!(kind, OpKind::Fork | OpKind::LazyFork) =>
+        {
+            // `fork [N]`; `oehb [N]` / CIRCT's `buffer [N]` give one result.
+            let count = match kind {
+                OpKind::Fork | OpKind::LazyFork => {
+                    op.bracket_ints.first().map_or(written_results as usize, |&c| c as usize)
+                }
+                _ => 1,
+            };
             Typing { operands: vec![first.clone()], results: same(first, count) }
         }
-        "merge" => Typing { operands: per_operand(&t, n)?, results: vec![first] },
-        "join" => {
+        Rule::Forward => Typing { operands: vec![first.clone()], results: vec![first] },
+        Rule::Merge => Typing { operands: per_operand(&t, n)?, results: vec![first] },
+        Rule::Join => {
             let results = if after.is_empty() { vec![Some(style.control())] } else { tys(&after) };
             Typing { operands: per_operand(&t, n)?, results }
         }
-        "sync" => {
+        Rule::Sync => {
             let operands = per_operand(&t, n)?;
             Typing { results: operands.clone(), operands }
         }
-        "mux" => {
+        Rule::Mux => {
             // `%s [%a, %b] : Ts, T` or Dynamatic's `: Ts, [Ta, Tb] to T`.
             let select = first.clone();
             let data: Vec<Option<Type>> = match op.types.get(1) {
@@ -265,7 +156,7 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
             operands.extend(data);
             Typing { operands, results: vec![result] }
         }
-        "control_merge" => {
+        Rule::ControlMerge => {
             if after.is_empty() {
                 // CIRCT: `%a, %b : T, Tindex`.
                 let data = first.clone();
@@ -277,14 +168,11 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
                 Typing { operands: per_operand(&t, n)?, results: tys(&after) }
             }
         }
-        "br" | "buffer" | "init" | "not" | "negf" | "absf" => {
-            Typing { operands: vec![first.clone()], results: vec![first] }
-        }
-        "sink" => Typing { operands: vec![first], results: Vec::new() },
-        "source" => {
+        Rule::Sink => Typing { operands: vec![first], results: Vec::new() },
+        Rule::Source => {
             Typing { operands: Vec::new(), results: vec![Some(first.unwrap_or(style.control()))] }
         }
-        "cond_br" => {
+        Rule::CondBr => {
             let (cond, data) = if t.len() >= 2 {
                 (Some(t[0].ty.clone()), Some(t[1].ty.clone()))
             } else {
@@ -292,7 +180,7 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
             };
             Typing { operands: vec![cond, data.clone()], results: vec![data.clone(), data] }
         }
-        "constant" => {
+        Rule::Constant => {
             let (ctrl, result) = if t.len() >= 2 {
                 (Some(t[0].ty.clone()), Some(t[1].ty.clone()))
             } else {
@@ -300,50 +188,28 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
             };
             Typing { operands: vec![ctrl], results: vec![result] }
         }
-        "arith.constant" => Typing { operands: Vec::new(), results: vec![first] },
-        "load" | "store" => {
-            let addresses = op
-                .operands
-                .iter()
-                .filter(|&&u| item.uses[u as usize].container == Container::Bracket)
-                .count();
-            if t.len() == 4 {
-                // Dynamatic: `[%addr] %data : Taddr, Tdata, Taddr, Tdata`, results (addr, data).
-                Typing {
-                    operands: vec![Some(t[0].ty.clone()), Some(t[1].ty.clone())],
-                    results: vec![Some(t[2].ty.clone()), Some(t[3].ty.clone())],
-                }
-            } else if t.len() == 2 {
-                // CIRCT: `[%addr...] %data, %ctrl : Taddr, Tdata`, results (data, addr...).
-                let addr = Some(t[0].ty.clone());
-                let data = Some(t[1].ty.clone());
-                let mut operands = same(addr.clone(), addresses);
-                operands.push(data.clone());
-                operands.push(Some(style.control()));
-                let mut results = vec![data];
-                results.extend(same(addr, addresses));
-                Typing { operands, results }
-            } else {
-                return None;
-            }
-        }
-        "return" | "end" => {
+        Rule::ArithConstant => Typing { operands: Vec::new(), results: vec![first] },
+        Rule::Access => access(op, item, &t, style)?,
+        Rule::Terminator => {
             let operands = per_operand(&t, n)?;
             // The proposals' `%out = return %x : T` passes its operands on to `end`.
-            let results =
-                if name == "return" && written_results > 0 { operands.clone() } else { Vec::new() };
+            let results = if kind == OpKind::Return && written_results > 0 {
+                operands.clone()
+            } else {
+                Vec::new()
+            };
             Typing { operands, results }
         }
-        "instance" | "call" | "wait" | "memory" | "extmemory" => {
+        Rule::FunctionType => {
             let (ins, outs) = function(&op.types)?;
             let mut operands: Vec<Option<Type>> = ins.iter().map(|w| Some(w.ty.clone())).collect();
-            if name == "extmemory" {
+            if kind == OpKind::ExtMemory {
                 // `(%mem : memref<...>)` comes first and is typed in place.
                 operands.insert(0, None);
             }
             Typing { operands, results: outs.iter().map(|w| Some(w.ty.clone())).collect() }
         }
-        "pack" => {
+        Rule::Pack => {
             let tuple = first?;
             let elements = tuple_elements(&tuple)?;
             Typing {
@@ -351,7 +217,7 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
                 results: vec![Some(tuple)],
             }
         }
-        "unpack" => {
+        Rule::Unpack => {
             let tuple = first?;
             let elements = tuple_elements(&tuple)?;
             Typing {
@@ -359,24 +225,22 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
                 results: elements.into_iter().map(Some).collect(),
             }
         }
-        _ if SAME_TYPE_BINARY.contains(&name) => {
-            Typing { operands: same(first.clone(), 2), results: vec![first] }
-        }
-        "cmpi" | "cmpf" => {
+        Rule::Binary => Typing { operands: same(first.clone(), 2), results: vec![first] },
+        Rule::Compare => {
             let ty = first?;
             let result = with_data(&ty, int(1), style);
             Typing { operands: same(Some(ty), 2), results: vec![Some(result)] }
         }
-        _ if CASTS.contains(&name) => {
+        Rule::Cast => {
             let to = after.first().map(|w| w.ty.clone());
             Typing { operands: vec![first], results: vec![to] }
         }
-        "select" => {
+        Rule::Select => {
             // Dynamatic: `%c [%a, %b] : Tc, T`.
             let data = t.get(1).map(|w| w.ty.clone());
             Typing { operands: vec![first, data.clone(), data.clone()], results: vec![data] }
         }
-        "arith.select" => {
+        Rule::ArithSelect => {
             let (cond, data) = if t.len() >= 2 {
                 (Some(t[0].ty.clone()), Some(t[1].ty.clone()))
             } else {
@@ -384,7 +248,7 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
             };
             Typing { operands: vec![cond, data.clone(), data.clone()], results: vec![data] }
         }
-        "spec_commit" => {
+        Rule::SpecCommit => {
             // `[%ctrl] %dataIn : Tin, Tout, Tctrl`.
             if t.len() < 3 {
                 return None;
@@ -394,7 +258,7 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
                 results: vec![Some(t[1].ty.clone())],
             }
         }
-        "unbundle" => {
+        Rule::Unbundle => {
             let channel = match (t.first(), after.is_empty()) {
                 (Some(w), false) => w.ty.clone(),
                 _ => return None,
@@ -404,7 +268,7 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
             operands.extend(ups.into_iter().map(Some));
             Typing { operands, results: downs.into_iter().map(Some).collect() }
         }
-        "bundle" => {
+        Rule::Bundle => {
             // Dynamatic's `: _ to <T>`, or the proposal's `: channel<T>`.
             let channel = after.first().or(t.first())?.ty.clone();
             let (ups, downs) = unbundled(&channel, style)?;
@@ -418,36 +282,66 @@ pub fn typing(op: &OpData, item: &Item, style: Style) -> Option<Typing> {
         // `mem_controller` binds one more result than its type lists: the interface's done
         // token (`%memEnd`), a control. Results beyond what is known stay untyped, so the
         // typing never disagrees with how many the op binds.
-        "lsq" | "mem_controller" => {
+        Rule::Interface => {
             let (_, outs) = function(&op.types)?;
             let mut results: Vec<Option<Type>> = outs.iter().map(|w| Some(w.ty.clone())).collect();
-            if name == "mem_controller" {
+            if kind == OpKind::MemController && written_results as usize > outs.len() {
                 results.push(Some(style.control()));
             }
             results.resize(written_results as usize, None);
             Typing { operands: vec![None; n], results }
         }
-        "compose" | "decompose" => {
-            let from = first?;
-            let to = after.first()?.ty.clone();
-            Typing { operands: vec![Some(from)], results: vec![Some(to)] }
-        }
-        "dataflow.stream" | "dataflow.gate" | "dataflow.carry" | "dataflow.invariant" => {
-            loom_typing(op, name, style)
-        }
-        _ => return None,
+        Rule::Loom => loom_typing(op, kind, style),
+        Rule::Untyped => return None,
     };
     Some(typing)
 }
 
+/// A memory access, by how many types are written: Dynamatic's four (2026: `[%addr] %data :
+/// Ta, Td, Ta, Td`, results address then data), Dynamatic's two (2024's `mc_load` and 2025's
+/// `load[%addr] %data : Ta, Td`: the same ports, each type written once), or CIRCT's two with a
+/// control operand (`[%addr...] %data, %ctrl : Ta, Td`, results data then addresses). A
+/// Dynamatic-style function reads two types Dynamatic's way.
+fn access(op: &OpData, item: &Item, t: &[&Written], style: Style) -> Option<Typing> {
+    let addresses = op
+        .operands
+        .iter()
+        .filter(|&&u| item.uses[u as usize].container == Container::Bracket)
+        .count();
+    let dynamatic_pair = t.len() == 2 && style == Style::Dynamatic;
+    if t.len() == 4 || dynamatic_pair {
+        let (addr, data) = (t[0].ty.clone(), t[1].ty.clone());
+        let (addr_out, data_out) = if t.len() == 4 {
+            (t[2].ty.clone(), t[3].ty.clone())
+        } else {
+            (addr.clone(), data.clone())
+        };
+        Some(Typing {
+            operands: vec![Some(addr), Some(data)],
+            results: vec![Some(addr_out), Some(data_out)],
+        })
+    } else if t.len() == 2 {
+        let addr = Some(t[0].ty.clone());
+        let data = Some(t[1].ty.clone());
+        let mut operands = vec![addr.clone(); addresses];
+        operands.push(data.clone());
+        operands.push(Some(style.control()));
+        let mut results = vec![data];
+        results.extend(vec![addr; addresses]);
+        Some(Typing { operands, results })
+    } else {
+        None
+    }
+}
+
 /// LOOM's `dataflow` ops have a fixed shape: the typing always has it, with the written types
 /// in place where as many are written as the shape has (the lints report other counts).
-fn loom_typing(op: &OpData, name: &str, style: Style) -> Typing {
+fn loom_typing(op: &OpData, kind: OpKind, style: Style) -> Typing {
     let index = match style {
         Style::Circt => Type::Index,
         Style::Dynamatic => Type::Channel { data: Box::new(Type::Index), extras: Vec::new() },
     };
-    let (ins, outs) = loom_shape(name);
+    let (ins, outs) = loom_shape(kind);
     let (written_ins, written_outs): (Vec<&Written>, Vec<&Written>) = match function(&op.types) {
         Some((i, o)) => (i.iter().collect(), o.iter().collect()),
         None => (flat(&op.types), flat(&op.types_after)),
@@ -461,7 +355,7 @@ fn loom_typing(op: &OpData, name: &str, style: Style) -> Typing {
     };
     let mut operands = place(&written_ins, ins);
     let mut results = place(&written_outs, outs);
-    if name == "dataflow.stream" {
+    if kind == OpKind::Stream {
         // Types are optional on a stream: `index` operands, `(index, i1)` results.
         if written_ins.len() == 1 {
             operands = vec![Some(written_ins[0].ty.clone()); ins];
@@ -475,14 +369,10 @@ fn loom_typing(op: &OpData, name: &str, style: Style) -> Typing {
     Typing { operands, results }
 }
 
-/// Operand and result counts of LOOM's `dataflow` ops.
-pub fn loom_shape(name: &str) -> (usize, usize) {
-    match name {
-        "dataflow.stream" => (3, 2),
-        "dataflow.gate" => (2, 2),
-        "dataflow.carry" => (3, 1),
-        _ => (2, 1),
-    }
+/// Operand and result counts of LOOM's `dataflow` ops, from their layout.
+pub fn loom_shape(kind: OpKind) -> (usize, usize) {
+    let layout = kind.def().layout(Era::Loom);
+    (layout.operands.len(), layout.results.len())
 }
 
 /// Types for `n` operands from a list written either once for all or once per operand.

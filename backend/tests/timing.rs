@@ -5,7 +5,6 @@
 use std::path::{Path, PathBuf};
 
 use hsir_analysis::dataflow::{BufferKind, BufferType, Timing};
-use hsir_analysis::signatures;
 use hsir_backend::buffers::timing::{OpTiming, PortDelays, TimingModel};
 
 fn model() -> &'static TimingModel {
@@ -174,37 +173,31 @@ fn op_names_with_and_without_dialect() {
     assert_eq!(model().op("no_such_op", 32), None);
 }
 
-/// Every op `is_known` accepts has a section, in every spelling hsir accepts; and every
-/// section names an op hsir knows (or an implementation variant of one).
+/// Every op of the op table has a section, in every spelling hsir accepts (buffers have their
+/// own sections by type, pipeline ops are not dataflow units); and every section names an op
+/// of the table (or an implementation variant of one).
 #[test]
 fn every_known_op_has_a_section() {
-    let lists = [
-        signatures::DATAFLOW_OPS,
-        signatures::SAME_TYPE_BINARY,
-        signatures::CASTS,
-        signatures::OTHER_ARITH,
-        signatures::LOOM_OPS,
-    ];
+    use hsir_analysis::ops::{Dialect, Family, OpKind};
     let mut missing = Vec::new();
     let mut checked = 0;
-    for name in lists.iter().flat_map(|list| list.iter()) {
-        assert!(signatures::is_known(name), "`{name}`");
-        checked += 1;
-        if model().op(name, 32).is_none() {
-            missing.push(name.to_string());
+    for kind in OpKind::all() {
+        let def = kind.def();
+        if kind.is_buffer() || def.family == Family::Pipeline {
+            continue;
         }
-        if !name.contains('.') && model().op(&format!("handshake.{name}"), 32).is_none() {
-            missing.push(format!("handshake.{name}"));
-        }
-    }
-    for name in signatures::SAME_TYPE_BINARY
-        .iter()
-        .chain(signatures::CASTS)
-        .chain(signatures::OTHER_ARITH)
-        .chain(&["select", "constant"])
-    {
-        if model().op(&format!("arith.{name}"), 32).is_none() {
-            missing.push(format!("arith.{name}"));
+        for &(dialect, short) in def.names {
+            checked += 1;
+            let names: Vec<String> = match dialect {
+                Dialect::Handshake => vec![short.to_string(), format!("handshake.{short}")],
+                other => vec![format!("{}{short}", other.prefix())],
+            };
+            for name in names {
+                assert_eq!(OpKind::from_name(&name), Some(kind), "`{name}`");
+                if model().op(&name, 32).is_none() {
+                    missing.push(name);
+                }
+            }
         }
     }
     assert!(missing.is_empty(), "no section for {missing:?}");
@@ -214,7 +207,7 @@ fn every_known_op_has_a_section() {
         .op_names()
         .filter(|name| {
             let base = name.strip_suffix(".vivado").unwrap_or(name);
-            !signatures::is_known(base) && *name != "load.lsq"
+            OpKind::from_name(base).is_none() && *name != "load.lsq"
         })
         .collect();
     assert!(strange.is_empty(), "sections for ops hsir does not know: {strange:?}");

@@ -14,7 +14,8 @@ use crate::dataflow::BufferType;
 use crate::db::{Analysis, ItemView};
 use crate::ide::FilePosition;
 use crate::ir::{self, BlockId, RegionId, RegionKind, ValueId};
-use crate::signatures::{self, Style};
+use crate::ops::{Dialect, Era, Family, OpKind, Typing};
+use crate::signatures::Style;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Completion {
@@ -102,6 +103,15 @@ struct Cx<'a, 'db> {
 }
 
 impl Cx<'_, '_> {
+    /// The function's era: the type checks', else a guess from its spelling.
+    fn era(&self) -> Era {
+        match self.item.and_then(|i| i.typed) {
+            Some(typed) => typed.era,
+            None if self.style() == Style::Dynamatic => Era::Dynamatic2026,
+            None => Era::Circt,
+        }
+    }
+
     fn style(&self) -> Style {
         if let Some(typed) = self.item.and_then(|i| i.typed) {
             return typed.style;
@@ -924,49 +934,61 @@ fn op_completion(
 
 fn handshake_ops(cx: &Cx<'_, '_>, out: &mut Vec<Completion>) {
     let style = cx.style();
-    // The everyday ops first, with their syntax; then the rest of the known ops by name.
+    let era = cx.era();
+    let in_era = |name: &str| {
+        OpKind::from_name(name).is_none_or(|k| {
+            let eras = k.def().eras;
+            // LOOM's ops are offered in every CIRCT-style function.
+            eras.contains(&era) || (k.is_loom() && style == Style::Circt)
+        })
+    };
+    // The everyday ops first, with their syntax; then the rest of the era's ops by name.
     for (name, circt, dynamatic, doc) in HANDSHAKE_SNIPPETS {
-        // `end` is Dynamatic's terminator; CIRCT's is `return`.
-        if *name == "end" && style == Style::Circt {
+        if !in_era(name) {
             continue;
         }
         let snippet = spell(if style == Style::Circt { circt } else { dynamatic }, style);
         out.push(op_completion(cx, name, snippet, doc, "handshake"));
     }
-    for &name in signatures::DATAFLOW_OPS {
-        if name == "func" || HANDSHAKE_SNIPPETS.iter().any(|(n, ..)| *n == name) {
+    let snippet_of = |name: &str| HANDSHAKE_SNIPPETS.iter().any(|(n, ..)| *n == name);
+    for kind in OpKind::all() {
+        let def = kind.def();
+        let (dialect, short) = def.names[0];
+        let plain = matches!(
+            def.family,
+            Family::Routing
+                | Family::Buffer
+                | Family::Memory
+                | Family::Signals
+                | Family::Speculation
+        );
+        if dialect != Dialect::Handshake || !plain || snippet_of(short) || !in_era(short) {
             continue;
         }
-        out.push(op_completion(cx, name, format!("{name} $0"), "", "handshake"));
+        out.push(op_completion(cx, short, format!("{short} $0"), def.doc, "handshake"));
     }
     for (name, snippet, doc) in LOOM_SNIPPETS {
         out.push(op_completion(cx, name, spell(snippet, style), doc, "LOOM dataflow"));
     }
-    for &name in signatures::SAME_TYPE_BINARY {
-        let label = format!("arith.{name}");
+    for kind in OpKind::all() {
+        let def = kind.def();
+        let tail = match def.typing {
+            Typing::Binary => ARITH_SNIPPET.to_string(),
+            Typing::Cast if def.family == Family::Cast => CAST_SNIPPET.to_string(),
+            Typing::Compare => " ${1:eq}, ${2:%a}, ${3:%b} : ${4:<T>}".to_string(),
+            _ => continue,
+        };
+        let Some((_, short)) = def.names.iter().find(|(d, _)| *d == Dialect::Arith) else {
+            continue;
+        };
+        let label = format!("arith.{short}");
         out.push(op_completion(
             cx,
             &label,
-            spell(&format!("{label}{ARITH_SNIPPET}"), style),
-            "",
+            spell(&format!("{label}{tail}"), style),
+            def.doc,
             "arith",
         ));
-    }
-    for &name in signatures::CASTS {
-        let label = format!("arith.{name}");
-        out.push(op_completion(
-            cx,
-            &label,
-            spell(&format!("{label}{CAST_SNIPPET}"), style),
-            "",
-            "arith",
-        ));
-    }
-    for name in ["cmpi", "cmpf"] {
-        let label = format!("arith.{name}");
-        let snippet =
-            spell(&format!("{label} ${{1:eq}}, ${{2:%a}}, ${{3:%b}} : ${{4:<T>}}"), style);
-        out.push(op_completion(cx, &label, snippet, "compares two values by a predicate", "arith"));
     }
     for completion in out.iter_mut() {
         if completion.documentation.as_deref() == Some("") {

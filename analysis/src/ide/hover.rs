@@ -18,6 +18,7 @@ use crate::db::{Analysis, ItemView};
 use crate::ide::{token_at, FilePosition};
 use crate::ir::{self, BlockId, Container, Def, Item, OpId, TypeEntry, ValueId};
 use crate::lints::{buffer_hover, BufferHover, Signal};
+use crate::ops::OpKind;
 use crate::signatures::{self, Style};
 use crate::types::{Direction, Type};
 
@@ -264,64 +265,10 @@ fn consumers(item: &ItemView<'_>, value: ValueId) -> String {
 
 // ---- ops ---------------------------------------------------------------------------------
 
-/// What an op does, in a sentence or two, by its name with or without `handshake.`.
+/// What an op does, in a sentence or two (the op table's documentation), by its name in any
+/// spelling.
 pub fn op_description(name: &str) -> Option<&'static str> {
-    let short = name.strip_prefix("handshake.").unwrap_or(name);
-    let text = match short {
-        "func" => "A dataflow circuit: its arguments and results are channels, and its body is a graph of ops that fire when their inputs hold tokens.",
-        "return" => "Hands the function's results on; in Dynamatic's IR its results feed `end`.",
-        "end" => "The function's exit: waits for its result tokens (and the memories' done tokens) and ends the invocation.",
-        "fork" => "Copies every input token to all of its outputs; the input is released once every output has taken its copy (eager fork).",
-        "lazy_fork" => "Copies every input token to all outputs, but only once all of them are ready at the same time (lazy fork).",
-        "join" => "Waits for a token on every input, then emits one control token; the data is dropped.",
-        "merge" => "Passes on a token from whichever input has one; inputs must not hold tokens at the same time.",
-        "mux" => "Passes on the token of the data input the select token picks; the select is consumed with it.",
-        "control_merge" => "Passes on a token from whichever input has one, and says which input it came from on its index result.",
-        "br" => "Passes its token through unchanged (a branch with one successor).",
-        "cond_br" => "Sends the data token to the true or the false output, as the condition token says.",
-        "sink" => "Consumes and drops every token it receives.",
-        "source" => "Produces a control token whenever its consumer is ready.",
-        "constant" => "Emits its constant value each time its control input delivers a token.",
-        "buffer" => "Holds tokens in slots on a channel; depending on its type it registers the data and valid paths, the ready path, or both.",
-        "sync" => "Waits until every input holds a token, then releases them all together, one on each output.",
-        "wait" => "Passes the second operand's token on once a token of the first operand has arrived.",
-        "bundle" => "Builds a channel from its separate signals (valid or data, and its extra signals), taking ready back.",
-        "unbundle" => "Splits a channel into its separate signals (valid or data, and its extra signals), giving ready in.",
-        "compose" => "Packs a channel's extra signals into its data.",
-        "decompose" => "Unpacks extra signals from a channel's data.",
-        "pack" => "Waits for a token on every input and combines them into one tuple token.",
-        "unpack" => "Splits a tuple token into one token per element.",
-        "load" => "A load port: sends an address to a memory and passes the data it returns on.",
-        "store" => "A store port: sends an address and a data token to a memory.",
-        "memory" => "An on-chip memory with load and store ports; each access is a channel of its own.",
-        "extmemory" => "A memory outside the circuit, reached through the function's memref argument and its load and store ports.",
-        "mem_controller" => "Dynamatic's memory controller: serves the loads and stores of one memory and signals when they are done.",
-        "lsq" => "A load-store queue: orders the accesses of one memory dynamically, in the order of their groups.",
-        "instance" => "An instance of another function, connected by the channels of its arguments and results.",
-        "init" => "Emits one initial token, then passes its input's tokens through.",
-        "not" => "Inverts a one-bit token.",
-        "select" => "Picks one of two data tokens by a condition token; all three are consumed.",
-        "arith.select" => "Picks one of two values by a condition.",
-        "spec_commit" => "Speculation: passes a speculative token on once the control says it was correct, drops it otherwise.",
-        "speculator" => "Speculation: emits predicted tokens ahead of the real ones and corrects them later.",
-        "spec_save" | "spec_save_commit" => "Speculation: keeps tokens until the speculation they depend on is resolved.",
-        "speculating_branch" => "Speculation: a branch that routes tokens by whether they are speculative.",
-        "non_spec" => "Speculation: marks a token as not speculative.",
-        "esi_instance" => "An instance of an ESI module, connected by channels.",
-        "pipeline.scheduled" => "A scheduled pipeline: its blocks are stages, and values cross a stage boundary through registers or pass-throughs.",
-        "pipeline.unscheduled" => "A pipeline before scheduling: one block of ops without stages.",
-        "pipeline.stage" => "Ends a stage and starts the next: `regs(...)` are registered across the boundary, `pass(...)` go through without a register.",
-        "pipeline.return" => "Ends the last stage and gives the pipeline's results; its `done` result is their valid signal.",
-        "pipeline.latency" => "Computes values that are available only a fixed number of cycles later.",
-        "pipeline.latency.return" => "Gives the results of a `pipeline.latency` region.",
-        "pipeline.src" => "Reads, in a later stage, a value defined in an earlier one (before register materialization).",
-        "dataflow.stream" => "LOOM: emits the indices of a loop from start by step while the condition against the bound holds, and with each one whether the loop will continue (`raw_will_continue`).",
-        "dataflow.gate" => "LOOM: drops the final index of a stream and shifts the condition, so the body sees one token per iteration (`after_cond`).",
-        "dataflow.carry" => "LOOM: a loop-carried value: takes the initial value, then the carried one while the condition is true.",
-        "dataflow.invariant" => "LOOM: repeats a loop-invariant value for every iteration the condition announces.",
-        _ => return None,
-    };
-    Some(text)
+    OpKind::from_name(name).map(|kind| kind.def().doc)
 }
 
 /// What an op does: the table's sentence, or a generic line for arithmetic and combinational
@@ -340,7 +287,7 @@ fn generic_description(name: &str) -> Option<String> {
                 .to_string(),
         );
     }
-    if name.starts_with("arith.") || signatures::is_known(short) {
+    if name.starts_with("arith.") {
         return Some(format!(
             "Arithmetic (`{short}`): fires when every operand holds a token and emits the result on its output channel."
         ));
@@ -390,7 +337,8 @@ pub(crate) fn op_signature(item: &ItemView<'_>, op: OpId) -> Option<String> {
     let data = &ir.ops[op as usize];
     let list = |types: Vec<String>| format!("({})", types.join(", "));
     let show = |t: &Option<Type>| t.as_ref().map_or("?".to_string(), |t| t.to_string());
-    if let Some(typing) = signatures::typing(data, ir, style(item).unwrap_or(Style::Circt)) {
+    let era = item.typed.map_or(crate::ops::Era::Circt, |t| t.era);
+    if let Some(typing) = signatures::typing(data, ir, era) {
         // The values' own types where the checks know them better (instance results, ...).
         let operands = typing
             .operands

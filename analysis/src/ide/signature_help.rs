@@ -11,7 +11,8 @@ use hsir_parser::SyntaxKind;
 use crate::db::{Analysis, ItemView};
 use crate::ide::FilePosition;
 use crate::ir::{Container, OpId};
-use crate::signatures::{self, Style};
+use crate::ops::{Era, OpKind};
+use crate::signatures::Style;
 
 /// Signature help: a label with byte ranges of its parameters, documentation, and the
 /// parameter the cursor is on.
@@ -43,8 +44,13 @@ pub fn signature_help(analysis: &Analysis<'_>, pos: FilePosition) -> Option<Sign
     }
     let active = statement.active(cursor);
     let item = analysis.item_at(pos.file, pos.offset);
-    let dynamatic = statement.dynamatic
-        || item.as_ref().and_then(|i| i.typed).is_some_and(|t| t.style == Style::Dynamatic);
+    let era = match item.as_ref().and_then(|i| i.typed) {
+        Some(typed) => typed.era,
+        None if statement.dynamatic => Era::Dynamatic2026,
+        None => Era::Circt,
+    };
+    let era =
+        if statement.dynamatic && era.style() == Style::Circt { Era::Dynamatic2026 } else { era };
     let callee = statement.callee.as_deref().map(|name| {
         let name = name.trim_start_matches('@').trim_matches('"');
         let args = item
@@ -59,7 +65,7 @@ pub fn signature_help(analysis: &Analysis<'_>, pos: FilePosition) -> Option<Sign
     let input = ShapeInput {
         name: &statement.name,
         count,
-        dynamatic,
+        era,
         bracketed: statement.bracketed,
         loads: statement.loads,
         stores: statement.stores,
@@ -103,7 +109,7 @@ pub fn operand_role(item: &ItemView<'_>, op: OpId, position: usize) -> Option<St
     let input = ShapeInput {
         name: &data.name,
         count: data.operands.len(),
-        dynamatic: item.typed.is_some_and(|t| t.style == Style::Dynamatic),
+        era: item.typed.map_or(Era::Circt, |t| t.era),
         bracketed: first_plain == Some(Container::Bracket),
         loads,
         stores,
@@ -265,7 +271,8 @@ struct ShapeInput<'a> {
     name: &'a str,
     /// Operands written (at least the one being typed).
     count: usize,
-    dynamatic: bool,
+    /// The function's era (operand layouts differ between eras).
+    era: Era,
     /// The operands start with `[` (Dynamatic's `control_merge [%a, %b]`).
     bracketed: bool,
     loads: Option<usize>,
@@ -329,41 +336,33 @@ fn role(prefix: &'static str) -> impl Fn(usize) -> String {
 }
 
 /// The operand layout of an op, by its name: a label to show and the role of each operand in
-/// operand order.
+/// operand order. Ops whose custom form is a plain operand list are laid out from the op
+/// table's layout for the era; the others' brackets and keywords are written here.
 fn shape(input: &ShapeInput<'_>) -> Option<Shape> {
     let full = input.name;
-    let short = full.strip_prefix("handshake.").unwrap_or(full);
-    let arith = short.strip_prefix("arith.").unwrap_or(short);
+    let kind = OpKind::from_name(full)?;
+    let def = kind.def();
+    let layout = def.layout(input.era);
+    let dynamatic = input.era.style() == Style::Dynamatic;
     let n = input.count;
     let head = |s: &str| Shape::new(full).lit(s);
-    let shape = match short {
-        "mux" => head(" ")
+    let shape = match kind {
+        OpKind::Mux => head(" ")
             .param("%select", "select")
             .lit(" [")
             .list(n.saturating_sub(1).max(2), numbered("data"), role("data"))
             .lit("]"),
-        "select" => head(" ")
+        OpKind::Select => head(" ")
             .param("%condition", "condition")
             .lit(" [")
             .param("%true_value", "value if true")
             .lit(", ")
             .param("%false_value", "value if false")
             .lit("]"),
-        "arith.select" => head(" ")
-            .param("%condition", "condition")
-            .lit(", ")
-            .param("%true_value", "value if true")
-            .lit(", ")
-            .param("%false_value", "value if false"),
-        "cond_br" => head(" ").param("%condition", "condition").lit(", ").param("%data", "data"),
-        "load" | "store" => {
-            let (data, data_role) = if short == "load" {
-                ("%data_from_memory", "data from memory")
-            } else {
-                ("%data", "data to store")
-            };
-            let fixed = if input.dynamatic { 1 } else { 2 };
-            let addresses = n.saturating_sub(fixed).max(1);
+        _ if kind.is_access() => {
+            let ports = layout.operands;
+            let fixed = ports.iter().filter(|p| !p.many).count() - usize::from(!dynamatic);
+            let addresses = n.saturating_sub(fixed + usize::from(!dynamatic)).max(1);
             let address_role = |i: usize| {
                 if addresses == 1 {
                     "address".to_string()
@@ -378,50 +377,49 @@ fn shape(input: &ShapeInput<'_>) -> Option<Shape> {
                     format!("%address{i}")
                 }
             };
+            let data = ports.iter().find(|p| p.name.starts_with("%data")).copied()?;
             let shape = head(" [")
                 .list(addresses, address_text, address_role)
                 .lit("] ")
-                .param(data, data_role);
-            if input.dynamatic {
+                .param(data.name, data.role);
+            if dynamatic {
                 shape
             } else {
                 shape.lit(", ").param("%control", "control")
             }
         }
-        "merge" | "control_merge" if input.bracketed => {
+        OpKind::Merge | OpKind::ControlMerge if input.bracketed => {
             head(" [").list(n.max(2), numbered("in"), role("input")).lit("]")
         }
-        "merge" | "control_merge" => head(" ").list(n.max(2), numbered("in"), role("input")),
-        "join" | "sync" | "pack" | "bundle" => {
+        OpKind::Merge | OpKind::ControlMerge => {
+            head(" ").list(n.max(2), numbered("in"), role("input"))
+        }
+        OpKind::Join | OpKind::Sync | OpKind::Pack | OpKind::Bundle => {
             head(" ").list(n.max(1), numbered("in"), role("input"))
         }
-        "fork" | "lazy_fork" => head(" [N] ").param("%input", "input"),
-        "buffer" if input.dynamatic => {
+        OpKind::Fork | OpKind::LazyFork => head(" [N] ").param("%input", "input"),
+        OpKind::Oehb | OpKind::Tehb | OpKind::Tfifo => head(" [N] ").param("%input", "input"),
+        OpKind::Buffer if dynamatic => {
             head(" ").param("%input", "input").lit(", bufferType = TYPE, numSlots = N")
         }
-        "buffer" => head(" [N] seq|fifo ").param("%input", "input"),
-        "constant" => head(" ").param("%control", "control (trigger)").lit(" {value = V}"),
-        "arith.constant" => head(" V"),
-        "source" => head(""),
-        "br" | "sink" | "not" | "init" | "unpack" | "compose" | "decompose" => {
-            head(" ").param("%input", "input")
-        }
-        "unbundle" => head(" ")
+        OpKind::Buffer => head(" [N] seq|fifo ").param("%input", "input"),
+        OpKind::Constant => head(" ").param("%control", "control (trigger)").lit(" {value = V}"),
+        OpKind::ArithConstant => head(" V"),
+        OpKind::Source => head(""),
+        OpKind::Unbundle => head(" ")
             .param("%channel", "channel")
             .lit(" [")
             .list(n.saturating_sub(1), numbered("upstream"), role("upstream signal"))
             .lit("]"),
-        "spec_commit" => head(" [").param("%control", "control").lit("] ").param("%data", "data"),
-        "wait" => {
-            head(" ").param("%wait_for", "token to wait for").lit(", ").param("%data", "data")
+        OpKind::SpecCommit => {
+            head(" [").param("%control", "control").lit("] ").param("%data", "data")
         }
-        "memory" | "extmemory" => {
+        OpKind::Memory | OpKind::ExtMemory => {
+            let ext = kind == OpKind::ExtMemory;
             let stores = input.stores.unwrap_or(0);
-            let loads = input
-                .loads
-                .unwrap_or(n.saturating_sub(2 * stores + usize::from(short == "extmemory")));
+            let loads = input.loads.unwrap_or(n.saturating_sub(2 * stores + usize::from(ext)));
             let mut shape = head(&format!(" [ld = {loads}, st = {stores}] "));
-            if short == "extmemory" {
+            if ext {
                 shape = shape.lit("(").param("%memref", "memref").lit(") ");
             }
             shape = shape.lit("(");
@@ -445,7 +443,7 @@ fn shape(input: &ShapeInput<'_>) -> Option<Shape> {
             }
             shape.lit(")")
         }
-        "instance" => {
+        OpKind::Instance => {
             let (name, args) = input.callee.clone()?;
             let count = if args.is_empty() { n } else { args.len() };
             head(&format!(" @{name}("))
@@ -456,7 +454,7 @@ fn shape(input: &ShapeInput<'_>) -> Option<Shape> {
                 )
                 .lit(")")
         }
-        "end" | "return" => {
+        OpKind::End | OpKind::Return => {
             let count = input.results.len().max(n).max(1);
             head(" ").list(
                 count,
@@ -464,35 +462,29 @@ fn shape(input: &ShapeInput<'_>) -> Option<Shape> {
                     Some(port) => format!("%result{i} : {port}"),
                     None => format!("%result{i}"),
                 },
-                role("result"),
+                |i| match def.operand_role(input.era, i, count) {
+                    Some(r) if i >= input.results.len() && !input.results.is_empty() => {
+                        format!("{r} {}", i - input.results.len())
+                    }
+                    _ => format!("result {i}"),
+                },
             )
         }
-        "dataflow.stream" => head(" ")
-            .param("%start", "start")
-            .lit(", ")
-            .param("%step", "step")
-            .lit(", ")
-            .param("%bound", "bound"),
-        "dataflow.gate" => {
-            head(" ").param("%value", "value").lit(", ").param("%condition", "condition")
-        }
-        "dataflow.carry" => head(" ")
-            .param("%condition", "condition")
-            .lit(", ")
-            .param("%initial", "initial value")
-            .lit(", ")
-            .param("%carried", "carried value"),
-        "dataflow.invariant" => {
-            head(" ").param("%condition", "condition").lit(", ").param("%value", "value")
-        }
-        _ if signatures::SAME_TYPE_BINARY.contains(&arith) => {
-            head(" ").param("%lhs", "left operand").lit(", ").param("%rhs", "right operand")
-        }
-        "cmpi" | "cmpf" | "arith.cmpi" | "arith.cmpf" => head(" predicate, ")
+        OpKind::CmpI | OpKind::CmpF => head(" predicate, ")
             .param("%lhs", "left operand")
             .lit(", ")
             .param("%rhs", "right operand"),
-        _ if signatures::CASTS.contains(&arith) => head(" ").param("%input", "input"),
+        // A plain operand list, from the table.
+        _ if !layout.operands.is_empty() && !def.variadic => {
+            let mut shape = head(" ");
+            for (i, port) in layout.operands.iter().enumerate() {
+                if i > 0 {
+                    shape = shape.lit(", ");
+                }
+                shape = shape.param(port.name, port.role);
+            }
+            shape
+        }
         _ => return None,
     };
     Some(shape)

@@ -20,6 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::Context;
 use crate::dataflow::{attribute_scalar, is_control};
 use crate::ir::{group_len, Container, Def, OpData, OpId, UseId, ValueId};
+use crate::ops::OpKind;
 use crate::signatures::{self, known_name};
 use crate::types::Type;
 use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
@@ -66,13 +67,14 @@ fn opaque(ty: &Type) -> bool {
 }
 
 fn malformed(cx: &Context<'_>, id: OpId, op: &OpData, acc: &mut Vec<Diagnostic>) {
-    let Some(name) = known_name(op).filter(|n| signatures::LOOM_OPS.contains(n)) else { return };
+    let Some(kind) = OpKind::of(op).filter(|k| k.is_loom()) else { return };
+    let name = kind.key();
     let short = name.trim_start_matches("dataflow.");
     let err = |msg: String| Diagnostic::new(Code::LoomOpMalformed, op.name_range, msg);
     if name == "dataflow.stream" {
         stream_attributes(op, acc);
     }
-    let (ins, outs) = signatures::loom_shape(name);
+    let (ins, outs) = signatures::loom_shape(kind);
     let (written_ins, written_outs) = written_counts(op);
     let optional = name == "dataflow.stream";
     if !optional && written_ins == 0 && written_outs == 0 && !op.generic {
@@ -97,7 +99,7 @@ fn malformed(cx: &Context<'_>, id: OpId, op: &OpData, acc: &mut Vec<Diagnostic>)
         )));
         return;
     }
-    let Some(typing) = signatures::typing(op, cx.item, cx.style) else { return };
+    let Some(typing) = signatures::typing(op, cx.item, cx.era) else { return };
     let operand = |i: usize| typing.operands.get(i).cloned().flatten();
     let result = |i: usize| typing.results.get(i).cloned().flatten();
     let _ = id;
@@ -1070,28 +1072,24 @@ impl Rates {
 
 /// Ops that take one token from every operand per firing and give one on every result.
 fn same_rate_op(name: &str) -> bool {
+    use crate::ops::Typing as Rule;
+    let Some(kind) = OpKind::from_name(name) else { return false };
     matches!(
-        name,
-        "fork"
-            | "lazy_fork"
-            | "br"
-            | "buffer"
-            | "not"
-            | "join"
-            | "sync"
-            | "wait"
-            | "pack"
-            | "unpack"
-            | "compose"
-            | "decompose"
-            | "constant"
-            | "store"
-            | "select"
-            | "arith.select"
-            | "cmpi"
-            | "cmpf"
-            | "negf"
-            | "absf"
-    ) || signatures::CASTS.contains(&name)
-        || signatures::SAME_TYPE_BINARY.contains(&name)
+        kind,
+        OpKind::Fork
+            | OpKind::LazyFork
+            | OpKind::Br
+            | OpKind::Not
+            | OpKind::Join
+            | OpKind::Sync
+            | OpKind::Wait
+            | OpKind::Pack
+            | OpKind::Unpack
+            | OpKind::Constant
+            | OpKind::Select
+            | OpKind::ArithSelect
+    ) || kind.is_buffer()
+        || kind.is_store()
+        || matches!(kind.def().typing, Rule::Cast | Rule::Binary | Rule::Compare)
+        || matches!(kind, OpKind::NegF | OpKind::AbsF)
 }

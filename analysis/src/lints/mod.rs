@@ -11,6 +11,7 @@ mod memory;
 
 use crate::dataflow::{self, BufferInfo, FuncGraph};
 use crate::ir::Item;
+use crate::ops::{Era, OpKind};
 use crate::signatures::Style;
 use crate::types::Type;
 use crate::Diagnostic;
@@ -25,6 +26,8 @@ pub(crate) struct Context<'a> {
     /// Each value's type: written, or inferred by the type checks.
     pub types: &'a [Option<Type>],
     pub style: Style,
+    /// The syntax era the function is written in.
+    pub era: Era,
     pub graph: FuncGraph,
     /// `BufferInfo` of every op that is a buffer, by `OpId`.
     pub buffers: Vec<Option<BufferInfo>>,
@@ -38,7 +41,9 @@ impl Context<'_> {
     pub fn placed(&self) -> bool {
         self.buffers.iter().flatten().any(|b| {
             let op = &self.item.ops[b.op as usize];
-            b.breaks_dv() && op.short_name() == "buffer" && op.attr("initValues").is_none()
+            b.breaks_dv()
+                && OpKind::of(op).is_some_and(OpKind::is_buffer)
+                && op.attr("initValues").is_none()
         })
     }
 
@@ -51,7 +56,7 @@ impl Context<'_> {
 /// Runs every dataflow lint on a `handshake.func` item, given what its type checks learnt
 /// (`check_types`).
 pub fn lint(item: &Item, text: &str, typed: &crate::Typed, acc: &mut Vec<Diagnostic>) {
-    run(item, text, &typed.types, typed.style, acc);
+    run(item, text, &typed.types, typed.era, acc);
 }
 
 /// Runs every dataflow lint on a `handshake.func` item.
@@ -59,14 +64,15 @@ pub(crate) fn run(
     item: &Item,
     text: &str,
     types: &[Option<Type>],
-    style: Style,
+    era: Era,
     acc: &mut Vec<Diagnostic>,
 ) {
     let cx = Context {
         item,
         text,
         types,
-        style,
+        style: era.style(),
+        era,
         graph: FuncGraph::build(item),
         buffers: dataflow::buffers(item),
     };

@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 
 use hsir_analysis::ir::{Container, Def, OpData, OpId, ValueId};
-use hsir_analysis::signatures::{known_name, Style, SAME_TYPE_BINARY};
+use hsir_analysis::ops::OpKind;
+use hsir_analysis::signatures::{known_name, Style};
 use hsir_analysis::types::Type;
 use hsir_analysis::TextRange;
 
@@ -774,7 +775,7 @@ impl<'p> Builder<'p> {
                     None => return Err(unsupported(func, op, unmodelled_reason(op))),
                 }
             }
-            _ if SAME_TYPE_BINARY.contains(&name) => {
+            _ if OpKind::from_name(name).is_some_and(OpKind::is_binary) => {
                 shape(ins == 2 && outs == 1)?;
                 let Some(bin) = BinaryOp::from_name(name) else {
                     return Err(unsupported(

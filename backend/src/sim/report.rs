@@ -199,7 +199,9 @@ pub(crate) fn operand_role(func: &Func, op: &OpData, id: OpId, i: usize) -> Stri
         }
         "constant" => "ctrl".to_string(),
         "cmpi" => ["lhs", "rhs"].get(i).unwrap_or(&"operand").to_string(),
-        _ if hsir_analysis::signatures::SAME_TYPE_BINARY.contains(&name) => {
+        _ if hsir_analysis::ops::OpKind::from_name(name)
+            .is_some_and(hsir_analysis::ops::OpKind::is_binary) =>
+        {
             ["lhs", "rhs"].get(i).unwrap_or(&"operand").to_string()
         }
         "dataflow.stream" => ["start", "step", "bound"].get(i).unwrap_or(&"operand").to_string(),
