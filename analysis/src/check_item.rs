@@ -827,7 +827,7 @@ impl Checker<'_> {
                 ),
             )
             .with_related(sig.range, "the function's signature");
-            self.push(d);
+            self.push_return_problem(d);
             return;
         }
         let results: Vec<Option<Type>> = sig.results.iter().map(|p| p.ty.clone()).collect();
@@ -845,7 +845,7 @@ impl Checker<'_> {
                     ),
                 )
                 .with_related(sig.results[i].range, "declared here");
-                self.push(d);
+                self.push_return_problem(d);
             }
         }
     }
@@ -853,6 +853,15 @@ impl Checker<'_> {
     /// How many of `end`'s last operands are memory interfaces' done tokens (Dynamatic 2024
     /// passes them to `end` after the results): the trailing operands defined as the last
     /// result of a `mem_controller`, `lsq`, `memory` or `extmemory`.
+    /// Dynamatic 2024 did not verify `end` against the function (its verifier accepts any
+    /// operands), so there a mismatch is a warning; in every later era it is an error.
+    fn push_return_problem(&mut self, mut d: Diagnostic) {
+        if self.era == Era::Dynamatic2024 {
+            d.severity = crate::Severity::Warning;
+        }
+        self.push(d);
+    }
+
     fn memory_done_tokens(&self, op: &OpData) -> usize {
         if self.era != Era::Dynamatic2024 {
             return 0;
@@ -1089,7 +1098,8 @@ impl Checker<'_> {
             }
             Def::Result { .. } => true,
         });
-        let mut diagnostics = Vec::new();
+        let mut unused = Vec::new();
+        let mut multi = Vec::new();
         for (v, value) in body_values {
             let v = v as ValueId;
             let ty = self.types[v as usize].clone();
@@ -1098,23 +1108,119 @@ impl Checker<'_> {
             }
             if let Def::Result { op, .. } = value.def {
                 let name = self.op(op).short_name();
+                let kind = OpKind::of(self.op(op));
                 // Unknown ops, unnamed (broken) statements and memories' done tokens are not
                 // held to the rule.
-                let kind = OpKind::of(self.op(op));
                 if kind.is_none_or(|k| !k.def().single_use || k == OpKind::Memory)
                     || name.is_empty()
                 {
                     continue;
                 }
             }
-            let name = self.value_name(v);
             match value.uses.len() {
                 1 => {}
-                0 => diagnostics.push(self.unused(v, &name, ty.as_ref())),
-                n => diagnostics.push(self.multi_use(v, &name, ty.as_ref(), n)),
+                0 => unused.push((v, ty)),
+                n => multi.push((v, ty, n)),
             }
         }
+        let forked = self
+            .item
+            .ops
+            .iter()
+            .any(|op| matches!(OpKind::of(op), Some(OpKind::Fork | OpKind::LazyFork)));
+        if !forked && !multi.is_empty() {
+            // Before fork and sink materialization (Dynamatic's `handshake.mlir`, CIRCT before
+            // `handshake-materialize-forks-sinks`): one note for the function, one fix for all.
+            let d = self.not_materialized(&unused, &multi);
+            self.acc.push(d);
+            return;
+        }
+        let mut diagnostics = Vec::new();
+        for (v, ty) in unused {
+            let name = self.value_name(v);
+            diagnostics.push(self.unused(v, &name, ty.as_ref()));
+        }
+        for (v, ty, n) in multi {
+            let name = self.value_name(v);
+            diagnostics.push(self.multi_use(v, &name, ty.as_ref(), n));
+        }
+        diagnostics.sort_by_key(|d| d.range.start());
         self.acc.extend(diagnostics);
+    }
+
+    /// The single-use rule on a function that has not been through fork and sink
+    /// materialization: one diagnostic at the function's name, with one fix that inserts every
+    /// fork and sink.
+    fn not_materialized(
+        &self,
+        unused: &[(ValueId, Option<Type>)],
+        multi: &[(ValueId, Option<Type>, usize)],
+    ) -> Diagnostic {
+        let top = &self.item.ops[0];
+        let range =
+            top.signature.as_ref().and_then(|s| s.name.as_ref()).map_or(top.name_range, |n| n.1);
+        let mut d = Diagnostic::new(
+            Code::NotMaterialized,
+            range,
+            format!(
+                "this function has not been through fork and sink materialization: {} value{} consumed several times and {} never consumed; the single-use rule applies once forks and sinks are in place",
+                multi.len(),
+                if multi.len() == 1 { " is" } else { "s are" },
+                unused.len(),
+            ),
+        );
+        let mut edits = Vec::new();
+        let mut taken: Vec<String> = Vec::new();
+        for (v, ty, n) in multi {
+            let Some(ty) = ty else { continue };
+            let name = self.value_name(*v);
+            let fork = self.fork_name(&name, &taken);
+            taken.push(fork.clone());
+            edits.extend(self.fork_edits(*v, &name, &fork, ty, *n));
+        }
+        for (v, ty) in unused {
+            let Some(ty) = ty else { continue };
+            let name = self.value_name(*v);
+            edits.push(self.insert_line(*v, &format!("sink {name} : {ty}")));
+        }
+        if !edits.is_empty() {
+            // Several lines inserted after one definition keep their order.
+            edits.sort_by_key(|e| e.range.start());
+            d.fixes.push(Fix { label: "Materialize forks and sinks".to_string(), edits });
+        }
+        d
+    }
+
+    /// A fresh name for the fork of `name`: valid MLIR (a numbered value's fork is
+    /// `%fork12`, not `%12_fork`), not taken in the item nor by `taken`.
+    fn fork_name(&self, name: &str, taken: &[String]) -> String {
+        let bare = name.trim_start_matches('%').replace('#', "_");
+        let base = if bare.starts_with(|c: char| c.is_ascii_digit()) {
+            format!("%fork{bare}")
+        } else {
+            format!("%{bare}_fork")
+        };
+        let mut fork = base.clone();
+        let mut k = 1;
+        while self.item.values.iter().any(|v| v.name == fork) || taken.contains(&fork) {
+            fork = format!("{base}{k}");
+            k += 1;
+        }
+        fork
+    }
+
+    /// The edits that put a `fork [n]` on `v` and send each use to one of its results.
+    fn fork_edits(&self, v: ValueId, name: &str, fork: &str, ty: &Type, n: usize) -> Vec<TextEdit> {
+        let value = &self.item.values[v as usize];
+        let mut edits =
+            vec![self.insert_line(v, &format!("{fork}:{n} = fork [{n}] {name} : {ty}"))];
+        for (i, &u) in value.uses.iter().enumerate() {
+            edits.push(TextEdit {
+                range: self.item.uses[u as usize].range,
+                new_text: format!("{fork}#{i}"),
+            });
+        }
+        edits
     }
 
     /// Where a new line after the value's definition goes, and its indentation.
@@ -1182,21 +1288,8 @@ impl Checker<'_> {
             d = d.with_related(self.item.uses[u as usize].range, "consumed here");
         }
         if let Some(ty) = ty {
-            let base = name.replace('#', "_");
-            let mut fork = format!("{base}_fork");
-            let mut k = 1;
-            while self.item.values.iter().any(|v| v.name == fork) {
-                fork = format!("{base}_fork{k}");
-                k += 1;
-            }
-            let mut edits =
-                vec![self.insert_line(v, &format!("{fork}:{n} = fork [{n}] {name} : {ty}"))];
-            for (i, &u) in value.uses.iter().enumerate() {
-                edits.push(TextEdit {
-                    range: self.item.uses[u as usize].range,
-                    new_text: format!("{fork}#{i}"),
-                });
-            }
+            let fork = self.fork_name(name, &[]);
+            let edits = self.fork_edits(v, name, &fork, ty, n);
             d.fixes.push(Fix { label: format!("Insert `fork [{n}]` for `{name}`"), edits });
         }
         d

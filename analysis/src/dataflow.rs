@@ -11,6 +11,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 
 use crate::ir::{Attribute, Def, Item, OpData, OpId, UseId, ValueId};
+use crate::ops::OpKind;
 use crate::types::Type;
 use hsir_parser::TextRange;
 
@@ -273,6 +274,10 @@ pub enum BufferKind {
     CirctSeq,
     /// CIRCT's `buffer [N] fifo`: a FIFO with registered outputs; ready passes through.
     CirctFifo,
+    /// A type no name was written for, implied by an older era's syntax: Dynamatic 2025's
+    /// `{NUM_SLOTS, TIMING}` without `BUFFER_TYPE` (the RTL component its backend chose from
+    /// them), or Dynamatic 2024's `oehb [N]` / `tehb [N]` / `tfifo [N]` ops.
+    Implied(BufferType),
     /// A name hsir does not know (as written, quotes stripped).
     Unknown(String),
     /// No type written.
@@ -284,7 +289,9 @@ impl BufferKind {
     /// CIRCT's `seq` / `fifo`, or an unknown name as written.
     pub fn name(&self) -> Option<&str> {
         match self {
-            BufferKind::Known(t) | BufferKind::Legacy(t, _) => Some(t.name()),
+            BufferKind::Known(t) | BufferKind::Legacy(t, _) | BufferKind::Implied(t) => {
+                Some(t.name())
+            }
             BufferKind::CirctSeq => Some("seq"),
             BufferKind::CirctFifo => Some("fifo"),
             BufferKind::Unknown(name) => Some(name),
@@ -333,7 +340,7 @@ impl BufferInfo {
     /// The buffer type the op names, if it names one of the six.
     pub fn buffer_type(&self) -> Option<BufferType> {
         match &self.kind {
-            BufferKind::Known(t) | BufferKind::Legacy(t, _) => Some(*t),
+            BufferKind::Known(t) | BufferKind::Legacy(t, _) | BufferKind::Implied(t) => Some(*t),
             _ => None,
         }
     }
@@ -353,7 +360,7 @@ impl BufferInfo {
     pub fn latency(&self) -> Timing {
         let slots = self.slot_count().unwrap_or(1);
         match &self.kind {
-            BufferKind::Known(t) | BufferKind::Legacy(t, _) => match t {
+            BufferKind::Known(t) | BufferKind::Legacy(t, _) | BufferKind::Implied(t) => match t {
                 BufferType::ShiftRegBreakDv => Timing { d: slots, v: slots, r: 0 },
                 t => t.timing(),
             },
@@ -494,6 +501,22 @@ fn integer(text: &str) -> Result<i64, String> {
     scalar.parse::<i64>().map_err(|_| scalar.to_string())
 }
 
+/// The buffer type Dynamatic 2025's RTL backend chose for a buffer written with `NUM_SLOTS`
+/// and `TIMING` only (its `rtl-config` matches the first component whose latencies agree):
+/// data and valid registered is an opaque buffer (one slot) or an opaque FIFO; ready alone is
+/// a transparent buffer (one slot) or a transparent FIFO. Anything else had no component.
+fn implied_by_timing(timing: &WrittenTiming, slots: u32) -> BufferKind {
+    let t = timing.or_zero();
+    let ready_only = timing.d.is_none() && timing.v.is_none();
+    match (t.d, t.v, t.r, slots) {
+        (1, 1, _, 1) => BufferKind::Implied(BufferType::OneSlotBreakDv),
+        (1, 1, _, _) => BufferKind::Implied(BufferType::FifoBreakDv),
+        (0, 0, 1, 1) if ready_only => BufferKind::Implied(BufferType::OneSlotBreakR),
+        (0, 0, 1, _) if ready_only => BufferKind::Implied(BufferType::FifoBreakNone),
+        _ => BufferKind::Missing,
+    }
+}
+
 fn kind_of(name: &str) -> BufferKind {
     if let Some(t) = BufferType::from_name(name) {
         BufferKind::Known(t)
@@ -519,10 +542,10 @@ fn hw_parameter<'a>(attr: &'a Attribute, key: &str) -> Option<(&'a str, TextRang
 /// What `op` says about itself as a buffer; `None` when it is not a buffer and carries no
 /// buffer configuration (an `init` with `hw.parameters = {BUFFER_TYPE = ...}` is read too).
 pub fn buffer_info(op: &OpData, id: OpId) -> Option<BufferInfo> {
-    let short = op.short_name();
+    let kind = OpKind::of(op);
     let params = op.attr("hw.parameters");
     let has_param_type = params.is_some_and(|a| hw_parameter(a, "BUFFER_TYPE").is_some());
-    if short != "buffer" && !has_param_type {
+    if kind.is_none_or(|k| !k.is_buffer()) && !has_param_type {
         return None;
     }
     let mut info = BufferInfo {
@@ -545,6 +568,43 @@ pub fn buffer_info(op: &OpData, id: OpId) -> Option<BufferInfo> {
         }
         if let Some((v, range)) = hw_parameter(params, "TIMING") {
             info.timing = Some(WrittenValue { value: parse_timing(v), range });
+        }
+        if info.kind == BufferKind::Missing {
+            if let (Some(Ok(timing)), Some(slots)) =
+                (info.timing.as_ref().map(|t| &t.value), info.slot_count())
+            {
+                info.kind = implied_by_timing(timing, slots);
+            }
+        }
+        return Some(info);
+    }
+    // Dynamatic 2024: `oehb [N]`, `tehb [N]`, `tfifo [N]`.
+    if let Some(old) = kind.filter(|k| *k != OpKind::Buffer) {
+        let n = op.bracket_ints.first().copied().unwrap_or(1);
+        info.syntax = BufferSyntax::Circt;
+        info.slots = Some(WrittenValue {
+            value: i64::try_from(n).map_err(|_| n.to_string()),
+            range: op.name_range,
+        });
+        info.kind = BufferKind::Implied(match (old, n) {
+            (OpKind::Oehb, 1) => BufferType::OneSlotBreakDv,
+            (OpKind::Oehb, _) => BufferType::FifoBreakDv,
+            (OpKind::Tehb, 1) => BufferType::OneSlotBreakR,
+            _ => BufferType::FifoBreakNone,
+        });
+        return Some(info);
+    }
+    // CIRCT's generic form: `{bufferType = #handshake<buffer_type_enum fifo>, slots = 2}`.
+    if let Some(kind) = op.attr("bufferType").filter(|a| a.value.contains("buffer_type_enum")) {
+        let word = kind.value.trim().trim_end_matches('>').rsplit(' ').next().unwrap_or("");
+        info.kind = match word {
+            "seq" => BufferKind::CirctSeq,
+            "fifo" => BufferKind::CirctFifo,
+            other => BufferKind::Unknown(other.to_string()),
+        };
+        info.kind_range = Some(kind.range);
+        if let Some(slots) = op.attr("slots") {
+            info.slots = Some(WrittenValue { value: integer(&slots.value), range: slots.range });
         }
         return Some(info);
     }
@@ -596,7 +656,7 @@ pub fn is_control(ty: &Type) -> bool {
 pub fn is_channel_buffer(item: &Item, buffers: &[Option<BufferInfo>], op: OpId) -> bool {
     let data = &item.ops[op as usize];
     buffers.get(op as usize).is_some_and(|b| b.is_some())
-        && data.short_name() == "buffer"
+        && OpKind::of(data).is_some_and(OpKind::is_buffer)
         && data.operands.len() == 1
         && data.results.len() == 1
 }

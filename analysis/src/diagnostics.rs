@@ -119,6 +119,9 @@ diagnostic_codes! {
     MultipleUses = "HS1108", Warning, "channel consumed more than once";
     /// An op inside a `handshake.func` that hsir does not know.
     UnknownOp = "HS1109", Information, "op not known to hsir";
+    /// A function before fork and sink materialization (no `fork`, values used several
+    /// times): the single-use rule is stated once for the whole function.
+    NotMaterialized = "HS1110", Information, "function before fork and sink materialization";
 
     // ---- HS12xx: op signatures ------------------------------------------------------------
     /// An op given more or fewer operands than it takes.

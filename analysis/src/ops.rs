@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::ir::{Item, OpData, TypeEntry};
+use crate::types::Type;
 
 /// A syntax era: who wrote the IR, and when.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -84,6 +85,17 @@ impl Era {
         let mut era2025 = false;
         let mut loom = false;
         let mut proposal = false;
+        // Raw scalar ports beside Dynamatic's types: only 2024's `end` (which Dynamatic did not
+        // verify) could end such a function; later `end`s must match the results exactly.
+        let raw_ports = item.ops.first().and_then(|f| f.signature.as_ref()).is_some_and(|s| {
+            s.args.iter().chain(&s.results).any(|p| {
+                matches!(
+                    p.ty,
+                    Some(Type::Int { .. } | Type::Float { .. } | Type::Index | Type::None)
+                )
+            })
+        });
+        era2024 |= raw_ports;
         for op in item.ops.iter().skip(1) {
             let Some(kind) = OpKind::of(op) else { continue };
             let def = kind.def();
@@ -665,7 +677,6 @@ pub static OPS: &[OpDef] = &[
         eras: EVERY,
         layouts: &[one(EVERY, "instance @callee(%arg, ...) : (T, ...) -> (U, ...)", &[many("%arg", "argument")], OUTPUTS)],
         typing: Typing::FunctionType,
-        variadic: true,
         doc: "An instance of another function, connected by the channels of its arguments and results.",
         ..BASE
     },
@@ -962,7 +973,6 @@ pub static OPS: &[OpDef] = &[
         eras: EVERY,
         layouts: &[one(EVERY, "memory [ld = L, st = S] (%store_data, %store_address, ..., %load_address, ...) {id = I : i32, lsq = false} : memref<NxT>, (...) -> (...)", &[many("%port", "store data and address, then load addresses")], &[many("%result", "load data, then a done token per port")])],
         typing: Typing::FunctionType,
-        variadic: true,
         doc: "An on-chip memory with load and store ports; each access is a channel of its own.",
         ..BASE
     },
@@ -973,7 +983,6 @@ pub static OPS: &[OpDef] = &[
         eras: EVERY,
         layouts: &[one(EVERY, "extmemory [ld = L, st = S] (%memref : memref<NxT>) (%store_data, %store_address, ..., %load_address, ...) : (...) -> (...)", &[p("%memref", "memref"), many("%port", "store data and address, then load addresses")], &[many("%result", "load data, then a done token per port")])],
         typing: Typing::FunctionType,
-        variadic: true,
         doc: "A memory outside the circuit, reached through the function's memref argument and its load and store ports.",
         ..BASE
     },
@@ -1012,7 +1021,6 @@ pub static OPS: &[OpDef] = &[
         eras: EVERY,
         layouts: &[one(EVERY, "pack %in, ... : tuple<T, ...>", INPUTS, &[p("%tuple", "tuple")])],
         typing: Typing::Pack,
-        variadic: true,
         doc: "Waits for a token on every input and combines them into one tuple token.",
         ..BASE
     },
@@ -1033,7 +1041,6 @@ pub static OPS: &[OpDef] = &[
         eras: DYN,
         layouts: &[one(DYN, "bundle %signal, ... : _ to <T>", &[many("%signal", "downstream signal")], &[p("%channel", "channel"), many("%upstream", "upstream signal")])],
         typing: Typing::Bundle,
-        variadic: true,
         doc: "Builds a channel from its separate signals (valid or data, and its extra signals), taking ready back.",
         ..BASE
     },
@@ -1044,7 +1051,6 @@ pub static OPS: &[OpDef] = &[
         eras: DYN,
         layouts: &[one(DYN, "unbundle %channel [%upstream, ...] : <T> to _", &[p("%channel", "channel"), many("%upstream", "upstream signal")], &[many("%signal", "downstream signal")])],
         typing: Typing::Unbundle,
-        variadic: true,
         doc: "Splits a channel into its separate signals (valid or data, and its extra signals), giving ready in.",
         ..BASE
     },

@@ -189,7 +189,14 @@ pub fn typing(op: &OpData, item: &Item, era: Era) -> Option<Typing> {
             Typing { operands: vec![ctrl], results: vec![result] }
         }
         Rule::ArithConstant => Typing { operands: Vec::new(), results: vec![first] },
-        Rule::Access => access(op, item, &t, style)?,
+        Rule::Access => {
+            // Dynamatic 2024's stores write the data type first.
+            let mut t = t.clone();
+            if matches!(kind, OpKind::McStore | OpKind::LsqStore) && t.len() == 2 {
+                t.swap(0, 1);
+            }
+            access(op, item, &t, style)?
+        }
         Rule::Terminator => {
             let operands = per_operand(&t, n)?;
             // The proposals' `%out = return %x : T` passes its operands on to `end`.

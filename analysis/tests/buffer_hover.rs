@@ -253,8 +253,8 @@ handshake.func @f(%start: !handshake.control<>) -> (!handshake.control<>) {
     );
 }
 
-/// Dynamatic's IR before the type names: the latencies are those `TIMING` states, a latency
-/// left out being 0.
+/// Dynamatic 2025's IR, before the type names: `NUM_SLOTS` and `TIMING` imply the type its RTL
+/// backend chose (`{R: 1}` with five slots is a transparent FIFO, which breaks no path).
 #[test]
 fn timing_without_a_type() {
     check(
@@ -266,14 +266,14 @@ handshake.func @f(%a: !handshake.control<>, %start: !handshake.control<>) -> (!h
 "#,
         expect![[r#"
             syntax: HwParameters
-            type: none
-            legacy name: none
+            type: FIFO_BREAK_NONE
+            legacy name: TFIFO
             slots: 5
-            latency: D: 0, V: 0, R: 1
-            breaks: ready
-            bypasses: data, valid
+            latency: D: 0, V: 0, R: 0
+            breaks: none
+            bypasses: data, valid, ready
             channel: %0 = buffer (this)
-            channel latency: D: 0, V: 0, R: 1
+            channel latency: D: 0, V: 0, R: 0
         "#]],
     );
 }

@@ -121,117 +121,117 @@ fn hover_circt_values_and_ops() {
     check_hovers(
         &cases,
         expect![[r#"
-        === fork result group at its definition
-        hovered `%0`
-        ```mlir
-        %0#0 : i32
-        ```
+            === fork result group at its definition
+            hovered `%0`
+            ```mlir
+            %0#0 : i32
+            ```
 
-        **channel** of `i32`: 32-bit data with valid and ready (CIRCT reads a raw type in a `handshake.func` as a channel of it)
+            **channel** of `i32`: 32-bit data with valid and ready (CIRCT reads a raw type in a `handshake.func` as a channel of it)
 
-        **34 wires**: 32 data + 1 valid + 1 ready
+            **34 wires**: 32 data + 1 valid + 1 ready
 
-        **produced by** result 0 of `fork` (`%0:2`)
+            **produced by** result 0 of `fork` (`%0:2`)
 
-        **consumed by**
-        - operand 0 (input) of `buffer` (`%1`)
+            **consumed by**
+            - operand 0 (input) of `buffer` (`%1`)
 
-        ---
+            ---
 
-        ```mlir
-        %0#1 : i32
-        ```
+            ```mlir
+            %0#1 : i32
+            ```
 
-        **channel** of `i32`: 32-bit data with valid and ready (CIRCT reads a raw type in a `handshake.func` as a channel of it)
+            **channel** of `i32`: 32-bit data with valid and ready (CIRCT reads a raw type in a `handshake.func` as a channel of it)
 
-        **34 wires**: 32 data + 1 valid + 1 ready
+            **34 wires**: 32 data + 1 valid + 1 ready
 
-        **produced by** result 1 of `fork` (`%0:2`)
+            **produced by** result 1 of `fork` (`%0:2`)
 
-        **consumed by**
-        - operand 1 (right operand) of `arith.addi` (`%3`)
+            **consumed by**
+            - operand 1 (right operand) of `arith.addi` (`%3`)
 
-        === a use with an index
-        hovered `%0#1`
-        ```mlir
-        %0#1 : i32
-        ```
+            === a use with an index
+            hovered `%0#1`
+            ```mlir
+            %0#1 : i32
+            ```
 
-        **channel** of `i32`: 32-bit data with valid and ready (CIRCT reads a raw type in a `handshake.func` as a channel of it)
+            **channel** of `i32`: 32-bit data with valid and ready (CIRCT reads a raw type in a `handshake.func` as a channel of it)
 
-        **34 wires**: 32 data + 1 valid + 1 ready
+            **34 wires**: 32 data + 1 valid + 1 ready
 
-        **produced by** result 1 of `fork` (`%0:2`)
+            **produced by** result 1 of `fork` (`%0:2`)
 
-        **consumed by**
-        - operand 1 (right operand) of `arith.addi` (`%3`)
+            **consumed by**
+            - operand 1 (right operand) of `arith.addi` (`%3`)
 
-        === a none argument is a control channel
-        hovered `%ctrl`
-        ```mlir
-        %ctrl : none
-        ```
+            === a none argument is a control channel
+            hovered `%ctrl`
+            ```mlir
+            %ctrl : none
+            ```
 
-        **control** channel: a token without data, valid and ready only (CIRCT reads a raw type in a `handshake.func` as a channel of it)
+            **control** channel: a token without data, valid and ready only (CIRCT reads a raw type in a `handshake.func` as a channel of it)
 
-        **2 wires**: 1 valid + 1 ready
+            **2 wires**: 1 valid + 1 ready
 
-        **produced by** argument #1 of `@circt`
+            **produced by** argument #1 of `@circt`
 
-        **consumed by**
-        - operand 1 (result 1) of `return`
+            **consumed by**
+            - operand 1 (result 1) of `return`
 
-        === the fork op
-        hovered `fork`
-        **`fork`**
+            === the fork op
+            hovered `fork`
+            **`fork`**
 
-        Copies every input token to all of its outputs; the input is released once every output has taken its copy (eager fork).
+            Copies every input token to all of its outputs; the input is released once every output has taken its copy (eager fork).
 
-        ```mlir
-        (i32) -> (i32, i32)
-        ```
+            ```mlir
+            (i32) -> (i32, i32)
+            ```
 
-        === a CIRCT fifo buffer after a seq buffer
-        hovered `buffer`
-        **`buffer`**
+            === a CIRCT fifo buffer after a seq buffer
+            hovered `buffer`
+            **`buffer`**
 
-        Holds tokens in slots on a channel; depending on its type it registers the data and valid paths, the ready path, or both.
+            Holds tokens in slots on a channel; depending on its type it registers the data and valid paths, the ready path, or both.
 
-        ```mlir
-        (i32) -> (i32)
-        ```
+            ```mlir
+            (i32) -> (i32)
+            ```
 
-        **buffer** `fifo`, 1 slot
+            **buffer** `fifo`, 1 slot
 
-        - latency: D1 V1 R0
-        - breaks: data, valid
-        - bypasses: ready
-        - channel: 2 buffers, `%1` → **`%2`**
-        - along the channel: D3 V3 R2
+            - latency: D1 V1 R0
+            - breaks: data, valid
+            - bypasses: ready
+            - channel: 2 buffers, `%1` → **`%2`**
+            - along the channel: D3 V3 R2
 
-        === arith inside handshake
-        hovered `arith.addi`
-        **`arith.addi`**
+            === arith inside handshake
+            hovered `arith.addi`
+            **`arith.addi`**
 
-        Arithmetic (`addi`): fires when every operand holds a token and emits the result on its output channel.
+            Adds two integers (wrapping).
 
-        ```mlir
-        (i32, i32) -> (i32)
-        ```
+            ```mlir
+            (i32, i32) -> (i32)
+            ```
 
-        === the function's own name
-        hovered `@circt`
-        ```mlir
-        handshake.func @circt(%x: i32, %ctrl: none) -> (i32, none)
-        ```
+            === the function's own name
+            hovered `@circt`
+            ```mlir
+            handshake.func @circt(%x: i32, %ctrl: none) -> (i32, none)
+            ```
 
-        === whitespace
-        no hover
+            === whitespace
+            no hover
 
-        === a type
-        no hover
+            === a type
+            no hover
 
-    "#]],
+        "#]],
     );
 }
 
@@ -644,156 +644,156 @@ fn hover_pipeline_values() {
     check_hovers(
         &cases,
         expect![[r#"
-        === a value registered into the next stage
-        hovered `%sum`
-        ```mlir
-        %sum
-        ```
+            === a value registered into the next stage
+            hovered `%sum`
+            ```mlir
+            %sum
+            ```
 
-        type not inferred; its op is typed `: i32`
+            type not inferred; its op is typed `: i32`
 
-        **produced by** result 0 of `comb.add` (`%sum`)
+            **produced by** result 0 of `comb.add` (`%sum`)
 
-        **consumed by**
-        - operand 0 (register 0) of `pipeline.stage`
+            **consumed by**
+            - operand 0 (register 0) of `pipeline.stage`
 
-        **pipeline**: defined in the entry stage (stage 0)
-        - crosses into stage 1 (`^bb1`) as a register (`regs`)
+            **pipeline**: defined in the entry stage (stage 0)
+            - crosses into stage 1 (`^bb1`) as a register (`regs`)
 
-        === a pipeline input passed through
-        hovered `%a1`
-        ```mlir
-        %a1 : i8
-        ```
+            === a pipeline input passed through
+            hovered `%a1`
+            ```mlir
+            %a1 : i8
+            ```
 
-        a plain 8-bit value: 8 wires, no handshake
+            a plain 8-bit value: 8 wires, no handshake
 
-        **produced by** input #1 of `pipeline.scheduled` (its entry stage)
+            **produced by** input #1 of `pipeline.scheduled` (its entry stage)
 
-        **consumed by**
-        - operand 1 (pass-through 0) of `pipeline.stage`
+            **consumed by**
+            - operand 1 (pass-through 0) of `pipeline.stage`
 
-        **pipeline**: defined in the entry stage (stage 0)
-        - crosses into stage 1 (`^bb1`) as a pass-through (`pass`, no register)
+            **pipeline**: defined in the entry stage (stage 0)
+            - crosses into stage 1 (`^bb1`) as a pass-through (`pass`, no register)
 
-        === a register arriving in stage 1
-        hovered `%r`
-        ```mlir
-        %r : i32
-        ```
+            === a register arriving in stage 1
+            hovered `%r`
+            ```mlir
+            %r : i32
+            ```
 
-        a plain 32-bit value: 32 wires, no handshake
+            a plain 32-bit value: 32 wires, no handshake
 
-        **produced by** argument #0 of block `^bb1` of `pipeline.scheduled`
+            **produced by** argument #0 of block `^bb1` of `pipeline.scheduled`
 
-        **consumed by**
-        - operand 0 of `comb.add` (`%twice`)
-        - operand 1 of `comb.add` (`%twice`)
+            **consumed by**
+            - operand 0 of `comb.add` (`%twice`)
+            - operand 1 of `comb.add` (`%twice`)
 
-        **pipeline**: defined in stage 1 (`^bb1`)
-        - arrives as register 0 of the previous stage's `regs`, from `%sum`
-        - used in the stage that defines it, by `comb.add`
+            **pipeline**: defined in stage 1 (`^bb1`)
+            - arrives as register 0 of the previous stage's `regs`, from `%sum`
+            - used in the stage that defines it, by `comb.add`
 
-        === a pass-through arriving in stage 1, then registered
-        hovered `%q`
-        ```mlir
-        %q : i8
-        ```
+            === a pass-through arriving in stage 1, then registered
+            hovered `%q`
+            ```mlir
+            %q : i8
+            ```
 
-        a plain 8-bit value: 8 wires, no handshake
+            a plain 8-bit value: 8 wires, no handshake
 
-        **produced by** argument #1 of block `^bb1` of `pipeline.scheduled`
+            **produced by** argument #1 of block `^bb1` of `pipeline.scheduled`
 
-        **consumed by**
-        - operand 1 (register 1) of `pipeline.stage`
+            **consumed by**
+            - operand 1 (register 1) of `pipeline.stage`
 
-        **pipeline**: defined in stage 1 (`^bb1`)
-        - arrives as pass-through 0 of the previous stage's `pass` (no register), from `%a1`
-        - crosses into stage 2 (`^bb2`) as a register (`regs`)
+            **pipeline**: defined in stage 1 (`^bb1`)
+            - arrives as pass-through 0 of the previous stage's `pass` (no register), from `%a1`
+            - crosses into stage 2 (`^bb2`) as a register (`regs`)
 
-        === a stage's enable
-        hovered `%s1_enable`
-        ```mlir
-        %s1_enable : i1
-        ```
+            === a stage's enable
+            hovered `%s1_enable`
+            ```mlir
+            %s1_enable : i1
+            ```
 
-        a plain 1-bit value: 1 wire, no handshake
+            a plain 1-bit value: 1 wire, no handshake
 
-        **produced by** argument #2 of block `^bb1` of `pipeline.scheduled`
+            **produced by** argument #2 of block `^bb1` of `pipeline.scheduled`
 
-        **consumed by** nothing: unused
+            **consumed by** nothing: unused
 
-        **pipeline**: defined in stage 1 (`^bb1`)
-        - the stage's enable
+            **pipeline**: defined in stage 1 (`^bb1`)
+            - the stage's enable
 
-        === a value used only in its own stage
-        hovered `%2`
-        ```mlir
-        %2
-        ```
+            === a value used only in its own stage
+            hovered `%2`
+            ```mlir
+            %2
+            ```
 
-        type not inferred; its op is typed `: i32`
+            type not inferred; its op is typed `: i32`
 
-        **produced by** result 0 of `comb.add` (`%2`)
+            **produced by** result 0 of `comb.add` (`%2`)
 
-        **consumed by**
-        - operand 0 of `comb.add` (`%3`)
+            **consumed by**
+            - operand 0 of `comb.add` (`%3`)
 
-        **pipeline**: defined in stage 1 (`^bb1`)
-        - used in the stage that defines it, by `comb.add`
+            **pipeline**: defined in stage 1 (`^bb1`)
+            - used in the stage that defines it, by `comb.add`
 
-        === a value read through pipeline.src
-        hovered `%0`
-        ```mlir
-        %0
-        ```
+            === a value read through pipeline.src
+            hovered `%0`
+            ```mlir
+            %0
+            ```
 
-        type not inferred; its op is typed `: i32`
+            type not inferred; its op is typed `: i32`
 
-        **produced by** result 0 of `comb.add` (`%0`)
+            **produced by** result 0 of `comb.add` (`%0`)
 
-        **consumed by**
-        - operand 0 of `pipeline.src` (`%1`)
+            **consumed by**
+            - operand 0 (value of an earlier stage) of `pipeline.src` (`%1`)
 
-        **pipeline**: defined in the entry stage (stage 0)
-        - read in stage 1 (`^bb1`) through `pipeline.src`
+            **pipeline**: defined in the entry stage (stage 0)
+            - read in stage 1 (`^bb1`) through `pipeline.src`
 
-        === an outside value read in a stage
-        hovered `%ext`
-        ```mlir
-        %ext : i32
-        ```
+            === an outside value read in a stage
+            hovered `%ext`
+            ```mlir
+            %ext : i32
+            ```
 
-        a plain 32-bit value: 32 wires, no handshake
+            a plain 32-bit value: 32 wires, no handshake
 
-        **produced by** argument #1 of `@crossings`
+            **produced by** argument #1 of `@crossings`
 
-        **consumed by**
-        - operand 1 of `comb.add` (`%3`)
+            **consumed by**
+            - operand 1 of `comb.add` (`%3`)
 
-        **pipeline**: defined outside the pipeline, an external input that any stage may read without a register
+            **pipeline**: defined outside the pipeline, an external input that any stage may read without a register
 
-        === pipeline.stage
-        hovered `pipeline.stage`
-        **`pipeline.stage`**
+            === pipeline.stage
+            hovered `pipeline.stage`
+            **`pipeline.stage`**
 
-        Ends a stage and starts the next: `regs(...)` are registered across the boundary, `pass(...)` go through without a register.
+            Ends a stage and starts the next: `regs(...)` are registered across the boundary, `pass(...)` go through without a register.
 
-        ```mlir
-        : i32, i8
-        ```
+            ```mlir
+            : i32, i8
+            ```
 
-        === comb.add
-        hovered `comb.add`
-        **`comb.add`**
+            === comb.add
+            hovered `comb.add`
+            **`comb.add`**
 
-        Combinational logic (CIRCT `comb`): its result follows its operands in the same cycle.
+            Combinational logic (CIRCT `comb`): its result follows its operands in the same cycle.
 
-        ```mlir
-        : i32
-        ```
+            ```mlir
+            : i32
+            ```
 
-    "#]],
+        "#]],
     );
 }
 
@@ -956,97 +956,97 @@ fn signature_help_while_typing() {
     check_signature_help(
         &cases,
         expect![[r#"
-        === mux, select
-        mux «%select» [%data0, %data1]
-          params: %select | %data0 | %data1
-          doc: Passes on the token of the data input the select token picks; the select is consumed with it.
-        === mux, first data
-        mux %select [«%data0», %data1]
-          params: %select | %data0 | %data1
-          doc: Passes on the token of the data input the select token picks; the select is consumed with it.
-        === mux, second data
-        mux %select [%data0, «%data1»]
-          params: %select | %data0 | %data1
-          doc: Passes on the token of the data input the select token picks; the select is consumed with it.
-        === mux, a third data input
-        mux %select [%data0, %data1, «%data2»]
-          params: %select | %data0 | %data1 | %data2
-          doc: Passes on the token of the data input the select token picks; the select is consumed with it.
-        === cond_br, data
-        cond_br %condition, «%data»
-          params: %condition | %data
-          doc: Sends the data token to the true or the false output, as the condition token says.
-        === cond_br, in the types
-        cond_br %condition, %data
-          params: %condition | %data
-          doc: Sends the data token to the true or the false output, as the condition token says.
-        === load (CIRCT), data
-        load [%address] «%data_from_memory», %control
-          params: %address | %data_from_memory | %control
-          doc: A load port: sends an address to a memory and passes the data it returns on.
-        === load (CIRCT), ctrl
-        load [%address] %data_from_memory, «%control»
-          params: %address | %data_from_memory | %control
-          doc: A load port: sends an address to a memory and passes the data it returns on.
-        === load (Dynamatic)
-        load [%address] «%data_from_memory»
-          params: %address | %data_from_memory
-          doc: A load port: sends an address to a memory and passes the data it returns on.
-        === store, address
-        store [«%address»] %data, %control
-          params: %address | %data | %control
-          doc: A store port: sends an address and a data token to a memory.
-        === control_merge (Dynamatic)
-        control_merge [%in0, «%in1»]
-          params: %in0 | %in1
-          doc: Passes on a token from whichever input has one, and says which input it came from on its index result.
-        === control_merge (CIRCT)
-        control_merge «%in0», %in1
-          params: %in0 | %in1
-          doc: Passes on a token from whichever input has one, and says which input it came from on its index result.
-        === fork
-        fork [N] «%input»
-          params: %input
-          doc: Copies every input token to all of its outputs; the input is released once every output has taken its copy (eager fork).
-        === buffer (Dynamatic)
-        buffer «%input», bufferType = TYPE, numSlots = N
-          params: %input
-          doc: Holds tokens in slots on a channel; depending on its type it registers the data and valid paths, the ready path, or both.
-        === buffer (CIRCT)
-        buffer [N] seq|fifo «%input»
-          params: %input
-          doc: Holds tokens in slots on a channel; depending on its type it registers the data and valid paths, the ready path, or both.
-        === constant
-        constant «%control» {value = V}
-          params: %control
-          doc: Emits its constant value each time its control input delivers a token.
-        === join
-        join %in0, %in1, «%in2»
-          params: %in0 | %in1 | %in2
-          doc: Waits for a token on every input, then emits one control token; the data is dropped.
-        === extmemory
-        extmemory [ld = 1, st = 1] (%memref) (%store_data0, %store_address0, «%load_address0»)
-          params: %memref | %store_data0 | %store_address0 | %load_address0
-          doc: A memory outside the circuit, reached through the function's memref argument and its load and store ports.
-        === dataflow.carry
-        dataflow.carry %condition, «%initial», %carried
-          params: %condition | %initial | %carried
-          doc: LOOM: a loop-carried value: takes the initial value, then the carried one while the condition is true.
-        === cmpi
-        arith.cmpi predicate, %lhs, «%rhs»
-          params: %lhs | %rhs
-          doc: Arithmetic (`cmpi`): fires when every operand holds a token and emits the result on its output channel.
-        === handshake.sink with prefix
-        handshake.sink «%input»
-          params: %input
-          doc: Consumes and drops every token it receives.
-        === on the op name
-        no signature help
-        === an unknown op
-        no signature help
-        === a comment line
-        no signature help
-    "#]],
+            === mux, select
+            mux «%select» [%data0, %data1]
+              params: %select | %data0 | %data1
+              doc: Passes on the token of the data input the select token picks; the select is consumed with it.
+            === mux, first data
+            mux %select [«%data0», %data1]
+              params: %select | %data0 | %data1
+              doc: Passes on the token of the data input the select token picks; the select is consumed with it.
+            === mux, second data
+            mux %select [%data0, «%data1»]
+              params: %select | %data0 | %data1
+              doc: Passes on the token of the data input the select token picks; the select is consumed with it.
+            === mux, a third data input
+            mux %select [%data0, %data1, «%data2»]
+              params: %select | %data0 | %data1 | %data2
+              doc: Passes on the token of the data input the select token picks; the select is consumed with it.
+            === cond_br, data
+            cond_br %condition, «%data»
+              params: %condition | %data
+              doc: Sends the data token to the true or the false output, as the condition token says.
+            === cond_br, in the types
+            cond_br %condition, %data
+              params: %condition | %data
+              doc: Sends the data token to the true or the false output, as the condition token says.
+            === load (CIRCT), data
+            load [%address] «%data_from_memory», %control
+              params: %address | %data_from_memory | %control
+              doc: A load port: sends an address to a memory and passes the data it returns on.
+            === load (CIRCT), ctrl
+            load [%address] %data_from_memory, «%control»
+              params: %address | %data_from_memory | %control
+              doc: A load port: sends an address to a memory and passes the data it returns on.
+            === load (Dynamatic)
+            load [%address] «%data_from_memory»
+              params: %address | %data_from_memory
+              doc: A load port: sends an address to a memory and passes the data it returns on.
+            === store, address
+            store [«%address»] %data, %control
+              params: %address | %data | %control
+              doc: A store port: sends an address and a data token to a memory.
+            === control_merge (Dynamatic)
+            control_merge [%in0, «%in1»]
+              params: %in0 | %in1
+              doc: Passes on a token from whichever input has one, and says which input it came from on its index result.
+            === control_merge (CIRCT)
+            control_merge «%in0», %in1
+              params: %in0 | %in1
+              doc: Passes on a token from whichever input has one, and says which input it came from on its index result.
+            === fork
+            fork [N] «%input»
+              params: %input
+              doc: Copies every input token to all of its outputs; the input is released once every output has taken its copy (eager fork).
+            === buffer (Dynamatic)
+            buffer «%input», bufferType = TYPE, numSlots = N
+              params: %input
+              doc: Holds tokens in slots on a channel; depending on its type it registers the data and valid paths, the ready path, or both.
+            === buffer (CIRCT)
+            buffer [N] seq|fifo «%input»
+              params: %input
+              doc: Holds tokens in slots on a channel; depending on its type it registers the data and valid paths, the ready path, or both.
+            === constant
+            constant «%control» {value = V}
+              params: %control
+              doc: Emits its constant value each time its control input delivers a token.
+            === join
+            join %in0, %in1, «%in2»
+              params: %in0 | %in1 | %in2
+              doc: Waits for a token on every input, then emits one control token; the data is dropped.
+            === extmemory
+            extmemory [ld = 1, st = 1] (%memref) (%store_data0, %store_address0, «%load_address0»)
+              params: %memref | %store_data0 | %store_address0 | %load_address0
+              doc: A memory outside the circuit, reached through the function's memref argument and its load and store ports.
+            === dataflow.carry
+            dataflow.carry %condition, «%initial», %carried
+              params: %condition | %initial | %carried
+              doc: LOOM: a loop-carried value: takes the initial value, then the carried one while the condition is true.
+            === cmpi
+            arith.cmpi predicate, %lhs, «%rhs»
+              params: %lhs | %rhs
+              doc: Compares two integers by its predicate (`eq`, `ne`, `slt`, `ult`, ...); the result is one bit.
+            === handshake.sink with prefix
+            handshake.sink «%input»
+              params: %input
+              doc: Consumes and drops every token it receives.
+            === on the op name
+            no signature help
+            === an unknown op
+            no signature help
+            === a comment line
+            no signature help
+        "#]],
     );
 }
 
@@ -1065,15 +1065,15 @@ fn signature_help_uses_the_workspace() {
     check_signature_help(
         &cases,
         expect![[r#"
-        === instance of a function in the file
-        instance @g(%x: i32, «%c: none»)
-          params: %x: i32 | %c: none
-          doc: An instance of another function, connected by the channels of its arguments and results.
-        === end with the function's results (Dynamatic)
-        end %result0 : <i32>, «%result1 : <>»
-          params: %result0 : <i32> | %result1 : <>
-          doc: The function's exit: waits for its result tokens (and the memories' done tokens) and ends the invocation.
-    "#]],
+            === instance of a function in the file
+            instance @g(%x: i32, «%c: none»)
+              params: %x: i32 | %c: none
+              doc: An instance of another function, connected by the channels of its arguments and results.
+            === end with the function's results (Dynamatic)
+            end %result0 : <i32>, «%result1 : <>»
+              params: %result0 : <i32> | %result1 : <>
+              doc: The function's exit: waits for its result tokens (and the memories' done tokens) and ends the invocation. In Dynamatic's 2024 IR the memories' done tokens follow the results.
+        "#]],
     );
 }
 

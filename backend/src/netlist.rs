@@ -1150,7 +1150,7 @@ impl<'p> Lowering<'p> {
         };
         let wp = move |_k: u32| vec![("W", w.to_string())];
         match info.kind {
-            BufferKind::Known(t) | BufferKind::Legacy(t, _) => match t {
+            BufferKind::Known(t) | BufferKind::Legacy(t, _) | BufferKind::Implied(t) => match t {
                 BufferType::OneSlotBreakDv => chain(self, "hsir_one_slot_break_dv", slots, &|_| {
                     vec![
                         ("W", w.to_string()),

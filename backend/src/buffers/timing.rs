@@ -167,7 +167,9 @@ impl TimingModel {
     /// kind the file does not describe.
     pub fn buffer_kind(&self, kind: &BufferKind, width: u32) -> Option<OpTiming> {
         let name = match kind {
-            BufferKind::Known(ty) | BufferKind::Legacy(ty, _) => ty.name(),
+            BufferKind::Known(ty) | BufferKind::Legacy(ty, _) | BufferKind::Implied(ty) => {
+                ty.name()
+            }
             BufferKind::CirctSeq => "seq",
             BufferKind::CirctFifo => "fifo",
             BufferKind::Unknown(_) | BufferKind::Missing => return None,
@@ -178,7 +180,9 @@ impl TimingModel {
     /// The latencies of a buffer kind on data, valid and ready; `None` as for `buffer_kind`.
     pub fn buffer_kind_latencies(&self, kind: &BufferKind) -> Option<Timing> {
         let name = match kind {
-            BufferKind::Known(ty) | BufferKind::Legacy(ty, _) => ty.name(),
+            BufferKind::Known(ty) | BufferKind::Legacy(ty, _) | BufferKind::Implied(ty) => {
+                ty.name()
+            }
             BufferKind::CirctSeq => "seq",
             BufferKind::CirctFifo => "fifo",
             BufferKind::Unknown(_) | BufferKind::Missing => return None,
