@@ -225,9 +225,10 @@ impl Checker<'_> {
     }
 
     fn outside_handshake(&mut self) {
-        for op in &self.item.ops {
+        for (id, op) in self.item.ops.iter().enumerate() {
             // `esi_instance` is how a hardware module instantiates a `handshake.func`.
-            let allowed = matches!(op.name.as_str(), "handshake.func" | "handshake.esi_instance");
+            let allowed = matches!(op.name.as_str(), "handshake.func" | "handshake.esi_instance")
+                || ir::in_dataflow_region(self.item, id as OpId);
             if op.name.starts_with("handshake.") && !allowed {
                 let d = Diagnostic::new(
                     Code::HandshakeOpOutsideFunc,

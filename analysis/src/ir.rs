@@ -237,8 +237,12 @@ fn isolated(name: &str, has_signature: bool) -> bool {
     has_signature || matches!(name, "module" | "builtin.module")
 }
 
+/// Whether the regions of ops named `owner` are graph regions (no dominance, so forward
+/// references are allowed) or SSACFG regions, or as the enclosing region's: the one place
+/// that decides it.
 fn region_kind(owner: &str, enclosing: RegionKind) -> RegionKind {
     let graph = owner == "handshake.func"
+        || owner == "fabric.module"
         || owner.starts_with("hw.module")
         || owner.starts_with("pipeline.")
         || owner.starts_with("sv.")
@@ -257,6 +261,23 @@ fn region_kind(owner: &str, enclosing: RegionKind) -> RegionKind {
     } else {
         enclosing
     }
+}
+
+/// Ops whose regions are dataflow circuits, where Handshake ops may appear: LOOM's function
+/// units and Kanagawa's dataflow methods besides `handshake.func`. The one list of them.
+const DATAFLOW_OWNERS: &[&str] = &["handshake.func", "fabric.function_unit", "kanagawa.method.df"];
+
+/// Whether `op` lies in a region of one of the `DATAFLOW_OWNERS`, at any depth.
+pub fn in_dataflow_region(item: &Item, op: OpId) -> bool {
+    let mut block = item.ops[op as usize].block;
+    while let Some(b) = block {
+        let owner = &item.ops[item.regions[item.blocks[b as usize].region as usize].owner as usize];
+        if DATAFLOW_OWNERS.contains(&owner.name.as_str()) {
+            return true;
+        }
+        block = owner.block;
+    }
+    false
 }
 
 /// Lowers one item. `op` is its node; ranges become relative to its start.
@@ -284,9 +305,10 @@ struct Lowerer {
     base: TextSize,
     item: Item,
     scopes: Vec<Scope>,
-    /// `%x : T` written in the parentheses of a region-holding op of another dialect
-    /// (`kanagawa.method @f(%a: i32)`, `kanagawa.sblock (%x : i32 = %outer)`): arguments of
-    /// its first region, found while reading the op's parts.
+    /// Arguments of an op's first region written among its parts, found while reading them,
+    /// in text order: `REGION_ARG`s (`scf.for %i = ...`, `iter_args(%acc = %init)`), and
+    /// `%x : T` in the parentheses of a region-holding op of another dialect whose entry block
+    /// has no label (`kanagawa.method @f(%a: i32)`, `kanagawa.sblock (%x : i32 = %outer)`).
     region_args: Vec<(String, TextRange, Option<Type>)>,
 }
 
@@ -456,7 +478,14 @@ impl Lowerer {
         }
 
         let holds_regions = op.syntax().children().any(|n| n.kind() == SyntaxKind::REGION);
-        self.parts(op, id, holds_regions && op.signature().is_none());
+        // An entry block with a label names its own arguments (`scf.reduce(%v : f32) {
+        // ^bb0(%l: f32, %r: f32): ...`), so `%v : f32` there is an operand.
+        let entry_labelled = op
+            .regions()
+            .first()
+            .and_then(|r| r.blocks().next())
+            .is_some_and(|b| b.label().is_some());
+        self.parts(op, id, holds_regions && op.signature().is_none() && !entry_labelled);
         let region_args = std::mem::take(&mut self.region_args);
 
         let signature_node = op.signature();
@@ -479,9 +508,13 @@ impl Lowerer {
             self.item.ops[id as usize].regions.push(rid);
             let mut blocks = region_node.blocks().peekable();
             if blocks.peek().is_none() && first_region {
-                // An empty body still holds the function's arguments.
+                // An empty body still holds the function's arguments and the values the op
+                // binds (`scf.for %i = %a to %b step %c {}`).
                 let bid = self.new_block(rid, None);
                 entry_block_of_first = Some(bid);
+                for (name, range, ty) in &region_args {
+                    self.block_arg(bid, rid, name, ty.clone(), *range);
+                }
             }
             for (i, block_node) in blocks.enumerate() {
                 let label = block_node.label();
@@ -676,6 +709,15 @@ impl Lowerer {
             }
             match node.kind() {
                 SyntaxKind::REGION | SyntaxKind::RESULT_LIST | SyntaxKind::OP_NAME => {}
+                SyntaxKind::REGION_ARG => {
+                    // A definition in the op's first region; the operand after its `=` is a
+                    // use in the enclosing one, read as any other operand.
+                    let Some(token) = ast::RegionArg::cast(node).and_then(|a| a.name()) else {
+                        continue;
+                    };
+                    let range = self.rel(token.text_range());
+                    self.region_args.push((token.text().to_string(), range, None));
+                }
                 SyntaxKind::FUNC_SIGNATURE => {
                     // Only its `attributes {...}` are the op's; ports are read by `signature`.
                     for attrs in node.children().filter(|n| n.kind() == SyntaxKind::FUNC_ATTRIBUTES)

@@ -599,6 +599,78 @@ handshake.func @loop(%n: index, %mem: memref<16xi32>, %start: none) -> none {
     );
 }
 
+#[test]
+fn structured_control_flow_values() {
+    let fixture = r#"
+func.func @sum(%lb: index, %ub: index, %step: index, %z: f32) -> f32 {
+  %r = scf.for %iv = %lb to %ub step %step iter_args(%acc = %z) -> (f32) {
+    %x = arith.index_cast %iv : index to i32
+    %f = arith.sitofp %x : i32 to f32
+    %s = arith.addf %acc, %f : f32
+    scf.yield %s : f32
+  }
+  scf.for %iv = %lb to %ub step %step {
+  }
+  return %r : f32
+}
+"#;
+    // The induction variable is defined by the loop, in its body: the sibling loop's `%iv` is
+    // another value.
+    check(
+        &at(fixture, "index_cast %i$0v"),
+        expect![[r#"
+        definition: main.mlir:3:16 `%iv`
+          in main.mlir:3:3 `%r = scf.for %iv = %lb to %ub step %step iter_args(%acc = %z) -> (f32) {` ...
+        references (1; 2 with the definition):
+          main.mlir:4:27 `%iv`
+        highlight: main.mlir:3:16 `%iv` (write), main.mlir:4:27 `%iv`
+        rename: main.mlir:4:28 `iv`
+    "#]],
+    );
+    check(
+        &at(fixture, "iter_args(%a$0cc"),
+        expect![[r#"
+        definition: main.mlir:3:54 `%acc`
+          in main.mlir:3:3 `%r = scf.for %iv = %lb to %ub step %step iter_args(%acc = %z) -> (f32) {` ...
+        references (1; 2 with the definition):
+          main.mlir:6:21 `%acc`
+        highlight: main.mlir:3:54 `%acc` (write), main.mlir:6:21 `%acc`
+        rename: main.mlir:3:55 `acc`
+    "#]],
+    );
+    // The initial value after `=` is a use in the function's region.
+    check(
+        &at(fixture, "%acc = %$0z"),
+        expect![[r#"
+        definition: main.mlir:2:54 `%z`
+          in main.mlir:2:1 `func.func @sum(%lb: index, %ub: index, %step: index, %z: f32) -> f32 {` ...
+        references (1; 2 with the definition):
+          main.mlir:3:61 `%z`
+        highlight: main.mlir:2:54 `%z` (write), main.mlir:3:61 `%z`
+        rename: main.mlir:3:62 `z`
+    "#]],
+    );
+    check_rename(
+        &at(fixture, "iter_args(%a$0cc"),
+        "total",
+        expect![[r#"
+        //- main.mlir
+
+        func.func @sum(%lb: index, %ub: index, %step: index, %z: f32) -> f32 {
+          %r = scf.for %iv = %lb to %ub step %step iter_args(%total = %z) -> (f32) {
+            %x = arith.index_cast %iv : index to i32
+            %f = arith.sitofp %x : i32 to f32
+            %s = arith.addf %total, %f : f32
+            scf.yield %s : f32
+          }
+          scf.for %iv = %lb to %ub step %step {
+          }
+          return %r : f32
+        }
+    "#]],
+    );
+}
+
 const FILES: &str = r#"
 //- callee.mlir
 handshake.func @add(%a: i32, %b: i32, %ctrl: none) -> (i32, none) {

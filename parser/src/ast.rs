@@ -35,6 +35,7 @@ ast_node!(SourceFile, SOURCE_FILE);
 ast_node!(Op, OP);
 ast_node!(OpResult, RESULT);
 ast_node!(Operand, OPERAND);
+ast_node!(RegionArg, REGION_ARG);
 ast_node!(Region, REGION);
 ast_node!(Block, BLOCK);
 ast_node!(BlockLabel, BLOCK_LABEL);
@@ -129,6 +130,13 @@ impl<'t> Op<'t> {
         below_outside_regions(self.0)
     }
 
+    /// Values the op binds for its first region among its own parts (`scf.for %i = ...`,
+    /// `iter_args(%acc = %init)`), in textual order, which is the order of the region's
+    /// arguments.
+    pub fn region_args(&self) -> Vec<RegionArg<'t>> {
+        below_outside_regions(self.0)
+    }
+
     pub fn regions(&self) -> Vec<Region<'t>> {
         below_outside_regions(self.0)
     }
@@ -196,6 +204,13 @@ impl<'t> OpResult<'t> {
 
 impl<'t> Operand<'t> {
     pub fn value(&self) -> Option<SyntaxToken<'t>> {
+        token(self.0, VALUE_ID)
+    }
+}
+
+impl<'t> RegionArg<'t> {
+    /// The name the op binds: `%i`.
+    pub fn name(&self) -> Option<SyntaxToken<'t>> {
         token(self.0, VALUE_ID)
     }
 }

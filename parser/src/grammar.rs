@@ -353,6 +353,68 @@ fn peek_not<'a>(pred: impl Fn(Tok) -> bool + Clone) -> impl Parser<'a, In<'a>, (
     })
 }
 
+/// Succeeds, consuming nothing, when the token after the next one is `kind` (chumsky's cursor
+/// peeks one token; the slice gives the second).
+fn second_is<'a>(kind: SyntaxKind) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
+        let state = inp.state();
+        match state.toks.get(state.tree.pos() as usize + 1) {
+            Some(tok) if tok.kind == kind => Ok(()),
+            _ => Err(EmptyErr::default()),
+        }
+    })
+}
+
+/// `%x` among an op's parts: an `OPERAND`, or, before `=`, a `REGION_ARG` (`scf.for %i = %lb`,
+/// `iter_args(%acc = %init)`: a value the op binds for its region; the value after `=` is an
+/// operand). Decided by looking one token further, so no alternative is tried and undone.
+fn value_item<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
+        let Some(tok) = inp.peek() else { return Err(EmptyErr::default()) };
+        if tok.kind != VALUE_ID {
+            return Err(EmptyErr::default());
+        }
+        let state = inp.state();
+        let binds = state.toks.get(state.tree.pos() as usize + 1).is_some_and(|t| t.kind == EQ);
+        state.tree.start_node(if binds { REGION_ARG } else { OPERAND });
+        inp.skip();
+        inp.state().tree.finish_node();
+        Ok(())
+    })
+}
+
+/// Succeeds, consuming nothing, at `( %a, %b, ... )` followed by `=` or `in`: values an op binds
+/// for its region (`scf.parallel (%i, %j) = (...)`, `scf.forall (%i) in (%n)`), not operands.
+fn region_arg_list_ahead<'a>() -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
+        let state = inp.state();
+        let ahead = state.toks[state.tree.pos() as usize..].iter();
+        if region_arg_list_at(ahead.copied()) {
+            Ok(())
+        } else {
+            Err(EmptyErr::default())
+        }
+    })
+}
+
+/// Whether `toks` start with `( %a (, %b)* )` and then `=` or `in`.
+fn region_arg_list_at(mut toks: impl Iterator<Item = Tok>) -> bool {
+    if toks.next().map(|t| t.kind) != Some(L_PAREN) {
+        return false;
+    }
+    loop {
+        if toks.next().map(|t| t.kind) != Some(VALUE_ID) {
+            return false;
+        }
+        match toks.next().map(|t| t.kind) {
+            Some(COMMA) => {}
+            Some(R_PAREN) => break,
+            _ => return false,
+        }
+    }
+    toks.next().is_some_and(|t| t.kind == EQ || (t.kind == IDENT && t.has(flags::KW_IN)))
+}
+
 /// Consumes the next token if it satisfies `pred`. It looks before it takes, so a mismatch
 /// costs no consumption (and no tree work) to undo.
 fn tok_if<'a>(pred: impl Fn(Tok) -> bool + Clone) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
@@ -795,25 +857,42 @@ fn parsers<'a>(
         ATTR_ENTRY,
         tok(IDENT).then(tok(EQ)).then(attr_value(attr_atom.clone(), ty.clone(), false)),
     );
+    // `(%i, %j)` before `=` or `in`: values the op binds for its region
+    // (`scf.parallel (%i, %j) = (...)`, `scf.forall (%i) in (%n)`); see `value_item` for `%i =`.
+    let region_arg = node(REGION_ARG, tok(VALUE_ID));
+    let region_arg_list = region_arg_list_ahead().ignore_then(node(
+        PAREN_GROUP,
+        tok(L_PAREN)
+            .then(region_arg.clone())
+            .then(tok(COMMA).then(region_arg.clone()).repeated())
+            .then(tok(R_PAREN)),
+    ));
     let op_table = dispatch_table(
         vec![
-            (&[VALUE_ID], node(OPERAND, tok(VALUE_ID)).boxed()),
+            (&[VALUE_ID], value_item().boxed()),
             (&[COLON], choice((type_annotation, tok(COLON))).boxed()),
             (&[ARROW], choice((arrow_types, tok(ARROW))).boxed()),
-            (&[L_PAREN], node(PAREN_GROUP, group(L_PAREN, R_PAREN, op_item.clone())).boxed()),
+            (
+                &[L_PAREN],
+                choice((
+                    region_arg_list,
+                    node(PAREN_GROUP, group(L_PAREN, R_PAREN, op_item.clone())),
+                ))
+                .boxed(),
+            ),
             (&[L_BRACK], node(BRACKET_GROUP, group(L_BRACK, R_BRACK, op_item.clone())).boxed()),
             (&[L_BRACE], brace_in_op.clone().boxed()),
             (
                 &[IDENT],
                 choice((
-                    peek_is(|t| t.has(flags::BEFORE_PAREN)).ignore_then(choice((
+                    second_is(L_PAREN).ignore_then(choice((
                         loc.clone(),
                         node(
                             KEYWORD_GROUP,
                             tok(IDENT).then(group(L_PAREN, R_PAREN, op_item.clone())),
                         ),
                     ))),
-                    peek_is(|t| t.has(flags::BEFORE_EQ)).ignore_then(inline_attr),
+                    second_is(EQ).ignore_then(inline_attr),
                     tok(IDENT),
                 ))
                 .boxed(),

@@ -44,10 +44,10 @@ pub(crate) mod flags {
     pub const TYPE_WORD: u16 = 1 << 12;
     /// `module` / `builtin.module`: a place where an unclosed function body gives up.
     pub const MODULE_NAME: u16 = 1 << 13;
-    /// An identifier directly followed by `(`: `regs(`, `loc(`.
-    pub const BEFORE_PAREN: u16 = 1 << 14;
-    /// An identifier directly followed by `=`: `numSlots = 1`.
-    pub const BEFORE_EQ: u16 = 1 << 15;
+    /// An identifier with a `.` in it, as dialect-qualified op names are: `scf.condition`.
+    pub const DOTTED: u16 = 1 << 14;
+    /// The identifier `in` (`scf.forall (%i) in (%n)`).
+    pub const KW_IN: u16 = 1 << 15;
 }
 
 /// A non-trivia token as the grammar sees it, with its place in the text. Trivia is not kept:
@@ -313,25 +313,28 @@ fn classify_word(word: &[u8]) -> u16 {
         word.strip_prefix(prefix)
             .is_some_and(|digits| !digits.is_empty() && digits.iter().all(u8::is_ascii_digit))
     };
-    match word {
-        b"loc" => KW_LOC,
-        b"attributes" => KW_ATTRIBUTES | CONTINUATION_WORD,
-        b"to" => KW_TO | CONTINUATION_WORD,
-        b"channel" | b"control" => CHANNEL_NAME | TYPE_WORD,
-        b"pipeline.scheduled" | b"pipeline.unscheduled" => PIPELINE_NAME,
-        b"handshake.func"
-        | b"func.func"
-        | b"hw.module"
-        | b"hw.module.extern"
-        | b"hw.module.generated" => FUNC_NAME,
-        b"module" | b"builtin.module" => MODULE_NAME,
-        b"else" | b"ins" | b"outs" | b"in" | b"out" | b"inout" | b"enable" | b"valid" | b"by"
-        | b"gated" | b"from" | b"into" => CONTINUATION_WORD,
-        b"bf16" | b"tf32" | b"index" | b"none" | b"memref" | b"tensor" | b"vector" | b"tuple"
-        | b"complex" | b"opaque" | b"_" => TYPE_WORD,
-        _ if sized(b"i") || sized(b"si") || sized(b"ui") || sized(b"f") => TYPE_WORD,
-        _ => 0,
-    }
+    let dotted = if word.contains(&b'.') { DOTTED } else { 0 };
+    dotted
+        | match word {
+            b"loc" => KW_LOC,
+            b"attributes" => KW_ATTRIBUTES | CONTINUATION_WORD,
+            b"to" => KW_TO | CONTINUATION_WORD,
+            b"channel" | b"control" => CHANNEL_NAME | TYPE_WORD,
+            b"pipeline.scheduled" | b"pipeline.unscheduled" => PIPELINE_NAME,
+            b"handshake.func"
+            | b"func.func"
+            | b"hw.module"
+            | b"hw.module.extern"
+            | b"hw.module.generated" => FUNC_NAME,
+            b"module" | b"builtin.module" => MODULE_NAME,
+            b"in" => KW_IN | CONTINUATION_WORD,
+            b"else" | b"do" | b"ins" | b"outs" | b"out" | b"inout" | b"enable" | b"valid"
+            | b"by" | b"gated" | b"from" | b"into" => CONTINUATION_WORD,
+            b"bf16" | b"tf32" | b"index" | b"none" | b"memref" | b"tensor" | b"vector"
+            | b"tuple" | b"complex" | b"opaque" | b"_" => TYPE_WORD,
+            _ if sized(b"i") || sized(b"si") || sized(b"ui") || sized(b"f") => TYPE_WORD,
+            _ => 0,
+        }
 }
 
 /// Tokens after which a newline does not end the current operation.
@@ -340,12 +343,7 @@ fn continues_operation(kind: SyntaxKind) -> bool {
 }
 
 /// The flags `mark` sets.
-const LAYOUT: u16 = flags::OP_START
-    | flags::DEF_START
-    | flags::LABEL_START
-    | flags::DICT_START
-    | flags::BEFORE_PAREN
-    | flags::BEFORE_EQ;
+const LAYOUT: u16 = flags::OP_START | flags::DEF_START | flags::LABEL_START | flags::DICT_START;
 
 /// Sets the layout flags (`LAYOUT`) of tokens `from..to`, and appends the positions of the
 /// function starts among them to `functions`. The flags depend only on the kinds and the
@@ -358,23 +356,28 @@ fn mark(toks: &mut [Tok], from: usize, to: usize, functions: &mut Vec<u32>) {
         let next = || toks.get(i + 1).map(|t| t.kind);
         let mark = match tok.kind {
             IDENT => {
-                let next = next();
-                let before = match next {
-                    Some(L_PAREN) => flags::BEFORE_PAREN,
-                    Some(EQ) => flags::BEFORE_EQ,
-                    _ => 0,
-                };
+                // A word directly before `(` on a line of its own is a keyword group that
+                // continues the op above (`stall(%s)`), unless it is a dialect's op name
+                // (`scf.condition(%c)`).
                 let starts = fresh_line(tok, prev)
                     && !tok.has(flags::CONTINUATION_WORD)
-                    && next != Some(L_PAREN);
+                    && (next() != Some(L_PAREN) || tok.has(flags::DOTTED));
                 if starts && tok.has(flags::FUNC_NAME) {
                     functions.push(i as u32);
                 }
-                before | if starts { flags::OP_START } else { 0 }
+                if starts {
+                    flags::OP_START
+                } else {
+                    0
+                }
             }
             STRING if fresh_line(tok, prev) => flags::OP_START,
             HASH_ID | BANG_ID if fresh_line(tok, prev) && next() == Some(EQ) => flags::DEF_START,
-            VALUE_ID if prev != Some(COMMA) && is_result_list(toks, i) => flags::DEF_START,
+            VALUE_ID
+                if prev != Some(COMMA) && !binds_for_region(toks, i) && is_result_list(toks, i) =>
+            {
+                flags::DEF_START
+            }
             CARET_ID if is_label(toks, i) => flags::LABEL_START,
             L_BRACE if opens_dictionary(toks, i) => flags::DICT_START,
             STRING | HASH_ID | BANG_ID | VALUE_ID | CARET_ID | L_BRACE => 0,
@@ -401,6 +404,19 @@ fn fresh_line(tok: Tok, prev: Option<SyntaxKind>) -> bool {
         return !tok.has(flags::TYPE_WORD);
     }
     !prev.is_some_and(continues_operation)
+}
+
+/// Whether the value at `i`, though `=` follows it, is one an op binds for its region rather
+/// than the start of a result list: it follows `(` (`iter_args(%acc = %init)`,
+/// `scf.while (%a = %x)`) or a word that is not a type (`scf.for %i =`,
+/// `scf.for unsigned %i =`) on the same line. A type may end the op before, so a value after
+/// one still starts a definition (`%0 = arith.constant 1 : i32 %1 = ...`).
+fn binds_for_region(toks: &[Tok], i: usize) -> bool {
+    if toks[i].has(flags::NEWLINE) || i == 0 {
+        return false;
+    }
+    let prev = toks[i - 1];
+    prev.kind == L_PAREN || (prev.kind == IDENT && !prev.has(flags::TYPE_WORD))
 }
 
 /// `%a [: N] (, %b [: N])* =` starting at `i`.

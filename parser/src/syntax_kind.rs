@@ -136,6 +136,11 @@ syntax_kinds! {
     OP_NAME,
     /// A value used by an operation (`%x`, `%x#1`).
     OPERAND,
+    /// A value an operation binds for its first region, written among its parts rather than
+    /// in a block label: `%i` in `scf.for %i = %lb to %ub step %s`, `%acc` in
+    /// `iter_args(%acc = %init)`, `%a` in `scf.while (%a = %x)`, `%i` in
+    /// `scf.forall (%i) in (%n)`.
+    REGION_ARG,
     /// A block successor: `^bb1` with optional `(operands : types)`.
     SUCCESSOR,
     /// `@sym`, `@a::@b`.

@@ -155,7 +155,8 @@ proptest! {
 
 /// Lines made of the words everyday statements are made of, and of the ones that make the
 /// general grammar decide differently (regions, keyword groups, `->`, `to`, `loc`, labels,
-/// function names, line breaks inside groups), in random order.
+/// function names, line breaks inside groups, `%i =` and `in` after an op name), in random
+/// order.
 fn statement_lines() -> impl Strategy<Value = String> {
     let word = prop::sample::select(vec![
         "%a",
@@ -200,6 +201,9 @@ fn statement_lines() -> impl Strategy<Value = String> {
         "module",
         "fifo",
         "attributes",
+        "scf.for",
+        "in",
+        "do",
         "\n",
         "// note\n",
     ]);

@@ -238,3 +238,38 @@ fn token_at_offset_and_covering_node() {
     );
     assert_eq!(op.next_sibling().map(|s| s.kind()), Some(SyntaxKind::WHITESPACE));
 }
+
+/// The values scf and affine ops bind for their regions, and their operands: `%i` of
+/// `scf.for %i = %lb` is a region argument, `%lb` an operand.
+#[test]
+fn region_args_of_structured_control_flow() {
+    let parsed = parse(fixture("structured_control_flow.mlir"));
+    let mut out = String::new();
+    for node in parsed.root().descendants() {
+        let Some(op) = Op::cast(node) else { continue };
+        let args: Vec<&str> =
+            op.region_args().iter().filter_map(|a| a.name()).map(|t| t.text()).collect();
+        if args.is_empty() {
+            continue;
+        }
+        let operands: Vec<&str> =
+            op.operands().iter().filter_map(|o| o.value()).map(|t| t.text()).collect();
+        let name = op.name().unwrap_or("<none>");
+        out.push_str(&format!(
+            "{name} args=[{}] operands=[{}]\n",
+            args.join(", "),
+            operands.join(", ")
+        ));
+    }
+    expect![[r#"
+        scf.for args=[%i] operands=[%lb, %ub, %st]
+        scf.for args=[%j] operands=[%lb, %ub, %st]
+        scf.for args=[%i, %acc, %k] operands=[%lb, %ub, %st, %z, %x]
+        scf.while args=[%a, %b] operands=[%x, %n]
+        affine.for args=[%k] operands=[%lb, %ub]
+        affine.for args=[%k, %t] operands=[%ub, %z]
+        scf.parallel args=[%p, %q] operands=[%lb, %lb, %ub, %ub, %st, %st]
+        scf.forall args=[%p] operands=[%n]
+    "#]]
+    .assert_eq(&out);
+}

@@ -327,6 +327,7 @@ fn leaf(out: &mut Collector<'_>, token: SyntaxToken<'_>, base: TextSize) {
                     | SyntaxKind::BLOCK_ARG
                     | SyntaxKind::FUNC_ARG
                     | SyntaxKind::PIPELINE_INPUT
+                    | SyntaxKind::REGION_ARG
             );
             (TokenKind::Value, if definition { MOD_DEFINITION } else { 0 })
         }

@@ -45,3 +45,45 @@ handshake.func @loop(%a: i32, %ctrl: none) -> (i32, none) {
   %2 = buffer [1] seq %1#0 {initValues = [0]} : i32
   return %1#1, %ctrl : i32, none
 }
+
+// -----
+
+// An induction variable is defined in its loop's body only.
+func.func @induction_variable_outside_its_loop(%lb: index, %ub: index, %step: index) -> index {
+  scf.for %i = %lb to %ub step %step {
+  }
+  // expected-error @+1 {{HS1101: use of undefined value `%i`}}
+  return %i : index
+}
+
+// -----
+
+// The initial values of `iter_args` are uses in the enclosing region: neither an undefined
+// value nor the loop's own argument is one.
+func.func @iter_args_init(%lb: index, %ub: index, %step: index) -> f32 {
+  // expected-error @+1 {{HS1101: use of undefined value `%missing`}}
+  %r = scf.for %i = %lb to %ub step %step iter_args(%acc = %missing) -> (f32) {
+    scf.yield %acc : f32
+  }
+  // expected-error @+1 {{HS1101: use of undefined value `%acc`}}
+  %s = affine.for %k = 0 to 10 iter_args(%acc = %acc) -> (f32) {
+    affine.yield %acc : f32
+  }
+  return %r : f32
+}
+
+// -----
+
+// `scf.while`'s assignment list names the arguments of its first ("before") region; the
+// "do" region has its own.
+func.func @while_regions(%x: i32) -> i32 {
+  %w = scf.while (%a = %x) : (i32) -> i32 {
+    %c = arith.constant true
+    scf.condition(%c) %a : i32
+  } do {
+  ^bb0(%a2: i32):
+    // expected-error @+1 {{HS1101: use of undefined value `%a`}}
+    scf.yield %a : i32
+  }
+  return %w : i32
+}

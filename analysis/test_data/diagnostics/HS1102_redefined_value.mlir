@@ -53,3 +53,16 @@ handshake.func @second(%a: !handshake.channel<i32>, %start: !handshake.control<>
   %0 = buffer %a, bufferType = FIFO_BREAK_NONE, numSlots = 2 : <i32>
   end %0, %start : <i32>, <>
 }
+
+// -----
+
+// A nested loop's induction variable may not reuse a name its enclosing loop binds.
+func.func @nested_loops(%lb: index, %ub: index, %step: index) {
+  // expected-note @+1 {{`%i` first defined here}}
+  scf.for %i = %lb to %ub step %step {
+    // expected-error @+1 {{HS1102: redefinition of `%i`}}
+    scf.for %i = %lb to %ub step %step {
+    }
+  }
+  return
+}

@@ -47,3 +47,25 @@ func.func @in_order(%a: i32) -> i32 {
   %0 = arith.addi %a, %1 : i32
   return %0 : i32
 }
+
+// -----
+
+// Valid: a `fabric.module` body is a graph region: instances may use later results.
+fabric.module @ring(%a: i32, %ctrl: none) -> (i32) {
+  %x = fabric.instance @pe(%y) : (i32) -> (i32)
+  %y = fabric.instance @pe(%a) : (i32) -> (i32)
+  fabric.yield %x : i32
+}
+
+// -----
+
+// Loop bodies are SSACFG regions.
+func.func @loop_body(%lb: index, %ub: index, %step: index) {
+  scf.for %i = %lb to %ub step %step {
+    // expected-error @+1 {{HS1106: `%late` is used before it is defined}}
+    %x = arith.addi %i, %late : index
+    // expected-note @+1 {{defined here}}
+    %late = arith.addi %i, %i : index
+  }
+  return
+}

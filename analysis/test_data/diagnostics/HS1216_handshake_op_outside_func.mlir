@@ -22,3 +22,34 @@ module {
     return %0, %ctrl : i32, none
   }
 }
+
+// -----
+
+// Valid: LOOM's function units and Kanagawa's dataflow methods are dataflow regions too.
+module {
+  fabric.function_unit @fu_join(%ctrl: none) -> (none) [latency = 1, interval = 1] {
+    %done = handshake.join %ctrl : none
+    fabric.yield %done : none
+  }
+}
+
+// -----
+
+kanagawa.design @design {
+  kanagawa.class sym @Adder {
+    kanagawa.method.df @add(%a: i32, %b: i32, %ctrl: none) -> (i32, none) {
+      %0 = handshake.merge %a : i32
+      %1 = handshake.buffer [2] fifo %0 : i32
+      kanagawa.return %1, %ctrl : i32, none
+    }
+  }
+}
+
+// -----
+
+// A `fabric.module` is not one: it wires function units through instances.
+fabric.module @top(%ctrl: none) -> (none) {
+  // expected-error @+1 {{HS1216: `handshake.join` may only appear inside a `handshake.func`}}
+  %done = handshake.join %ctrl : none
+  fabric.yield %done : none
+}

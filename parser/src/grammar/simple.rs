@@ -174,14 +174,17 @@ impl Reader<'_> {
     /// An item of an op, or of a bracket group within one: an operand, a nested group, or a
     /// token that the general grammar takes as it is.
     fn item(&mut self, tok: Tok) -> Outcome {
+        let second = self.toks.get(self.tree.pos() as usize + 1).map(|t| t.kind);
         match tok.kind {
             VALUE_ID => self.leaf(OPERAND),
             L_BRACK => self.group(BRACKET_GROUP, R_BRACK)?,
             L_PAREN => self.group(PAREN_GROUP, R_PAREN)?,
-            IDENT if !tok.has(flags::BEFORE_PAREN | flags::BEFORE_EQ) => self.take(),
-            // Tokens the general grammar gives structure to, or treats as a boundary.
-            IDENT | COLON | ARROW | L_BRACE | L_ANGLE | CARET_ID | AT_ID | BANG_ID | HASH_ID
-            | FILE_METADATA_END => return give_up(),
+            IDENT if !matches!(second, Some(L_PAREN | EQ)) && !tok.has(flags::KW_IN) => self.take(),
+            // Tokens the general grammar gives structure to, or treats as a boundary. `=` and
+            // `in` follow the values an op binds for its region (`scf.for %i = ...`,
+            // `scf.forall (%i) in ...`), which the general grammar reads as `REGION_ARG`s.
+            IDENT | COLON | ARROW | EQ | L_BRACE | L_ANGLE | CARET_ID | AT_ID | BANG_ID
+            | HASH_ID | FILE_METADATA_END => return give_up(),
             _ if tok.kind.is_closer() || is_hard_stop(tok) => return give_up(),
             _ => self.take(),
         }
