@@ -633,7 +633,7 @@ impl Checker<'_> {
             self.push(d);
             return;
         }
-        let count = array_len(&init.value);
+        let count = crate::attrs::array(&init.value).unwrap_or_default().len();
         if count as u64 != slots {
             let d = Diagnostic::new(
                 Code::BufferConfig,
@@ -703,24 +703,19 @@ impl Checker<'_> {
     }
 
     fn memref_shape(&mut self, op: &OpData, ty: &Type) {
-        let Type::Other(text) = ty else { return };
-        let Some(inner) = text.strip_prefix("memref<").and_then(|t| t.strip_suffix('>')) else {
-            return;
-        };
-        let dims: Vec<&str> = inner.split(',').next().unwrap_or("").split('x').collect();
-        let dims = &dims[..dims.len().saturating_sub(1)];
+        let Type::MemRef { dims, .. } = ty else { return };
         if dims.len() != 1 {
             let d = Diagnostic::new(
                 Code::MemoryPorts,
                 op.name_range,
-                format!("a Handshake memory has one dimension; `{text}` has {}", dims.len()),
+                format!("a Handshake memory has one dimension; `{ty}` has {}", dims.len()),
             );
             self.push(d);
-        } else if dims[0] == "?" {
+        } else if dims[0].is_none() {
             let d = Diagnostic::new(
                 Code::MemoryPorts,
                 op.name_range,
-                format!("a Handshake memory has a static size; `{text}` has a dynamic one"),
+                format!("a Handshake memory has a static size; `{ty}` has a dynamic one"),
             );
             self.push(d);
         }
@@ -1046,7 +1041,7 @@ impl Checker<'_> {
         let Some(sig) = top.signature.clone() else { return };
         for (key, expected) in [("argNames", sig.args.len()), ("resNames", sig.results.len())] {
             let Some(attr) = top.attr(key) else { continue };
-            let entries = array_entries(&attr.value);
+            let entries = crate::attrs::array(&attr.value).unwrap_or_default();
             if entries.len() != expected {
                 let d = Diagnostic::new(
                     Code::PortNamesCount,
@@ -1070,10 +1065,7 @@ impl Checker<'_> {
         }
         if self.style == Style::Circt && !sig.external {
             for (i, port) in sig.args.iter().enumerate() {
-                let Some(Type::Other(t)) = &port.ty else { continue };
-                if !t.starts_with("memref") {
-                    continue;
-                }
+                let Some(Type::MemRef { .. }) = &port.ty else { continue };
                 let Some(v) = port.value else { continue };
                 let by_memory = self.item.values[v as usize].uses.iter().any(|&u| {
                     let op = self.op(self.item.uses[u as usize].op);
@@ -1104,7 +1096,7 @@ impl Checker<'_> {
         for (v, value) in body_values {
             let v = v as ValueId;
             let ty = self.types[v as usize].clone();
-            if ty.as_ref().is_some_and(|t| matches!(t, Type::Other(s) if s.starts_with("memref"))) {
+            if ty.as_ref().is_some_and(|t| matches!(t, Type::MemRef { .. })) {
                 continue;
             }
             if let Def::Result { op, .. } = value.def {
@@ -1308,36 +1300,4 @@ fn plural(n: u64) -> &'static str {
     } else {
         "s"
     }
-}
-
-/// The top-level entries of an array attribute's text: `["a", 2 : i32]`.
-fn array_entries(text: &str) -> Vec<&str> {
-    let Some(inner) = text.trim().strip_prefix('[').and_then(|t| t.strip_suffix(']')) else {
-        return Vec::new();
-    };
-    if inner.trim().is_empty() {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    let mut depth = 0;
-    let mut start = 0;
-    let mut in_string = false;
-    for (i, b) in inner.bytes().enumerate() {
-        match b {
-            b'"' => in_string = !in_string,
-            b'[' | b'<' | b'(' | b'{' if !in_string => depth += 1,
-            b']' | b'>' | b')' | b'}' if !in_string => depth -= 1,
-            b',' if depth == 0 && !in_string => {
-                out.push(&inner[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&inner[start..]);
-    out
-}
-
-fn array_len(text: &str) -> usize {
-    array_entries(text).len()
 }

@@ -187,6 +187,8 @@ pub struct Database {
     symbols: Option<Arc<SymbolTable>>,
     /// How many symbol tables have been built: the current one's generation.
     symbols_generation: u64,
+    /// Whether items are linted after their type checks (`set_lints`).
+    lints: bool,
 }
 
 /// Functions by name, with where each is defined.
@@ -247,6 +249,7 @@ impl Default for Database {
             config: Config::default(),
             symbols: None,
             symbols_generation: 0,
+            lints: true,
         }
     }
 }
@@ -283,6 +286,21 @@ impl Database {
     fn next_revision(&mut self) -> u64 {
         self.revisions += 1;
         self.revisions
+    }
+
+    /// Whether the dataflow lints (`crate::lints`) run after each item's type checks; on by
+    /// default. A caller that needs only whether IR is well formed and how it is typed (the
+    /// backend, before it lowers) turns them off and is spared their cost.
+    pub fn set_lints(&mut self, lints: bool) {
+        if self.lints != lints {
+            self.lints = lints;
+            for data in self.files.values_mut() {
+                for slot in &mut data.slots {
+                    slot.checked = None;
+                    slot.reported = None;
+                }
+            }
+        }
     }
 
     pub fn set_config(&mut self, config: Config) {
@@ -539,6 +557,7 @@ impl Database {
             }
             checked += stale.len() as u64;
             let rebuilt = &self.details_rebuilt;
+            let lints = self.lints;
             par_each(&mut stale, |slot| {
                 let item_text = &text[TextRange::at(slot.start, slot.len)];
                 if slot.detail.get().is_none() {
@@ -554,12 +573,10 @@ impl Database {
                 };
                 let mut diagnostics = Vec::new();
                 if let Some(detail) = slot.kept_detail() {
-                    let typed = check_item::check_item(
-                        &detail.lowered.item,
-                        item_text,
-                        &mut lookup,
-                        &mut diagnostics,
-                    );
+                    let check =
+                        if lints { check_item::check_item } else { check_item::check_types };
+                    let typed =
+                        check(&detail.lowered.item, item_text, &mut lookup, &mut diagnostics);
                     let typed_slot = OnceLock::new();
                     let _ = typed_slot.set(typed);
                     // The detail is shared only with `Analysis` views, which cannot outlive
@@ -630,6 +647,37 @@ impl Database {
         Analysis { db: self, symbols }
     }
 
+    /// The lowering and types of each item of `file`, moved out of the database for a caller
+    /// that reads every item once and keeps what it reads (the backend's `Program`): copying
+    /// them would cost as much as making them. Like any detail let go, they are made again
+    /// from the items' texts if a feature asks for them later; summaries and checks stay.
+    pub fn take_items(&mut self, file: FileId) -> Vec<TakenItem> {
+        self.check_all();
+        let symbols = self.symbol_table();
+        let lints = self.lints;
+        let Some(FileData { text, slots, .. }) = self.files.get_mut(&file) else {
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(slots.len());
+        for (index, slot) in slots.iter_mut().enumerate() {
+            if slot.summary.is_none() {
+                continue;
+            }
+            let item = ItemRef::of(file, index, slot);
+            let item_text = &text[item.range];
+            let kept = slot.detail.take().flatten().and_then(|d| Arc::try_unwrap(d).ok());
+            let Some(detail) = kept.or_else(|| detail_of(item_text)) else { continue };
+            let Detail { lowered, typed, .. } = detail;
+            let typed = typed.into_inner().unwrap_or_else(|| {
+                let mut lookup = |name: &str| resolve(&symbols, name, file, item.case).cloned();
+                let check = if lints { check_item::check_item } else { check_item::check_types };
+                check(&lowered.item, item_text, &mut lookup, &mut Vec::new())
+            });
+            out.push(TakenItem { item, lowered, typed });
+        }
+        out
+    }
+
     /// Everything reported for `file`, in text order, with ranges in its current text.
     pub fn diagnostics(&mut self, file: FileId) -> Vec<Diagnostic> {
         let Some(reported) = self.reported(file) else { return Vec::new() };
@@ -671,6 +719,15 @@ impl Database {
         }
         Some(Reported { outside, items })
     }
+}
+
+/// One item with its lowering and types, as `Database::take_items` gives them.
+#[derive(Debug)]
+pub struct TakenItem {
+    pub item: ItemRef,
+    pub lowered: Lowered,
+    /// The value types and spelling style of a `handshake.func`.
+    pub typed: Option<Typed>,
 }
 
 /// A file's diagnostics, as `Database::reported` gives them.
@@ -889,7 +946,9 @@ impl<'db> Analysis<'db> {
         let syntax_base = slot.start - syntax.syntax().text_range().start();
         let typed = detail.typed.get_or_init(|| {
             let mut lookup = |name: &str| resolve(&self.symbols, name, file, slot.case).cloned();
-            check_item::check_item(&detail.lowered.item, text, &mut lookup, &mut Vec::new())
+            let check =
+                if self.db.lints { check_item::check_item } else { check_item::check_types };
+            check(&detail.lowered.item, text, &mut lookup, &mut Vec::new())
         });
         Some(ItemView {
             file,
@@ -911,11 +970,17 @@ fn par_each<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
         items.iter_mut().for_each(f);
         return;
     }
-    let (first, second) = items.split_at_mut(items.len() / 2);
+    // Handed out one at a time, so that a few large items do not leave a thread idle.
+    let next = Mutex::new(items.iter_mut());
+    let work = || {
+        // The guard is consumed by `and_then`: the lock is let go before `f` runs.
+        while let Some(item) = next.lock().ok().and_then(|mut it| it.next()) {
+            f(item);
+        }
+    };
     std::thread::scope(|scope| {
-        let f = &f;
-        scope.spawn(move || second.iter_mut().for_each(f));
-        first.iter_mut().for_each(f);
+        scope.spawn(work);
+        work();
     });
 }
 

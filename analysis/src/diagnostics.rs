@@ -261,6 +261,8 @@ diagnostic_codes! {
     SimMergeRace = "HS5007", Warning, "merge output order depends on timing";
     /// No top was named and several functions could be it; the last was generated.
     BackendTopChosen = "HS5008", Information, "top function chosen among several";
+    /// The function to generate instantiates, directly or through others, one with errors.
+    BackendBrokenCallee = "HS5009", Error, "instance of a function with errors";
 
     // ---- HS6001-HS6099: buffer placement ---------------------------------------------------
     /// The timing model has no entry for an op; its documented default was used.

@@ -4,6 +4,7 @@
 //! Today the pipeline is syntax errors and the well-formedness of every type written; later
 //! steps (lowering, signatures, dataflow lints) extend the same `Vec<Diagnostic>`.
 
+pub mod attrs;
 mod check_item;
 mod check_pipeline;
 mod check_types;
@@ -20,7 +21,9 @@ mod syntax;
 pub mod types;
 
 pub use check_item::{callee_of, check_types, Callee, Symbols, Typed};
-pub use db::{Analysis, Config, Counters, Database, FileId, ItemRef, ItemView, Reported};
+pub use db::{
+    Analysis, Config, Counters, Database, FileId, ItemRef, ItemView, Reported, TakenItem,
+};
 pub use diagnostics::{Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit};
 pub use hsir_parser::{Parse, TextRange, TextSize};
 
@@ -28,16 +31,6 @@ pub use hsir_parser::{Parse, TextRange, TextSize};
 /// (`db::Database`) gives the same for a workspace of files, incrementally.
 pub fn check(parse: &Parse) -> Vec<Diagnostic> {
     db::check_parse(parse)
-}
-
-/// Syntax errors (HS0xxx) and the problems of every written type (HS1001-HS1005) of a parse,
-/// with file ranges: the part of `check` that needs no lowering. With `check_types` on each
-/// item, it says whether IR is well formed without running the dataflow lints (what the
-/// backend needs before it lowers).
-pub fn text_diagnostics(parse: &Parse) -> Vec<Diagnostic> {
-    let mut out: Vec<Diagnostic> = parse.errors().iter().map(syntax::from_syntax_error).collect();
-    check_types::type_diagnostics_in(parse.root(), &mut out);
-    out
 }
 
 /// The file's items: its top-level ops, with the ops of a top-level `module` (or

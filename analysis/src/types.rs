@@ -57,6 +57,14 @@ pub enum Type {
         data: Box<Type>,
         extras: Vec<ExtraSignal>,
     },
+    /// `memref<4x8xi32>`: the dimensions, outermost first (`None` for a dynamic `?`), the
+    /// element type, and the layout and memory space when written (`memref<?xi32, 1>`), by their
+    /// text with whitespace removed.
+    MemRef {
+        dims: Vec<Option<u64>>,
+        elem: Box<Type>,
+        layout: Option<String>,
+    },
     /// Any other type, by its text with whitespace removed.
     Other(String),
 }
@@ -144,6 +152,20 @@ impl std::fmt::Display for Type {
                 if !extras.is_empty() {
                     f.write_str(", ")?;
                     write_extras(f, extras)?;
+                }
+                f.write_str(">")
+            }
+            Type::MemRef { dims, elem, layout } => {
+                f.write_str("memref<")?;
+                for dim in dims {
+                    match dim {
+                        Some(n) => write!(f, "{n}x")?,
+                        None => f.write_str("?x")?,
+                    }
+                }
+                write!(f, "{elem}")?;
+                if let Some(layout) = layout {
+                    write!(f, ", {layout}")?;
                 }
                 f.write_str(">")
             }
@@ -235,6 +257,9 @@ impl Lowerer<'_> {
             (Some(word), None) if word.kind() == SyntaxKind::IDENT && single_token(node) => {
                 builtin(word.text()).unwrap_or_else(|| Type::Other(word.text().to_string()))
             }
+            (Some(word), None) if word.kind() == SyntaxKind::IDENT && word.text() == "memref" => {
+                memref(node).unwrap_or_else(|| Type::Other(squeezed(node.text())))
+            }
             _ => Type::Other(squeezed(node.text())),
         }
     }
@@ -322,6 +347,46 @@ impl Lowerer<'_> {
     fn problem(&mut self, range: TextRange, kind: TypeProblemKind) {
         self.problems.push(TypeProblem { range, kind });
     }
+}
+
+/// `memref<SHAPE, LAYOUT>` from its `TYPE_PARAMS`, split at its own commas (a layout may hold
+/// more). The parser reads `4x8xi32` as tokens that do not follow the dimensions (`4`, then
+/// `x8xi32`), so the shape is read from its text: `N` or `?` followed by `x`, then the element.
+/// `None` for what is not a ranked memref (`memref<*xf32>`, a shape without an element).
+fn memref(node: SyntaxNode<'_>) -> Option<Type> {
+    let params = node.children().find(|n| n.kind() == SyntaxKind::TYPE_PARAMS)?;
+    let mut parts: Vec<String> = vec![String::new()];
+    for element in params.children_with_tokens() {
+        match element.kind() {
+            SyntaxKind::L_ANGLE | SyntaxKind::R_ANGLE => {}
+            SyntaxKind::COMMA => parts.push(String::new()),
+            _ => {
+                let text = match element.into_token() {
+                    Some(token) => token.text(),
+                    None => element.into_node().map_or("", |n| n.text()),
+                };
+                parts.last_mut()?.extend(text.split_whitespace());
+            }
+        }
+    }
+    let mut rest = parts.first()?.as_str();
+    let mut dims = Vec::new();
+    while let Some((dim, after)) = rest.split_once('x') {
+        match dim {
+            "?" => dims.push(None),
+            _ if !dim.is_empty() && dim.bytes().all(|b| b.is_ascii_digit()) => {
+                dims.push(Some(dim.parse().ok()?))
+            }
+            _ => break,
+        }
+        rest = after;
+    }
+    if rest.is_empty() || rest.starts_with(['*', '?']) {
+        return None;
+    }
+    let elem = builtin(rest).unwrap_or_else(|| Type::Other(rest.to_string()));
+    let layout = (parts.len() > 1).then(|| parts[1..].join(", "));
+    Some(Type::MemRef { dims, elem: Box::new(elem), layout })
 }
 
 /// The builtin type a single word names: `i32`, `si8`, `ui1`, `f32`, `bf16`, `index`, `none`.
@@ -415,6 +480,10 @@ mod tests {
             "none",
             "index",
             "memref<4xi32>",
+            "memref<4 x 8 x index>",
+            "memref<?x4xf32, strided<[1, 4]>, 1>",
+            "memref<i32>",
+            "memref<*xf32>",
         ]);
         expect![[r#"
             <i32>                                        <i32>                            data 32 down 0 up 0    <i32>
@@ -434,6 +503,10 @@ mod tests {
             none                                         none                             -                      <>
             index                                        index                            -                      <index>
             memref<4xi32>                                memref<4xi32>                    -                      -
+            memref<4 x 8 x index>                        memref<4x8xindex>                -                      -
+            memref<?x4xf32, strided<[1, 4]>, 1>          memref<?x4xf32, strided<[1,4]>, 1> -                      -
+            memref<i32>                                  memref<i32>                      -                      -
+            memref<*xf32>                                memref<*xf32>                    -                      -
         "#]]
         .assert_eq(&actual);
     }
@@ -452,5 +525,9 @@ mod tests {
         assert_eq!(lower_text("i32").as_channel(true), Some(lower_text("<i32>")));
         assert_eq!(lower_text("i32").as_channel(false), None);
         assert_ne!(lower_text("<f16>"), lower_text("<bf16>"));
+        let memref = lower_text("memref<?x4xf32, 1>");
+        let f32 = Type::Float { name: "f32".to_string(), width: 32 };
+        let layout = Some("1".to_string());
+        assert_eq!(memref, Type::MemRef { dims: vec![None, Some(4)], elem: Box::new(f32), layout });
     }
 }

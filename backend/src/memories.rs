@@ -217,7 +217,7 @@ pub fn memref_operand(func: &Func, op: &OpData) -> Option<usize> {
 /// `memory`'s `: memref<..>, (...) -> (...)`.
 fn internal_shape(op: &OpData) -> Option<(u64, u32)> {
     op.types.iter().find_map(|entry| match entry {
-        TypeEntry::One(written) if matches!(&written.ty, Type::Other(t) if t.starts_with("memref")) => {
+        TypeEntry::One(written) if matches!(&written.ty, Type::MemRef { .. }) => {
             memref_shape(&written.ty)
         }
         _ => None,

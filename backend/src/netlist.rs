@@ -206,7 +206,7 @@ fn callees_first<'p>(
         let range = func.absolute(op.name_range);
         let Some((callee, _)) = &op.symbol else { continue };
         let callee = callee.trim_start_matches('@').trim_matches('"');
-        let Some(target) = program.func(callee) else {
+        let Some(target) = program.callee(func, callee) else {
             return Err(Diagnostic::new(
                 Code::BackendNoBody,
                 range,
@@ -940,7 +940,7 @@ impl<'p> Lowering<'p> {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let Some((callee, _)) = &op.symbol else { return };
                 let callee = callee.trim_start_matches('@').trim_matches('"');
-                let Some(target) = self.program.func(callee) else { return };
+                let Some(target) = self.program.callee(self.func, callee) else { return };
                 let arg_names = target.arg_names();
                 let result_names = target.result_names();
                 let mut all = Vec::new();

@@ -1,13 +1,14 @@
-//! What the backend reads: the `handshake.func`s and `hw.module`s of one file, lowered and
-//! typed by the analysis, with the shapes of their channels and memories decided once for the
-//! interpreter, the netlist and the testbench alike.
+//! What the backend reads: the `handshake.func`s and `hw.module`s of one file as the analysis
+//! lowered, typed and checked them (`hsir_analysis::Database`, the driver `hsir check` runs),
+//! each with the errors that stop the backend, and the shapes of their channels and memories
+//! decided once for the interpreter, the netlist and the testbench alike.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
-use hsir_analysis::ir::{self, Item, OpData, ValueId};
+use hsir_analysis::ir::{Item, OpData, ValueId};
 use hsir_analysis::signatures::Style;
 use hsir_analysis::types::Type;
-use hsir_analysis::{Callee, Diagnostic, Parse, Severity, TextSize};
+use hsir_analysis::{Database, Diagnostic, DiagnosticCode, FileId, Parse, Severity, TextSize};
 
 /// The widest data bus the backend carries (tokens are `u64` in the interpreter and testbench).
 pub const MAX_WIDTH: u32 = 64;
@@ -30,6 +31,14 @@ pub struct Func {
     pub style: Style,
     /// A declaration without a body.
     pub external: bool,
+    /// Which `// -----` case of the file it is in.
+    pub case: u32,
+    /// What `hsir check` reports in it that stops the backend (`blocks_lowering`), with file
+    /// ranges.
+    pub errors: Vec<Diagnostic>,
+    /// The function each `instance` symbol (without `@`) means, as the analysis resolves it
+    /// (within the `// -----` case): an index into `Program::funcs`.
+    pub callees: BTreeMap<String, usize>,
 }
 
 /// One `hw.module` (pipelines live in these).
@@ -39,6 +48,8 @@ pub struct HwModule {
     pub item: Item,
     pub text: String,
     pub offset: TextSize,
+    /// What `hsir check` reports in it that stops the backend, with file ranges.
+    pub errors: Vec<Diagnostic>,
 }
 
 /// The backend's view of a file.
@@ -46,6 +57,9 @@ pub struct HwModule {
 pub struct Program {
     pub funcs: Vec<Func>,
     pub modules: Vec<HwModule>,
+    /// Errors outside every item (a stray token between functions): they may belong to any
+    /// function, so they stop every one.
+    pub outside: Vec<Diagnostic>,
 }
 
 /// What one channel carries: its data bits (downstream extra signals included) and whether it
@@ -116,24 +130,15 @@ fn down_extras(extras: &[hsir_analysis::types::ExtraSignal]) -> Option<u32> {
     Some(sum)
 }
 
-/// `memref<4x8xi32>`: the number of words (dimensions multiplied) and the word width.
+/// `memref<4x8xi32>`: the number of words (dimensions multiplied) and the word width; `None`
+/// for other types and for memrefs with a dynamic dimension or an element of unknown width.
 pub fn memref_shape(ty: &Type) -> Option<(u64, u32)> {
-    let Type::Other(text) = ty else { return None };
-    let inner = text.strip_prefix("memref<")?.strip_suffix('>')?;
-    let inner = inner.split(',').next()?;
-    // Dimensions are the leading `Nx` parts; the element type may itself hold an `x` (`index`).
+    let Type::MemRef { dims, elem, .. } = ty else { return None };
     let mut depth: u64 = 1;
-    let mut element = inner;
-    while let Some((dim, rest)) = element.split_once('x') {
-        let Ok(dim) = dim.parse::<u64>() else { break };
-        depth = depth.checked_mul(dim)?;
-        element = rest;
+    for dim in dims {
+        depth = depth.checked_mul((*dim)?)?;
     }
-    let width = match element {
-        "index" => INDEX_WIDTH,
-        e => e.trim_start_matches(['i', 'f', 'u', 's']).parse().ok()?,
-    };
-    Some((depth, width))
+    Some((depth, scalar_width(elem)?))
 }
 
 impl Func {
@@ -212,17 +217,8 @@ fn names(op: &OpData, key: &str, prefix: &str, count: usize) -> Vec<String> {
 
 /// The names an `argNames` / `resNames`-style attribute writes, in order, as written.
 pub fn written_names(op: &OpData, key: &str) -> Vec<String> {
-    op.attr(key)
-        .map(|a| {
-            a.value
-                .trim()
-                .trim_start_matches('[')
-                .trim_end_matches(']')
-                .split(',')
-                .map(|s| s.trim().trim_matches('"').to_string())
-                .collect()
-        })
-        .unwrap_or_default()
+    let names = op.attr(key).and_then(|a| hsir_analysis::attrs::strings(&a.value));
+    names.unwrap_or_default().into_iter().map(str::to_string).collect()
 }
 
 /// An integer attribute or literal as a two's-complement word: `5 : i32`, `-1`, `0x1F`,
@@ -254,8 +250,7 @@ pub fn init_values(op: &OpData) -> Option<Vec<u64>> {
 /// all integers.
 pub fn integer_list(op: &OpData, key: &str) -> Option<Vec<u64>> {
     let attr = op.attr(key)?;
-    let inner = attr.value.trim().trim_start_matches('[').trim_end_matches(']');
-    inner.split(',').filter(|s| !s.trim().is_empty()).map(parse_integer).collect()
+    hsir_analysis::attrs::array(&attr.value)?.into_iter().map(parse_integer).collect()
 }
 
 /// Port names every top module has.
@@ -353,69 +348,75 @@ const VERILOG_KEYWORDS: &[&str] = &[
     "event",
 ];
 
-/// Whether an error means the IR cannot be lowered: syntax, types and structure.
+/// Whether a diagnostic stops the backend: an error of syntax, types and structure (HS0xxx,
+/// HS1xxx) or of CIRCT's pipeline verifier (HS4xxx). Lint findings (buffers, cycles, loops,
+/// ctrl-done: HS2xxx, HS3xxx) do not: generating and simulating a design is how a user sees
+/// what a lint means (the raw_will_continue kernel's extra token).
 pub fn blocks_lowering(d: &Diagnostic) -> bool {
     let code = d.code.code();
-    code.starts_with("HS0") || code.starts_with("HS1")
+    d.severity == Severity::Error
+        && (code.starts_with("HS0") || code.starts_with("HS1") || code.starts_with("HS4"))
 }
 
 impl Program {
-    /// Lowers and types every function and `hw.module` of a parse. Syntax, type and structure
-    /// errors of `hsir check` (HS0xxx, HS1xxx) come back instead of a program: the backend works
-    /// only on IR whose ops and types are well formed. Lint findings (buffers, ctrl-done,
-    /// pipelines) do not stop it: generating and simulating a design is how a user sees what a
-    /// lint means (the raw_will_continue kernel's extra token).
-    pub fn new(parse: &Parse) -> Result<Program, Vec<Diagnostic>> {
-        let (program, mut found) = Program::build(parse);
-        found.extend(hsir_analysis::text_diagnostics(parse));
-        let mut errors: Vec<Diagnostic> = found
-            .into_iter()
-            .filter(|d| d.severity == Severity::Error && blocks_lowering(d))
-            .collect();
-        if !errors.is_empty() {
-            errors.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
-            return Err(errors);
-        }
-        Ok(program)
-    }
-
-    /// As `new`, without refusing IR that has errors.
-    pub fn new_unchecked(parse: &Parse) -> Program {
-        Program::build(parse).0
-    }
-
-    /// Lowers and types every item (on every core), and says what the type checks found, with
-    /// file ranges. This is `check` without the dataflow lints, which do not decide whether the
-    /// backend can lower an item.
-    fn build(parse: &Parse) -> (Program, Vec<Diagnostic>) {
-        let text = parse.tree().text();
-        let ops = hsir_analysis::items(parse);
-        let lowered: Vec<(Item, String, TextSize)> = par_map(&ops, |&op| {
-            let range = hsir_analysis::ast_node_range(op);
-            (ir::lower(op), text[range.clone()].to_string(), TextSize::from(range.start as u32))
-        });
-        let mut callees: HashMap<String, Callee> = HashMap::new();
-        for (item, _, _) in &lowered {
-            if let Some((name, callee)) = hsir_analysis::callee_of(item) {
-                callees.entry(name).or_insert(callee);
-            }
-        }
-        let typed = par_map(&lowered, |(item, item_text, offset)| {
-            let mut symbols = |name: &str| callees.get(name).cloned();
-            let mut found = Vec::new();
-            let typed = hsir_analysis::check_types(item, item_text, &mut symbols, &mut found);
-            for d in &mut found {
-                d.range += *offset;
+    /// The backend's view of `file`: every `handshake.func` and `hw.module` as the database
+    /// lowered, typed and checked it, each with its errors (`blocks_lowering`), and each
+    /// `instance` resolved as the analysis resolves it. Items with errors are kept: an error in
+    /// one function stops only what depends on it (`Program::check`).
+    pub fn from_database(db: &mut Database, file: FileId) -> Program {
+        let mut program = Program::default();
+        let Some(reported) = db.reported(file) else { return program };
+        program.outside = reported.outside.into_iter().filter(blocks_lowering).collect();
+        let errors_at = |start: TextSize| -> Vec<Diagnostic> {
+            let Ok(i) = reported.items.binary_search_by_key(&start, |(s, _)| *s) else {
+                return Vec::new();
+            };
+            let mut errors: Vec<Diagnostic> =
+                reported.items[i].1.iter().filter(|d| blocks_lowering(d)).cloned().collect();
+            for d in &mut errors {
+                d.range += start;
                 for related in &mut d.related {
-                    related.range += *offset;
+                    related.range += start;
+                }
+                for fix in &mut d.fixes {
+                    for edit in &mut fix.edits {
+                        edit.range += start;
+                    }
                 }
             }
-            (typed, found)
-        });
-        let mut program = Program::default();
-        let mut diagnostics = Vec::new();
-        for ((item, item_text, offset), (typed, found)) in lowered.into_iter().zip(typed) {
-            diagnostics.extend(found);
+            errors
+        };
+        // Where the analysis finds each `instance` symbol of each item: the start of the item
+        // that defines it, in this file.
+        let mut instances: BTreeMap<TextSize, Vec<(String, Option<TextSize>)>> = BTreeMap::new();
+        {
+            let analysis = db.analysis();
+            for item in analysis.item_refs(file) {
+                let Some(view) = analysis.view_of(item) else { continue };
+                let mut symbols: Vec<(String, Option<TextSize>)> = Vec::new();
+                let ops = view.lowered.item.ops.iter();
+                for op in ops.filter(|op| op.short_name() == "instance") {
+                    let Some((symbol, _)) = &op.symbol else { continue };
+                    let symbol = symbol.trim_start_matches('@').trim_matches('"');
+                    if symbols.iter().any(|(s, _)| s == symbol) {
+                        continue;
+                    }
+                    let found = analysis
+                        .resolve(symbol, file, item.case)
+                        .filter(|callee| callee.file == file)
+                        .map(|callee| callee.start);
+                    symbols.push((symbol.to_string(), found));
+                }
+                instances.insert(view.start, symbols);
+            }
+        }
+        let text = db.text(file).unwrap_or_default().to_string();
+        let mut callees: Vec<Vec<(String, Option<TextSize>)>> = Vec::new();
+        // The lowerings are moved out of the database, not copied.
+        for taken in db.take_items(file) {
+            let start = taken.item.range.start();
+            let item_text = text[taken.item.range].to_string();
+            let item = taken.lowered.item;
             let Some(top) = item.ops.first() else { continue };
             let name = top
                 .signature
@@ -424,28 +425,161 @@ impl Program {
                 .map(|(n, _)| n.trim_start_matches('@').trim_matches('"').to_string())
                 .or_else(|| top.symbol.as_ref().map(|(n, _)| n.trim_start_matches('@').to_string()))
                 .unwrap_or_default();
+            let errors = errors_at(start);
             if top.name == "handshake.func" {
                 // A declaration may name its arguments; what makes it one is having no body.
                 let external =
                     top.signature.as_ref().is_some_and(|s| s.external) || top.regions.is_empty();
-                let (types, style) = match typed {
+                let (types, style) = match taken.typed {
                     Some(t) => (t.types, t.style),
                     None => (item.values.iter().map(|v| v.ty.clone()).collect(), Style::Circt),
                 };
+                callees.push(instances.remove(&start).unwrap_or_default());
                 program.funcs.push(Func {
                     name,
                     item,
                     text: item_text,
-                    offset,
+                    offset: start,
                     types,
                     style,
                     external,
+                    case: taken.item.case,
+                    errors,
+                    callees: BTreeMap::new(),
                 });
             } else if top.name.starts_with("hw.module") {
-                program.modules.push(HwModule { name, item, text: item_text, offset });
+                let offset = start;
+                program.modules.push(HwModule { name, item, text: item_text, offset, errors });
             }
         }
-        (program, diagnostics)
+        let at: BTreeMap<TextSize, usize> =
+            program.funcs.iter().enumerate().map(|(i, f)| (f.offset, i)).collect();
+        for (i, symbols) in callees.into_iter().enumerate() {
+            for (symbol, start) in symbols {
+                if let Some(&index) = start.and_then(|s| at.get(&s)) {
+                    program.funcs[i].callees.insert(symbol, index);
+                }
+            }
+        }
+        program
+    }
+
+    /// The program of one parse on its own, as `hsir check` analyses a file: every item, with
+    /// its errors.
+    pub fn analyse(parse: &Parse) -> Program {
+        Program::from_parse(parse.clone())
+    }
+
+    /// As `analyse`, taking the parse (a copy of a large file's tree costs milliseconds).
+    pub fn from_parse(parse: Parse) -> Program {
+        let mut db = Database::new();
+        // Every item's lowering is read once more here; letting it go would mean making it
+        // again.
+        db.set_detail_budget(usize::MAX);
+        // Lint findings do not stop the backend (`blocks_lowering`), so they are not computed.
+        db.set_lints(false);
+        db.set_parse(FileId(0), parse);
+        Program::from_database(&mut db, FileId(0))
+    }
+
+    /// As `analyse`, refusing a file with any error that stops the backend, in any item.
+    pub fn new(parse: &Parse) -> Result<Program, Vec<Diagnostic>> {
+        let program = Program::analyse(parse);
+        let mut errors: Vec<Diagnostic> = program.outside.clone();
+        errors.extend(program.funcs.iter().flat_map(|f| f.errors.iter().cloned()));
+        errors.extend(program.modules.iter().flat_map(|m| m.errors.iter().cloned()));
+        if !errors.is_empty() {
+            errors.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
+            return Err(errors);
+        }
+        Ok(program)
+    }
+
+    /// Whether the function or `hw.module` `top` can be worked on: it has no errors, nor has
+    /// any function it instantiates, directly or through others, nor the file outside its
+    /// items. Errors in functions `top` does not reach do not matter. Otherwise the errors, and
+    /// for each broken callee an HS5009 at the `instance` that reaches it, naming it. A `top`
+    /// that is in the file neither as a function nor as a module is not refused here.
+    pub fn check(&self, top: &str) -> Result<(), Vec<Diagnostic>> {
+        let mut errors = self.outside.clone();
+        match self.funcs.iter().position(|f| f.name == top) {
+            Some(index) => {
+                errors.extend(self.funcs[index].errors.iter().cloned());
+                // Breadth first, in instance order, so that the report reads top down.
+                let mut reached = vec![index];
+                let mut seen = vec![false; self.funcs.len()];
+                seen[index] = true;
+                let mut next = 0;
+                while let Some(&caller) = reached.get(next) {
+                    next += 1;
+                    let caller = &self.funcs[caller];
+                    for op in caller.item.ops.iter().filter(|op| op.short_name() == "instance") {
+                        let Some(callee) = op.symbol.as_ref().and_then(|(s, _)| {
+                            caller.callees.get(s.trim_start_matches('@').trim_matches('"'))
+                        }) else {
+                            continue;
+                        };
+                        if std::mem::replace(&mut seen[*callee], true) {
+                            continue;
+                        }
+                        reached.push(*callee);
+                        let callee = &self.funcs[*callee];
+                        if callee.errors.is_empty() {
+                            continue;
+                        }
+                        let through = if caller.name == top {
+                            String::new()
+                        } else {
+                            format!(" (`@{top}` reaches it through its instances)")
+                        };
+                        errors.push(Diagnostic::new(
+                            DiagnosticCode::BackendBrokenCallee,
+                            caller.absolute(op.name_range),
+                            format!(
+                                "`@{}` instantiates `@{}`, which has errors{through}",
+                                caller.name, callee.name
+                            ),
+                        ));
+                        errors.extend(callee.errors.iter().cloned());
+                    }
+                }
+            }
+            None => {
+                let module = self.modules.iter().find(|m| m.name == top);
+                errors.extend(module.into_iter().flat_map(|m| m.errors.iter().cloned()));
+            }
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// `check` of each of `tops`, their errors together, each once.
+    pub fn check_all<'a>(
+        &self,
+        tops: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), Vec<Diagnostic>> {
+        let mut all: Vec<Diagnostic> = Vec::new();
+        for top in tops {
+            for d in self.check(top).err().unwrap_or_default() {
+                if !all.contains(&d) {
+                    all.push(d);
+                }
+            }
+        }
+        if all.is_empty() {
+            Ok(())
+        } else {
+            Err(all)
+        }
+    }
+
+    /// The function an `instance` of `caller` names (`@f`, `f`), as the analysis resolves it.
+    pub fn callee(&self, caller: &Func, symbol: &str) -> Option<&Func> {
+        let index = caller.callees.get(symbol.trim_start_matches('@').trim_matches('"'))?;
+        self.funcs.get(*index)
     }
 
     pub fn func(&self, name: &str) -> Option<&Func> {
@@ -455,14 +589,12 @@ impl Program {
     /// The functions with a body that no other function instantiates: the candidates for the
     /// design's top, in file order.
     pub fn top_candidates(&self) -> Vec<&Func> {
-        let called: std::collections::HashSet<&str> = self
-            .funcs
-            .iter()
-            .flat_map(|f| f.item.ops.iter())
-            .filter(|op| op.short_name() == "instance")
-            .filter_map(|op| op.symbol.as_ref().map(|(s, _)| s.trim_start_matches('@')))
-            .collect();
-        self.funcs.iter().filter(|f| !f.external && !called.contains(f.name.as_str())).collect()
+        let called: std::collections::BTreeSet<usize> =
+            self.funcs.iter().flat_map(|f| f.callees.values().copied()).collect();
+        (self.funcs.iter().enumerate())
+            .filter(|(i, f)| !f.external && !called.contains(i))
+            .map(|(_, f)| f)
+            .collect()
     }
 
     /// The function to generate when none is named: the last of `top_candidates`, as CIRCT
@@ -510,10 +642,20 @@ mod tests {
 
     #[test]
     fn memref_shapes() {
-        let ty = |t: &str| Type::Other(t.to_string());
+        let ty = |t: &str| {
+            let parse = hsir_parser::parse(format!("%0 = op : {t}\n"));
+            let node =
+                parse.root().descendants().find(|n| n.kind() == hsir_parser::SyntaxKind::TYPE);
+            hsir_analysis::types::lower(node.unwrap(), &mut Vec::new())
+        };
         assert_eq!(memref_shape(&ty("memref<10xi32>")), Some((10, 32)));
         assert_eq!(memref_shape(&ty("memref<4x8xf32>")), Some((32, 32)));
         assert_eq!(memref_shape(&ty("memref<3xindex>")), Some((3, 64)));
+        assert_eq!(
+            memref_shape(&ty("memref<4xi32, affine_map<(d0, d1) -> (d1, d0)>>")),
+            Some((4, 32))
+        );
+        assert_eq!(memref_shape(&ty("memref<?xi32>")), None);
         assert_eq!(memref_shape(&ty("tensor<3xi32>")), None);
     }
 

@@ -57,11 +57,13 @@ pub struct Output {
 
 /// Everything `hsir rtl` writes for `parse`, or the errors that stop it.
 pub fn generate(parse: &Parse, options: &Options) -> Result<Output, Vec<Diagnostic>> {
-    let program = Program::new(parse)?;
+    let program = Program::analyse(parse);
     generate_program(parse.tree().text(), &program, options)
 }
 
-/// As `generate`, for a program already made from `text`.
+/// As `generate`, for a program already made from `text`. The top is refused when it, or a
+/// function it instantiates, has errors (`Program::check`); errors elsewhere in the file do
+/// not stop it.
 pub fn generate_program(
     text: &str,
     program: &Program,
@@ -102,6 +104,7 @@ pub fn generate_program(
     };
     if program.func(&top).is_none() {
         if let Some(module) = program.modules.iter().find(|m| m.name == top) {
+            program.check(&top)?;
             return pipeline_output(module, options);
         }
         let known: Vec<String> = program
@@ -120,6 +123,7 @@ pub fn generate_program(
             ),
         )]);
     }
+    program.check(&top)?;
     let lowered = netlist::lower(program, &top);
     let Some(netlist) = lowered.netlist else {
         return Err(lowered.diagnostics);

@@ -206,7 +206,7 @@ fn placements_match_their_expectations_and_snapshots() {
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
         let (parse, _) = hsir_analysis::parse_bytes(text.as_bytes());
-        let program = Program::new_unchecked(&parse);
+        let program = Program::analyse(&parse);
         let before = error_codes(&text);
         let mut diagnostics: Vec<Diagnostic> = Vec::new();
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
@@ -333,7 +333,7 @@ fn cycle_budgets_count_breaks_against_tokens() {
     use hsir_backend::buffers::{cfdfc, graph::Graph, timing_paths::Choice};
     let text = std::fs::read_to_string(dir().join("sum_loop.mlir")).unwrap();
     let (parse, _) = hsir_analysis::parse_bytes(text.as_bytes());
-    let program = Program::new_unchecked(&parse);
+    let program = Program::analyse(&parse);
     let func = &program.funcs[0];
     let (graph, _) = Graph::build(func, TimingModel::builtin(), false, 4.0);
     let loops = cfdfc::find(&graph, None);

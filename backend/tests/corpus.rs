@@ -28,7 +28,7 @@ fn every_corpus_function_lowers_or_says_why() {
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
         let (parse, _) = hsir_analysis::parse_bytes(&bytes);
-        let program = Program::new_unchecked(&parse);
+        let program = Program::analyse(&parse);
         let mut tops: Vec<String> =
             program.funcs.iter().filter(|f| !f.external).map(|f| f.name.clone()).collect();
         tops.extend(program.modules.iter().map(|m| m.name.clone()));

@@ -24,7 +24,7 @@ fn corpus(file: &str) -> PathBuf {
 
 fn place(text: &str, function: &str, solver: Solver) -> buffers::Placement {
     let (parse, _) = hsir_analysis::parse_bytes(text.as_bytes());
-    let program = Program::new_unchecked(&parse);
+    let program = Program::analyse(&parse);
     let options =
         Options { strip: true, solver, time_limit: Duration::from_secs(60), ..Options::default() };
     let mut output = buffers::place_program(
@@ -42,7 +42,7 @@ fn place(text: &str, function: &str, solver: Solver) -> buffers::Placement {
 /// The undecomposed model of `function`, solved by HiGHS to optimality.
 fn optimum(text: &str, function: &str) -> f64 {
     let (parse, _) = hsir_analysis::parse_bytes(text.as_bytes());
-    let program = Program::new_unchecked(&parse);
+    let program = Program::analyse(&parse);
     let func = program.funcs.iter().find(|f| f.name == function).expect("function");
     let options = Options { strip: true, ..Options::default() };
     let model = buffers::whole_model(func, &options, TimingModel::builtin());

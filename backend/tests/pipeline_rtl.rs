@@ -213,6 +213,13 @@ fn corpus_pipelines() {
 
 // ---- the evaluator, by hand ---------------------------------------------------------------
 
+/// The one module of `text`, with the errors the analysis found in it.
+fn analysed_module(text: &str) -> HwModule {
+    let program = Program::analyse(&hsir_analysis::parse_bytes(text.as_bytes()).0);
+    assert_eq!(program.modules.len(), 1);
+    program.modules[0].clone()
+}
+
 fn only_module(text: &str) -> HwModule {
     let program = program(text);
     assert_eq!(program.modules.len(), 1);
@@ -349,9 +356,11 @@ fn unsupported_ops_are_diagnostics() {
     assert!(messages.iter().any(|m| m.contains("`hw.instance`")), "{messages:?}");
 }
 
+/// CIRCT's rules are the analysis's: the backend refuses a module the analysis found breaking
+/// them, with the analysis's diagnostic, and reads nothing of it.
 #[test]
 fn early_latency_use_is_a_diagnostic() {
-    let module = only_module(
+    let module = analysed_module(
         "hw.module @early(in %a : i8, in %go : i1, in %clk : !seq.clock, out out : i8) {
           %out, %done = pipeline.scheduled(%a0 : i8 = %a) clock(%clk) go(%go) entryEn(%s0_enable) -> (out : i8) {
             %l = pipeline.latency 2 -> (i8) {
@@ -521,7 +530,7 @@ fn every_corpus_module_lowers_or_is_refused() {
     for path in files {
         let text = std::fs::read_to_string(&path).expect("read");
         let parse = hsir_analysis::parse_bytes(text.as_bytes()).0;
-        let program = Program::new_unchecked(&parse);
+        let program = Program::analyse(&parse);
         for module in &program.modules {
             match pipeline::lower(module) {
                 Ok(lowered) => {
@@ -578,7 +587,7 @@ fn malformed_designs_never_panic() {
         for variant in texts {
             variants += 1;
             let parse = hsir_analysis::parse_bytes(variant.as_bytes()).0;
-            let program = Program::new_unchecked(&parse);
+            let program = Program::analyse(&parse);
             for module in &program.modules {
                 if let Ok(lowered) = pipeline::lower(module) {
                     let _ = pipeline::testbench(module, &lowered, 4, 1);

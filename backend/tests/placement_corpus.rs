@@ -86,7 +86,7 @@ fn corpus_loop_kernels_place_simulate_and_report_their_intervals() {
             text = format!("// hsir-sim: tokens=1 n=0..10 feature=0..7\n{text}");
         }
         let (parse, _) = hsir_analysis::parse_bytes(text.as_bytes());
-        let program = Program::new_unchecked(&parse);
+        let program = Program::analyse(&parse);
         // A generous time limit: the throughput found must not depend on the machine's load.
         let options =
             Options { strip: true, time_limit: Duration::from_secs(60), ..Options::default() };

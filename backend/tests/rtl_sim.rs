@@ -63,7 +63,7 @@ fn every_library_module_is_simulated() {
         for path in mlir_files(dir) {
             let text = std::fs::read(&path).unwrap();
             let (parse, _) = hsir_analysis::parse_bytes(&text);
-            let program = hsir_backend::Program::new_unchecked(&parse);
+            let program = hsir_backend::Program::analyse(&parse);
             for func in program.funcs.iter().filter(|f| !f.external) {
                 if let Some(netlist) = hsir_backend::netlist::lower(&program, &func.name).netlist {
                     used.extend(netlist.library_modules().into_iter().map(str::to_string));

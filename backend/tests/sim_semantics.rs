@@ -241,7 +241,7 @@ fn mem_controller_ports_in_dynamatic_output() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../shared/corpus/dynamatic/atax-6-6__handshake_export.mlir");
     let (parse, _) = hsir_analysis::parse_bytes(&std::fs::read(path).unwrap());
-    let program = Program::new_unchecked(&parse);
+    let program = Program::analyse(&parse);
     let specs = memories::memories(program.func("atax").unwrap());
     let names: Vec<&str> = specs.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(names, vec!["A", "x", "y", "tmp"]);

@@ -172,6 +172,50 @@ fn bad_input_gets_a_message_naming_the_problem() {
     assert!(!dir.join("x.mlir").exists());
 }
 
+/// A function with a type error, and one that instantiates it.
+const BROKEN_FUNCTIONS: &str = "
+handshake.func @bad(%a: i32, %b: i64, %ctrl: none) -> (i32, none) {
+  %c = arith.addi %a, %b : i32
+  return %c, %ctrl : i32, none
+}
+handshake.func @calls_bad(%a: i32, %b: i64, %ctrl: none) -> (i32, none) {
+  %0:2 = instance @bad(%a, %b, %ctrl) : (i32, i64, none) -> (i32, none)
+  return %0#0, %0#1 : i32, none
+}
+";
+
+/// An error in one function stops placement only in the functions that reach it.
+#[test]
+fn errors_in_other_functions_do_not_stop_placement() {
+    let dir = scratch("others");
+    let input = dir.join("mixed.mlir");
+    std::fs::write(&input, read(&fixture("long_chain.mlir")) + BROKEN_FUNCTIONS).unwrap();
+    let (input, out) = (input.to_str().unwrap(), dir.join("placed.mlir"));
+    let run = hsir(&["buffers", input, "--func", "chain", "-o", out.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let placed = read(&fixture("placed/long_chain.fpga20.mlir")) + BROKEN_FUNCTIONS;
+    assert_eq!(read(&out), placed, "`@chain` placed, the rest as it was");
+
+    // A function that instantiates the broken one, or every function: refused, naming it.
+    std::fs::remove_file(&out).unwrap();
+    for func in [&["--func", "calls_bad"][..], &[]] {
+        let mut args = vec!["buffers", input, "-o", out.to_str().unwrap()];
+        args.extend(func);
+        let run = hsir(&args);
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {}", stderr(&run));
+        let message = stderr(&run);
+        assert!(message.contains("error[HS1105]"), "{message}");
+        assert!(message.contains("no buffers placed"), "{message}");
+        assert!(!out.exists());
+    }
+    let run = hsir(&["buffers", input, "--func", "calls_bad"]);
+    assert!(
+        stderr(&run).contains("error[HS5009]: `@calls_bad` instantiates `@bad`, which has errors"),
+        "{}",
+        stderr(&run)
+    );
+}
+
 /// Writing is atomic for files, and never replaces a device or a link with a plain file.
 #[test]
 fn output_to_a_device_or_through_a_link() {

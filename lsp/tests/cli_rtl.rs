@@ -375,6 +375,105 @@ fn errors_write_nothing_and_name_the_problem() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
+/// A function with a type error, one that instantiates it, and one that has nothing to do with
+/// either.
+const TWO_FUNCTIONS: &str = "\
+handshake.func @good(%a: i32, %ctrl: none) -> (i32, none) {
+  return %a, %ctrl : i32, none
+}
+handshake.func @bad(%a: i32, %b: i64, %ctrl: none) -> (i32, none) {
+  %c = arith.addi %a, %b : i32
+  return %c, %ctrl : i32, none
+}
+handshake.func @calls_bad(%a: i32, %b: i64, %ctrl: none) -> (i32, none) {
+  %0:2 = instance @bad(%a, %b, %ctrl) : (i32, i64, none) -> (i32, none)
+  return %0#0, %0#1 : i32, none
+}
+";
+
+#[test]
+fn an_error_stops_only_the_functions_that_reach_it() {
+    let root = scratch("reach");
+    let file = root.join("two.mlir");
+    std::fs::write(&file, TWO_FUNCTIONS).unwrap();
+    let file = file.display().to_string();
+
+    // `@good` instantiates nothing broken: generated, with a testbench that passes.
+    let output = hsir_in(&root, &["rtl", &file, "--top", "good", "-o", "good", "--testbench"]);
+    no_panic(&output);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(listing(&root.join("good")), ["files.f", "good.v", "good_tb.v", "hsir_lib.v"]);
+    let printed = simulate(&root, &root.join("good"));
+    assert!(printed.contains("hsir-tb: PASS"), "{printed}");
+    // So does `hsir sim`.
+    let sim = hsir_in(&root, &["sim", &file, "--top", "good", "--args", "7", "--args", "0"]);
+    assert_eq!(sim.status.code(), Some(0), "{}", stderr(&sim));
+    assert!(stdout(&sim).contains("out 0: [7]"), "{}", stdout(&sim));
+
+    // `@calls_bad` instantiates the broken function: refused, naming it, nothing written.
+    let output = hsir_in(&root, &["rtl", &file, "--top", "calls_bad", "-o", "calls_bad"]);
+    no_panic(&output);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(!root.join("calls_bad").exists());
+    expect![[r#"
+        $DIR/two.mlir:9:10: error[HS5009]: `@calls_bad` instantiates `@bad`, which has errors
+        $DIR/two.mlir:5:23: error[HS1105]: `%b` is used as `i32` here, but its type is `i64`
+        error: no RTL written: `$DIR/two.mlir` has the errors above
+    "#]]
+    .assert_eq(&stderr(&output).replace(&root.display().to_string(), "$DIR"));
+    let sim = hsir_in(&root, &["sim", &file, "--top", "calls_bad"]);
+    assert_eq!(sim.status.code(), Some(1));
+    assert!(stderr(&sim).contains("error[HS5009]: `@calls_bad` instantiates `@bad`"));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// `hsir check` reports CIRCT's pipeline rules as errors (HS4005, HS4006); `hsir rtl` refuses
+/// what it reports, as for any other error.
+#[test]
+fn pipelines_that_break_circts_rules_are_refused() {
+    let root = scratch("pipeline-rules");
+    let file = root.join("pipelines.mlir");
+    std::fs::write(
+        &file,
+        "\
+hw.module @not_carried(in %a : i32, in %b : i32, in %go : i1, in %clk : !seq.clock, in %rst : i1, out out: i32) {
+  %p:2 = pipeline.scheduled(%a0 : i32 = %a, %a1 : i32 = %b) clock(%clk) reset(%rst) go(%go) entryEn(%s0_enable) -> (out: i32) {
+    %0 = comb.add %a0, %a1 : i32
+    pipeline.stage ^bb1
+  ^bb1(%s1_enable : i1):
+    pipeline.stage ^bb2 regs(%0 : i32)
+  ^bb2(%s2_s0 : i32, %s2_enable : i1):
+    pipeline.return %s2_s0 : i32
+  }
+  hw.output %p#0 : i32
+}
+hw.module @src_when_materialized(in %a : i32, in %go : i1, in %clk : !seq.clock, in %rst : i1, out out: i32) {
+  %p:2 = pipeline.scheduled(%a0 : i32 = %a) clock(%clk) reset(%rst) go(%go) entryEn(%s0_enable) -> (out: i32) {
+    pipeline.stage ^bb1 regs(%a0 : i32)
+  ^bb1(%r : i32, %s1_enable : i1):
+    %a0_bb1 = pipeline.src %a0 : i32
+    %s = comb.add %r, %a0_bb1 : i32
+    pipeline.return %s : i32
+  }
+  hw.output %p#0 : i32
+}
+",
+    )
+    .unwrap();
+    let file = file.display().to_string();
+    let check = hsir_in(&root, &["check", &file]);
+    assert_eq!(check.status.code(), Some(1));
+    for (top, code) in [("not_carried", "HS4006"), ("src_when_materialized", "HS4005")] {
+        assert!(stdout(&check).contains(&format!("[{code}] Error")), "{}", stdout(&check));
+        let output = hsir_in(&root, &["rtl", &file, "--top", top, "-o", top]);
+        no_panic(&output);
+        assert_eq!(output.status.code(), Some(1), "{top}: {}", stderr(&output));
+        assert!(stderr(&output).contains(&format!("error[{code}]")), "{}", stderr(&output));
+        assert!(!root.join(top).exists(), "{top}: something was written");
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
 #[test]
 fn sim_prints_the_tokens_of_given_inputs() {
     let pop = hsir(&[

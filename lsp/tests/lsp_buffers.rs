@@ -392,6 +392,42 @@ fn placement_findings_show_on_the_placed_text_until_it_changes() {
     client.shutdown();
 }
 
+/// Errors in a function stop "Place buffers" only in the functions that instantiate it.
+#[test]
+fn errors_in_other_functions_do_not_stop_placement() {
+    let mut client = start(json!({}));
+    let uri = "file:///hsir-test/others.mlir";
+    let text = repo_file(SUM_LOOP)
+        + "\
+handshake.func @bad(%a: i32, %b: i64, %ctrl: none) -> (i32, none) {
+  %c = arith.addi %a, %b : i32
+  return %c, %ctrl : i32, none
+}
+handshake.func @calls_bad(%a: i32, %b: i64, %ctrl: none) -> (i32, none) {
+  %0:2 = instance @bad(%a, %b, %ctrl) : (i32, i64, none) -> (i32, none)
+  return %0#0, %0#1 : i32, none
+}
+";
+    client.open(uri, &text);
+    assert!(codes(&client.diagnostics(uri, Some(0))).contains(&"HS1105".to_string()));
+    let id = execute(&mut client, json!({"uri": uri, "function": "sum_loop"}));
+    let request = client.wait(|m| is_request(m, "workspace/applyEdit"));
+    answer(&mut client, &request, json!({"applied": true}));
+    let response = client.response(id);
+    assert!(response.get("error").is_none(), "{response}");
+    assert_eq!(response["result"]["functions"][0]["function"], "sum_loop");
+
+    let id = execute(&mut client, json!({"uri": uri, "function": "calls_bad"}));
+    let response = client.response(id);
+    assert_eq!(response["error"]["code"], -32803, "{response}");
+    let message = response["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("no buffers placed: HS5009: `@calls_bad` instantiates `@bad`"),
+        "{message}"
+    );
+    client.shutdown();
+}
+
 #[test]
 fn problems_are_named() {
     let mut client = start(json!({}));

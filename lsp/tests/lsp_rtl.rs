@@ -358,6 +358,67 @@ fn problems_come_back_as_an_error_and_as_diagnostics_until_the_document_changes(
     std::fs::remove_dir_all(&root).unwrap();
 }
 
+/// Errors in a function stop "Generate RTL" only for the functions that instantiate it.
+#[test]
+fn errors_in_other_functions_do_not_stop_generation() {
+    let root = scratch("others");
+    let file = root.join("two.mlir");
+    let text = "\
+handshake.func @good(%a: i32, %ctrl: none) -> (i32, none) {
+  return %a, %ctrl : i32, none
+}
+handshake.func @bad(%a: i32, %b: i64, %ctrl: none) -> (i32, none) {
+  %c = arith.addi %a, %b : i32
+  return %c, %ctrl : i32, none
+}
+handshake.func @calls_bad(%a: i32, %b: i64, %ctrl: none) -> (i32, none) {
+  %0:2 = instance @bad(%a, %b, %ctrl) : (i32, i64, none) -> (i32, none)
+  return %0#0, %0#1 : i32, none
+}
+";
+    std::fs::write(&file, text).unwrap();
+    let uri = file_uri(&file);
+    let out = root.join("out");
+    let mut client = start(json!({}));
+    client.open(&uri, text);
+    assert_eq!(codes(&client.diagnostics(&uri, Some(0))), ["HS1105"]);
+
+    let response = execute(
+        &mut client,
+        json!([{"uri": uri, "function": "good", "outputDir": out.display().to_string()}]),
+    );
+    assert!(response.get("error").is_none(), "{response}");
+    assert_eq!(response["result"]["top"], "good");
+    assert!(out.join("good.v").is_file());
+
+    let response = execute(
+        &mut client,
+        json!([{"uri": uri, "function": "calls_bad", "outputDir": out.display().to_string()}]),
+    );
+    assert_eq!(response["error"]["code"], -32803, "{response}");
+    let message = response["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("HS5009: `@calls_bad` instantiates `@bad`, which has errors"),
+        "{message}"
+    );
+    assert!(!out.join("calls_bad.v").exists());
+    // The refusal is shown where it is, on the instance; the analysis's error is not repeated.
+    let published = client.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && codes(&m["params"]).contains(&"HS5009".to_string())
+    });
+    assert_eq!(codes(&published["params"]), ["HS1105", "HS5009"]);
+    let refusal = published["params"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "HS5009")
+        .unwrap();
+    assert_eq!(refusal["range"]["start"], json!({"line": 8, "character": 9}));
+    client.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
 #[test]
 fn generations_at_once_into_one_folder_all_succeed() {
     let root = scratch("at-once");

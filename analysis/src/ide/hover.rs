@@ -122,7 +122,7 @@ pub(crate) fn type_explanation(ty: &Type, style: Option<Style>) -> String {
             Type::Int { width, .. } | Type::Float { width, .. } => {
                 format!("a plain {width}-bit value: {}, no handshake\n", plural(*width, "wire"))
             }
-            Type::Other(text) if text.starts_with("memref") => {
+            Type::MemRef { .. } => {
                 "a memory reference: the ports of a memory, not a channel\n".to_string()
             }
             _ => String::new(),

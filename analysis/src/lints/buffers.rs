@@ -403,7 +403,7 @@ fn memory_ports(item: &Item, op: &OpData, style: Style) -> Option<(Vec<UseId>, V
 }
 
 fn is_memref(ty: &Type) -> bool {
-    matches!(ty, Type::Other(t) if t.starts_with("memref"))
+    matches!(ty, Type::MemRef { .. })
 }
 
 fn unbufferizable(

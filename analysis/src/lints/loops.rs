@@ -761,8 +761,7 @@ impl Rates {
         if let Some(region) = item.ops.first().and_then(|f| f.regions.first()) {
             if let Some(&block) = item.regions[*region as usize].blocks.first() {
                 for &v in &item.blocks[block as usize].args {
-                    let memref =
-                        matches!(cx.ty(v), Some(Type::Other(t)) if t.starts_with("memref"));
+                    let memref = matches!(cx.ty(v), Some(Type::MemRef { .. }));
                     if !memref {
                         rates.rate[v as usize] = Some(Rate::atom(Atom::Invocation));
                     }

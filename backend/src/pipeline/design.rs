@@ -6,8 +6,9 @@
 //! semantics on their own, so that the evaluator stays an independent reference for the RTL.
 //! What both must agree on and is not a matter of semantics (which op, which operands, which
 //! widths, which stage) is decided here once, with the problems that stop both: unsupported ops
-//! (HS5001) and types (HS5003), broken stage chains (HS4002), and, through `rules`, values read
-//! before they exist (HS4006, HS4010) and combinational loops (HS2020).
+//! (HS5001) and types (HS5003), and, through `rules`, widths that disagree and combinational
+//! loops (HS2020). CIRCT's pipeline rules (stage chains, where and when values are read,
+//! stallability: HS4xxx) are the analysis's: a module with errors is not read at all.
 
 pub(crate) use crate::sim::Predicate;
 use std::collections::HashMap;
@@ -455,8 +456,14 @@ struct Reader<'m> {
     diagnostics: Vec<Diagnostic>,
 }
 
-/// Reads a module. Every problem is reported; nothing is returned unless there are none.
+/// Reads a module. Every problem is reported; nothing is returned unless there are none. A
+/// module the analysis found errors in (`HwModule::errors`: its types, names, CIRCT's pipeline
+/// rules) is refused with them, unread: the rules are the analysis's, and the reader relies on
+/// them.
 pub(crate) fn read(module: &HwModule) -> Result<Design, Vec<Diagnostic>> {
+    if !module.errors.is_empty() {
+        return Err(module.errors.clone());
+    }
     let parse = hsir_parser::parse(module.text.clone());
     let mut facts = HashMap::new();
     for node in parse.root().descendants().filter(|n| n.kind() == SyntaxKind::OP) {
@@ -538,6 +545,18 @@ impl Reader<'_> {
     fn error(&mut self, code: DiagnosticCode, op: OpId, message: String) {
         let range = self.absolute(self.op(op).name_range);
         self.diagnostics.push(Diagnostic::new(code, range, message));
+    }
+
+    /// A pipeline whose stages the reader cannot order or time. The analysis's pipeline rules
+    /// (HS4xxx) refuse such modules before they get here (`read` starts from the module's
+    /// errors); this is the reader's own guard, so that nothing is guessed should one slip
+    /// through.
+    fn malformed(&mut self, op: OpId, message: String) {
+        self.error(
+            DiagnosticCode::BackendUnsupportedOp,
+            op,
+            format!("the pipeline backend cannot lower this pipeline: {message}"),
+        );
     }
 
     fn unsupported(&mut self, op: OpId, why: &str) {
@@ -971,8 +990,7 @@ impl Reader<'_> {
         let cycles = match facts.literal {
             Some(n) if n >= 1 && n <= u32::MAX as i128 => n as u32,
             _ => {
-                self.error(
-                    DiagnosticCode::PipelineLatencyMalformed,
+                self.malformed(
                     op,
                     "`pipeline.latency` needs a latency of at least 1 cycle".to_string(),
                 );
@@ -1004,8 +1022,7 @@ impl Reader<'_> {
             return None;
         };
         if returned.len() != data.results.len() || facts.arrow_types.len() != data.results.len() {
-            self.error(
-                DiagnosticCode::PipelineLatencyMalformed,
+            self.malformed(
                 op,
                 format!(
                     "`pipeline.latency` declares {} results and returns {}",
@@ -1062,15 +1079,7 @@ impl Reader<'_> {
         let stallability = match data.attr("stallability") {
             None => None,
             Some(attr) => {
-                let entries: Vec<&str> = attr
-                    .value
-                    .trim()
-                    .trim_start_matches('[')
-                    .trim_end_matches(']')
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .collect();
+                let entries = hsir_analysis::attrs::array(&attr.value).unwrap_or_default();
                 let parsed: Option<Vec<bool>> = entries
                     .iter()
                     .map(|e| match *e {
@@ -1082,8 +1091,7 @@ impl Reader<'_> {
                 match parsed {
                     Some(p) => Some(p),
                     None => {
-                        self.error(
-                            DiagnosticCode::PipelineStallability,
+                        self.malformed(
                             op,
                             "`stallability` must be an array of `true` / `false`".to_string(),
                         );
@@ -1103,18 +1111,13 @@ impl Reader<'_> {
         let mut current = 0usize;
         loop {
             if order.contains(&current) {
-                self.error(
-                    DiagnosticCode::PipelineStageChain,
-                    op,
-                    "the stages of this pipeline form a cycle".to_string(),
-                );
+                self.malformed(op, "the stages of this pipeline form a cycle".to_string());
                 return;
             }
             order.push(current);
             let block = &item.blocks[blocks[current] as usize];
             let Some(&last) = block.ops.last() else {
-                self.error(
-                    DiagnosticCode::PipelineStageNoTerminator,
+                self.malformed(
                     op,
                     format!("stage {} of this pipeline has no terminator", order.len() - 1),
                 );
@@ -1128,19 +1131,14 @@ impl Reader<'_> {
                         item.blocks[b as usize].label.as_ref().is_some_and(|(l, _)| *l == target)
                     });
                     let Some(next) = next else {
-                        self.error(
-                            DiagnosticCode::PipelineStageChain,
-                            last,
-                            format!("`{target}` is not a stage of this pipeline"),
-                        );
+                        self.malformed(last, format!("`{target}` is not a stage of this pipeline"));
                         return;
                     };
                     current = next;
                 }
                 other => {
                     let other = other.to_string();
-                    self.error(
-                        DiagnosticCode::PipelineStageNoTerminator,
+                    self.malformed(
                         last,
                         format!(
                             "a stage ends in `{other}`, not `pipeline.stage` or `pipeline.return`"
@@ -1151,8 +1149,7 @@ impl Reader<'_> {
             }
         }
         if order.len() != blocks.len() {
-            self.error(
-                DiagnosticCode::PipelineStageUnreachable,
+            self.malformed(
                 op,
                 format!(
                     "{} of this pipeline's {} blocks are not on the chain of stages",
@@ -1186,8 +1183,7 @@ impl Reader<'_> {
             self.design.width[enable as usize] = 1;
         }
         if data.results.len() != facts.outputs.len() + 1 {
-            self.error(
-                DiagnosticCode::PipelineReturnMismatch,
+            self.malformed(
                 op,
                 format!(
                     "the pipeline has {} outputs and `done`, but {} results are bound",
@@ -1222,8 +1218,7 @@ impl Reader<'_> {
             };
             if s > 0 {
                 let Some(enable) = enable else {
-                    self.error(
-                        DiagnosticCode::PipelineStageEnableMissing,
+                    self.malformed(
                         op,
                         format!("stage {s} of this pipeline has no enable argument"),
                     );
@@ -1296,8 +1291,7 @@ impl Reader<'_> {
                 let sent = regs.len() + pass.len();
                 let takes = stages[s + 1].args.len();
                 if sent != takes {
-                    self.error(
-                        DiagnosticCode::PipelineStageArgsMismatch,
+                    self.malformed(
                         terminator,
                         format!(
                             "`pipeline.stage` sends {sent} values to stage {}, which takes {takes} \

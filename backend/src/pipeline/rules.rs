@@ -1,6 +1,8 @@
-//! The rules a read design must satisfy before either side runs it: widths that agree, one
-//! clock, values read where and when they exist (HS4006, HS4010), stallability that fits
-//! (HS4007), and no combinational loop (HS2020).
+//! The rules a read design must satisfy before either side runs it that are the backend's own:
+//! widths that agree, one clock (HS5001, HS5003), and no combinational loop (HS2020, which the
+//! analysis checks only in `handshake.func`s). CIRCT's pipeline rules (values read where and
+//! when they exist, stallability, returns: HS4xxx) are the analysis's (`check_pipeline.rs`);
+//! `design::read` refuses a module with errors before these run.
 
 use std::collections::HashMap;
 
@@ -116,7 +118,7 @@ pub(super) fn validate(design: &Design, module: &HwModule) -> Vec<Problem> {
             }
         }
     }
-    for (p, pipeline) in design.pipelines.iter().enumerate() {
+    for pipeline in &design.pipelines {
         let op = pipeline.op;
         if Some(pipeline.clock) != design.clock {
             problems.push((
@@ -139,88 +141,19 @@ pub(super) fn validate(design: &Design, module: &HwModule) -> Vec<Problem> {
         for &(inner, outer) in &pipeline.inputs {
             expect(&mut problems, op, outer, width(inner), "input");
         }
-        if let Some(st) = &pipeline.stallability {
-            if pipeline.stall.is_none() || st.len() != pipeline.stages.len() - 1 {
-                problems.push((
-                    op,
-                    DiagnosticCode::PipelineStallability,
-                    format!(
-                        "`stallability` has {} entries for {} stages that end in registers{}",
-                        st.len(),
-                        pipeline.stages.len() - 1,
-                        if pipeline.stall.is_none() { ", and there is no `stall`" } else { "" }
-                    ),
-                ));
-            }
-        }
-        let ready = design.ready(p);
-        let ready_at = |v: ValueId| ready.get(&v).copied();
-        // Each use: from an earlier or the same stage, and ready.
-        let check_use =
-            |problems: &mut Vec<Problem>, op: OpId, v: ValueId, stage: usize, carried: bool| {
-                let Place::Stage { pipeline: q, stage: d } = design.place[v as usize] else {
-                    return;
-                };
-                if design.constant(v).is_some() {
-                    return;
-                }
-                if q != p || d > stage {
-                    problems.push((
-                        op,
-                        DiagnosticCode::PipelineCrossStageUse,
-                        format!("`{}` is used in stage {stage} but defined in stage {d}", name(v)),
-                    ));
-                } else if !carried && ready_at(v).is_some_and(|r| r > stage) {
-                    problems.push((
-                        op,
-                        DiagnosticCode::PipelineLatencyEarlyUse,
-                        format!(
-                            "`{}` is used in stage {stage}, but it is ready only in stage {}",
-                            name(v),
-                            ready_at(v).unwrap_or(stage)
-                        ),
-                    ));
-                }
-            };
+        // Where and when each value is read (HS4006, HS4010), stallability (HS4007) and what
+        // `pipeline.return` returns (HS4009) are CIRCT's rules, checked by the analysis; only the
+        // widths are the backend's to check here.
         for (s, stage) in pipeline.stages.iter().enumerate() {
-            let mut nodes = stage.nodes.clone();
-            while let Some(n) = nodes.pop() {
-                let node = &design.nodes[n];
-                if let Kind::Latency { body, returned, .. } = &node.kind {
-                    nodes.extend(body.iter().copied());
-                    for &v in returned {
-                        check_use(&mut problems, node.op, v, s, false);
-                    }
-                }
-                let carried = node.kind == Kind::Source;
-                for &v in &node.operands {
-                    check_use(&mut problems, node.op, v, s, carried);
-                }
-            }
             match &stage.exit {
                 Exit::Return(values) => {
-                    for (i, &v) in values.iter().enumerate() {
-                        check_use(&mut problems, op, v, s, false);
-                        if let Some(&r) = pipeline.results.get(i) {
-                            expect(&mut problems, op, v, width(r), "returned value");
-                        }
-                    }
-                    if values.len() != pipeline.outputs() {
-                        problems.push((
-                            op,
-                            DiagnosticCode::PipelineReturnMismatch,
-                            format!(
-                                "`pipeline.return` returns {} values for {} outputs",
-                                values.len(),
-                                pipeline.outputs()
-                            ),
-                        ));
+                    for (&v, &r) in values.iter().zip(&pipeline.results) {
+                        expect(&mut problems, op, v, width(r), "returned value");
                     }
                 }
                 Exit::Next { regs, pass } => {
                     let next = &pipeline.stages[s + 1];
                     for (carry, &arg) in regs.iter().chain(pass).zip(&next.args) {
-                        check_use(&mut problems, op, carry.value, s, true);
                         expect(&mut problems, op, carry.value, width(arg), "carried value");
                     }
                 }
@@ -242,13 +175,6 @@ pub(super) fn validate(design: &Design, module: &HwModule) -> Vec<Problem> {
                 ),
             ));
         }
-        if design.place[v as usize] != Place::Module {
-            problems.push((
-                top,
-                DiagnosticCode::PipelineCrossStageUse,
-                format!("`hw.output` reads `{}`, a value of a pipeline stage", name(v)),
-            ));
-        }
     }
     if design.outputs.len() != design.output_ports().count() {
         problems.push((
@@ -262,17 +188,6 @@ pub(super) fn validate(design: &Design, module: &HwModule) -> Vec<Problem> {
         ));
     }
     for node in &design.nodes {
-        if node.place == Place::Module {
-            for &v in &node.operands {
-                if design.place[v as usize] != Place::Module {
-                    problems.push((
-                        node.op,
-                        DiagnosticCode::PipelineCrossStageUse,
-                        format!("`{}` is a value of a pipeline stage", name(v)),
-                    ));
-                }
-            }
-        }
         let has_clock = node.operands.iter().any(|&v| Some(v) == design.clock);
         let clock_ok = matches!(node.kind, Kind::CompReg { .. })
             && node.operands.iter().skip(2).all(|&v| Some(v) != design.clock);

@@ -579,8 +579,7 @@ impl<'p> Builder<'p> {
         let caller = &program.funcs[self.net.contexts[ctx].func];
         let data = &caller.item.ops[op as usize];
         let symbol = data.symbol.as_ref().map(|(s, _)| s.trim_start_matches('@').to_string());
-        let Some(index) =
-            symbol.as_ref().and_then(|s| program.funcs.iter().position(|f| &f.name == s))
+        let Some(&index) = symbol.as_ref().and_then(|s| caller.callees.get(s.trim_matches('"')))
         else {
             return Err(unsupported(
                 caller,
@@ -1071,7 +1070,7 @@ fn unmodelled_reason(op: &OpData) -> String {
 }
 
 fn memref(ty: &Type) -> bool {
-    matches!(ty, Type::Other(t) if t.starts_with("memref"))
+    matches!(ty, Type::MemRef { .. })
 }
 
 /// Bits of a value's data, when it is an integer (or `index`) channel without extra signals,

@@ -127,3 +127,20 @@ handshake.func @lsq_sizes(%mem: memref<8xi32>, %a: !handshake.channel<i3>, %mem_
   %l_a, %x = load[%a] %q#0 {handshake.mem_interface = #handshake.mem_interface<LSQ: 0>} : <i3>, <i32>, <i3>, <i32>
   end %x, %q#1, %s#2 : <i32>, <>, <>
 }
+
+// -----
+
+// The top is refused when a function it instantiates has errors, even when its own text has
+// none; the refusal names the callee, and gives the callee's errors.
+// hsir-rtl: top=top
+// expected-note @+1 {{defined here}}
+handshake.func @broken(%a: i32, %b: i64, %start: none) -> (i32, none) {
+  // expected-error @+1 {{HS1105: `%b` is used as `i32` here, but its type is `i64`}}
+  %c = arith.addi %a, %b : i32
+  return %c, %start : i32, none
+}
+handshake.func @top(%a: i32, %b: i64, %start: none) -> (i32, none) {
+  // expected-error @+1 {{HS5009: `@top` instantiates `@broken`, which has errors}}
+  %0:2 = instance @broken(%a, %b, %start) : (i32, i64, none) -> (i32, none)
+  return %0#0, %0#1 : i32, none
+}

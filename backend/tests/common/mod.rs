@@ -27,7 +27,7 @@ pub fn mlir_files(dir: &str) -> Vec<PathBuf> {
 pub fn functions(path: &Path) -> Vec<String> {
     let text = std::fs::read(path).unwrap();
     let (parse, _) = hsir_analysis::parse_bytes(&text);
-    let program = Program::new_unchecked(&parse);
+    let program = Program::analyse(&parse);
     program.funcs.iter().filter(|f| !f.external).map(|f| f.name.clone()).collect()
 }
 

@@ -62,14 +62,18 @@ pub fn run(args: &BuffersArgs) -> u8 {
     };
     let Ok(loaded) = super::load(&args.file) else { return EXIT_USAGE_OR_IO };
     let text = loaded.parse.tree().text();
-    let program = match hsir_backend::Program::new(&loaded.parse) {
-        Ok(program) => program,
-        Err(errors) => {
-            print(&loaded, &errors);
-            eprintln!("error: no buffers placed: `{}` has the errors above", loaded.name);
-            return 1;
-        }
-    };
+    // The functions asked for, and what they instantiate, must be free of errors; the rest
+    // of the file need not be.
+    let program = hsir_backend::Program::analyse(&loaded.parse);
+    let asked = program
+        .funcs
+        .iter()
+        .filter(|f| !f.external && args.func.as_ref().is_none_or(|n| *n == f.name));
+    if let Err(errors) = program.check_all(asked.map(|f| f.name.as_str())) {
+        print(&loaded, &errors);
+        eprintln!("error: no buffers placed: `{}` has the errors above", loaded.name);
+        return 1;
+    }
     if let Some(path) = &args.emit_model {
         let mut lp = String::new();
         for func in program.funcs.iter().filter(|f| !f.external) {
@@ -352,5 +356,5 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
 }
 
 fn print(loaded: &LoadedFile, diagnostics: &[Diagnostic]) {
-    super::rtl::print_diagnostics(loaded, diagnostics);
+    super::rtl::print_diagnostics(&loaded.name, loaded.parse.tree().text(), diagnostics);
 }

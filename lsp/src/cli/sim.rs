@@ -55,19 +55,7 @@ fn word(value: i128, width: u32) -> Result<u64, String> {
 
 pub fn run(args: &SimArgs) -> u8 {
     let Ok(loaded) = super::load(&args.file) else { return EXIT_USAGE_OR_IO };
-    let program = match Program::new(&loaded.parse) {
-        Ok(p) => p,
-        Err(errors) => {
-            for d in &errors {
-                eprintln!("error[{}]: {}", d.code.code(), d.message);
-            }
-            eprintln!(
-                "error: `{}` has the errors above; `hsir check` shows them in context",
-                loaded.name
-            );
-            return 1;
-        }
-    };
+    let program = Program::analyse(&loaded.parse);
     let func = match &args.top {
         Some(top) => program.func(top.trim_start_matches('@')),
         None => program.default_top(),
@@ -83,6 +71,17 @@ pub fn run(args: &SimArgs) -> u8 {
         );
         return EXIT_USAGE_OR_IO;
     };
+    // Errors in functions `func` does not reach do not stop it.
+    if let Err(errors) = program.check(&func.name) {
+        for d in &errors {
+            eprintln!("error[{}]: {}", d.code.code(), d.message);
+        }
+        eprintln!(
+            "error: `{}` has the errors above; `hsir check` shows them in context",
+            loaded.name
+        );
+        return 1;
+    }
     let mut directives = match stimulus::directives(loaded.parse.tree().text(), &program, func) {
         Ok(d) => d,
         Err(e) => {

@@ -223,14 +223,18 @@ fn prepare(
     options: &Options,
 ) -> std::result::Result<Prepared, String> {
     let (parse, _) = hsir_analysis::parse_bytes(text.as_bytes());
-    let program = hsir_backend::Program::new(&parse)
-        .map_err(|errors| format!("no buffers placed: {}", first_problem(&errors)))?;
+    let program = hsir_backend::Program::analyse(&parse);
     let mut functions: Vec<String> = Vec::new();
     for func in program.funcs.iter().filter(|f| !f.external) {
         if function.is_none_or(|name| name == func.name) && !functions.contains(&func.name) {
             functions.push(func.name.clone());
         }
     }
+    // Errors in functions that are not placed, and that these do not instantiate, do not stop
+    // the placement.
+    program
+        .check_all(functions.iter().map(String::as_str))
+        .map_err(|errors| format!("no buffers placed: {}", first_problem(&errors)))?;
     if functions.is_empty() {
         // The backend's own words for "nothing to place" (HS5005).
         let none = buffers::place_program(
