@@ -24,6 +24,7 @@ use crate::diagnostics::DiagnosticCode as Code;
 use crate::diagnostics::{Fix, TextEdit};
 use crate::ir::{self, Container, Def, OpData, OpId, TypeEntry, ValueId};
 use crate::signatures::{known_name, Style};
+use crate::types::Type;
 use crate::Diagnostic;
 use hsir_parser::{TextRange, TextSize};
 use petgraph::Direction;
@@ -116,8 +117,12 @@ struct Memory<'a, 'c> {
     access_of: Vec<Option<usize>>,
     /// The function's start token: its last control-typed argument.
     start: Option<(u32, ValueId)>,
-    /// The function's final `return` / `end` and the operand position of its control.
-    ret: Option<(OpId, Option<usize>)>,
+    /// The function's final `return` / `end` and the operand positions of its controls (LOOM
+    /// may return one done token per memory ordering domain).
+    ret: Option<(OpId, Vec<usize>)>,
+    /// Whether `i1` values are the function's tokens: a function without a control argument
+    /// (LOOM's `_esi` wrappers, whose ports cannot carry `none`) passes them as `i1`.
+    i1_tokens: bool,
 }
 
 pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
@@ -131,6 +136,11 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     m.ctrl_sources(acc);
     m.done_tokens(acc);
     m.cross_domain_joins(acc);
+}
+
+/// A token type: `none` / control, or `i1` where the function passes tokens as `i1`.
+fn is_token(ty: &Type, i1_tokens: bool) -> bool {
+    is_control(ty) || (i1_tokens && *ty == crate::signatures::int(1))
 }
 
 fn plural(n: usize) -> &'static str {
@@ -204,14 +214,17 @@ impl<'a, 'c> Memory<'a, 'c> {
             .first()
             .and_then(|f| f.regions.first())
             .and_then(|&r| item.regions[r as usize].blocks.first().copied());
-        let start = entry_block.and_then(|b| {
-            let args = &item.blocks[b as usize].args;
-            args.iter()
-                .enumerate()
-                .rev()
-                .find(|(_, &v)| cx.ty(v).is_some_and(is_control))
-                .map(|(n, &v)| (n as u32, v))
-        });
+        let args: &[ValueId] = entry_block.map_or(&[], |b| &item.blocks[b as usize].args);
+        // A function without a control argument passes its tokens as `i1` (LOOM's `_esi`
+        // wrappers: ESI ports cannot carry `none`).
+        let i1_tokens = !args.iter().any(|&v| cx.ty(v).is_some_and(is_control));
+        let token = |ty: &Type| is_token(ty, i1_tokens);
+        let start = args
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, &v)| cx.ty(v).is_some_and(token))
+            .map(|(n, &v)| (n as u32, v));
         let ret = entry_block.and_then(|b| {
             let op = *item.blocks[b as usize]
                 .ops
@@ -219,12 +232,20 @@ impl<'a, 'c> Memory<'a, 'c> {
                 .rev()
                 .find(|&&o| matches!(item.ops[o as usize].short_name(), "return" | "end"))?;
             let operands = &item.ops[op as usize].operands;
-            let ctrl = operands.iter().rposition(|&u| {
-                item.uses[u as usize].value.and_then(|v| cx.ty(v)).is_some_and(is_control)
-            });
-            Some((op, ctrl))
+            let ctrls = (0..operands.len())
+                .filter(|&i| {
+                    let u = operands[i];
+                    item.uses[u as usize].value.and_then(|v| cx.ty(v)).is_some_and(token)
+                })
+                .collect();
+            Some((op, ctrls))
         });
-        Some(Memory { cx, ifaces, iface_of, accesses, access_of, start, ret })
+        Some(Memory { cx, ifaces, iface_of, accesses, access_of, start, ret, i1_tokens })
+    }
+
+    /// Whether a value of `ty` is a token (a control, or LOOM's `i1` in `_esi` wrappers).
+    fn is_token(&self, ty: &Type) -> bool {
+        is_token(ty, self.i1_tokens)
     }
 
     fn op(&self, id: OpId) -> &'a OpData {
@@ -489,7 +510,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                 match iface.result_kind(n) {
                     Some(kind @ (ResultKind::StoreDone(k) | ResultKind::LoadDone(k))) => {
                         let Some(ty) = self.cx.ty(v) else { continue };
-                        if is_control(ty) {
+                        if self.is_token(ty) {
                             continue;
                         }
                         let range = outs.and_then(|o| o.get(n)).map_or(op.name_range, |w| w.range);
@@ -596,7 +617,7 @@ impl<'a, 'c> Memory<'a, 'c> {
     fn ctrl_sources(&self, acc: &mut Vec<Diagnostic>) {
         for (a, access) in self.accesses.iter().enumerate() {
             let Some(ctrl) = access.ctrl else { continue };
-            if self.cx.ty(ctrl).is_some_and(|t| !is_control(t)) {
+            if self.cx.ty(ctrl).is_some_and(|t| !self.is_token(t)) {
                 // A data value as ctrl: HS1105 reports the type.
                 continue;
             }
@@ -674,9 +695,9 @@ impl<'a, 'c> Memory<'a, 'c> {
                 let c = item.uses[u as usize].op;
                 let op = self.op(c);
                 let position = op.operands.iter().position(|&x| x == u);
-                if let Some((r, ctrl)) = self.ret {
-                    if c == r {
-                        if position.is_some() && position == ctrl {
+                if let Some((r, ctrls)) = &self.ret {
+                    if c == *r {
+                        if position.is_some_and(|p| ctrls.contains(&p)) {
                             walk.reached_return = true;
                         } else {
                             bad(&mut walk, End::ReturnData(c));
@@ -728,10 +749,10 @@ impl<'a, 'c> Memory<'a, 'c> {
     /// HS3026 / HS3027: every access's done token is consumed and reaches the returned control
     /// on every path.
     fn done_tokens(&self, acc: &mut Vec<Diagnostic>) {
-        let ret_ctrl = self.ret.and_then(|(op, ctrl)| Some((op, ctrl?)));
+        let ret_ctrl = self.ret.as_ref().and_then(|(op, ctrls)| Some((*op, *ctrls.last()?)));
         for (a, access) in self.accesses.iter().enumerate() {
             let Some(done) = access.done else { continue };
-            if self.cx.ty(done).is_some_and(|t| !is_control(t)) {
+            if self.cx.ty(done).is_some_and(|t| !self.is_token(t)) {
                 // HS3025 reports the done result typed as data.
                 continue;
             }
@@ -790,7 +811,8 @@ impl<'a, 'c> Memory<'a, 'c> {
     fn join_into_return(&self, sink: OpId, done: ValueId) -> Option<Fix> {
         let item = self.cx.item;
         let text = self.cx.text;
-        let (ret, Some(ctrl)) = self.ret? else { return None };
+        let (ret, ctrls) = self.ret.as_ref()?;
+        let (ret, ctrl) = (*ret, *ctrls.last()?);
         let sink_op = self.op(sink);
         let sunk = &item.uses[*sink_op.operands.first()? as usize];
         let ret_op = self.op(ret);

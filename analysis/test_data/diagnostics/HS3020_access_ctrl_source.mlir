@@ -36,3 +36,14 @@ handshake.func @valid(%a: memref<16xi32>, %i: index, %j: index, %v: i32, %start:
   %done = join %ldDone#1, %s#1 : none, none
   return %x, %y, %done : i32, i32, none
 }
+
+// -----
+
+// Valid: LOOM's `_esi` wrappers have no `none` argument (ESI ports cannot carry one); their
+// start token is the last `i1` argument, turned into a ctrl by a join.
+handshake.func @load_esi(%a: memref<4xi32>, %i: index, %start: i1) -> (i32, none) {
+  %ld, %ldDone = extmemory [ld = 1, st = 0] (%a : memref<4xi32>) (%addr) {id = 0 : i32} : (index) -> (i32, none)
+  %ctrl = join %start : i1
+  %x, %addr = load [%i] %ld, %ctrl : index, i32
+  return %x, %ldDone : i32, none
+}

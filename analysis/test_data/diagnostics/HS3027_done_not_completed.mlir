@@ -50,3 +50,18 @@ handshake.func @trapped(%a: memref<4xi32>, %i: index, %start: none) -> (i32, non
   %back = buffer [1] seq %m : none
   return %x, %s#1 : i32, none
 }
+
+// -----
+
+// Valid: LOOM keeps memory ordering domains apart unless the program needs a global
+// synchronization, so a function may return one done token per domain; each done token
+// reaches one of the returned controls.
+handshake.func @two_domains(%a: memref<4xi32>, %b: memref<4xi32>, %i: index, %v: i32, %start: none) -> (i32, none, none) {
+  %s:2 = fork [2] %start : none
+  %ld, %ldDone = extmemory [ld = 1, st = 0] (%a : memref<4xi32>) (%addr) {id = 0 : i32} : (index) -> (i32, none)
+  %stDone = extmemory [ld = 0, st = 1] (%b : memref<4xi32>) (%d, %sa) {id = 1 : i32} : (i32, index) -> (none)
+  %j:2 = fork [2] %i : index
+  %x, %addr = load [%j#0] %ld, %s#0 : index, i32
+  %d, %sa = store [%j#1] %v, %s#1 : index, i32
+  return %x, %ldDone, %stDone : i32, none, none
+}
