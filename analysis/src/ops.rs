@@ -736,7 +736,8 @@ pub static OPS: &[OpDef] = &[
         eras: EVERY,
         layouts: &[
             one(&[Circt, Loom], "mux %select [%data, ...] : Tselect, T", &[p("%select", "select"), many("%data", "data")], OUT),
-            one(DYN, "mux %select [%data, ...] : Tselect, [T, ...] to T", &[p("%select", "select"), many("%data", "data")], OUT),
+            one(&[Dynamatic2024, Dynamatic2025], "mux %select [%data, ...] : Tselect, T", &[p("%select", "select"), many("%data", "data")], OUT),
+            one(&[Dynamatic2026, Proposal], "mux %select [%data, ...] : Tselect, [T, ...] to T", &[p("%select", "select"), many("%data", "data")], OUT),
         ],
         typing: Typing::Mux,
         forwards_extras: true,
@@ -750,7 +751,8 @@ pub static OPS: &[OpDef] = &[
         eras: EVERY,
         layouts: &[
             one(&[Circt, Loom], "control_merge %in, ... : T, Tindex", INPUTS, &[p("%output", "output"), p("%index", "index of the input taken")]),
-            one(DYN, "control_merge [%in, ...] : [T, ...] to T, Tindex", INPUTS, &[p("%output", "output"), p("%index", "index of the input taken")]),
+            one(&[Dynamatic2024, Dynamatic2025], "control_merge %in, ... : T, Tindex", INPUTS, &[p("%output", "output"), p("%index", "index of the input taken")]),
+            one(&[Dynamatic2026, Proposal], "control_merge [%in, ...] : [T, ...] to T, Tindex", INPUTS, &[p("%output", "output"), p("%index", "index of the input taken")]),
         ],
         typing: Typing::ControlMerge,
         variadic: true,
@@ -793,7 +795,10 @@ pub static OPS: &[OpDef] = &[
         kind: OpKind::Source,
         names: &[(Hs, "source")],
         eras: EVERY,
-        layouts: &[one(EVERY, "source : T", &[], &[p("%control", "control token")])],
+        layouts: &[
+            one(D2024, "source", &[], &[p("%control", "control token")]),
+            one(&[Dynamatic2025, Dynamatic2026, Circt, Proposal, Loom], "source : T", &[], &[p("%control", "control token")]),
+        ],
         typing: Typing::Source,
         doc: "Produces a control token whenever its consumer is ready.",
         ..BASE
@@ -804,7 +809,8 @@ pub static OPS: &[OpDef] = &[
         eras: EVERY,
         layouts: &[
             one(&[Circt, Loom], "constant %control {value = V : T} : T", &[p("%control", "control (trigger)")], &[p("%value", "value")]),
-            one(DYN, "constant %control {value = V : T} : Tcontrol, T", &[p("%control", "control (trigger)")], &[p("%value", "value")]),
+            one(D2024, "constant %control {value = V : T} : T", &[p("%control", "control (trigger)")], &[p("%value", "value")]),
+            one(DYN_NOT_2024, "constant %control {value = V : T} : Tcontrol, T", &[p("%control", "control (trigger)")], &[p("%value", "value")]),
         ],
         typing: Typing::Constant,
         forwards_extras: true,
@@ -832,8 +838,12 @@ pub static OPS: &[OpDef] = &[
     },
     OpDef {
         kind: OpKind::Not,
-        names: &[(Hs, "not")],
-        layouts: &[one(EVERY, "not %input : T", IN, OUT)],
+        // Dynamatic renamed it `noti` in 2026.
+        names: &[(Hs, "not"), (Hs, "noti")],
+        layouts: &[
+            one(&[Dynamatic2024, Dynamatic2025, Circt, Proposal, Loom], "not %input : T", IN, OUT),
+            one(&[Dynamatic2026], "noti %input : T", IN, OUT),
+        ],
         typing: Typing::Forward,
         forwards_extras: true,
         doc: "Inverts a one-bit token.",
@@ -858,7 +868,7 @@ pub static OPS: &[OpDef] = &[
             one(&[Circt, Loom], "buffer [N] seq|fifo %input : T", IN, OUT),
             one(&[Dynamatic2024], "buffer [N] %input {...} : T", IN, OUT),
             one(&[Dynamatic2025], "buffer %input {hw.parameters = {NUM_SLOTS = N : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : T", IN, OUT),
-            one(&[Dynamatic2026, Proposal], "buffer %input {hw.parameters = {BUFFER_TYPE = \"ONE_SLOT_BREAK_DV\", NUM_SLOTS = N : ui32}} : T", IN, OUT),
+            one(&[Dynamatic2026, Proposal], "buffer %input, bufferType = ONE_SLOT_BREAK_DV, numSlots = N, dvLatency = L : T", IN, OUT),
         ],
         typing: Typing::Forward,
         forwards_extras: true,

@@ -191,6 +191,8 @@ fn hover_circt_values_and_ops() {
             (i32) -> (i32, i32)
             ```
 
+            **CIRCT** form: `fork [N] %input : T`; operands: input
+
             === a CIRCT fifo buffer after a seq buffer
             hovered `buffer`
             **`buffer`**
@@ -200,6 +202,8 @@ fn hover_circt_values_and_ops() {
             ```mlir
             (i32) -> (i32)
             ```
+
+            **CIRCT** form: `buffer [N] seq|fifo %input : T`; operands: input
 
             **buffer** `fifo`, 1 slot
 
@@ -218,6 +222,8 @@ fn hover_circt_values_and_ops() {
             ```mlir
             (i32, i32) -> (i32)
             ```
+
+            **CIRCT** form: `addi %lhs, %rhs : T`; operands: left operand, right operand
 
             === the function's own name
             hovered `@circt`
@@ -268,204 +274,212 @@ fn hover_dynamatic_values_and_buffers() {
     check_hovers(
         &cases,
         expect![[r#"
-        === an argument with an upstream extra signal
-        hovered `%a`
-        ```mlir
-        %a : <i32, [e: i1 (U)]>
-        ```
+            === an argument with an upstream extra signal
+            hovered `%a`
+            ```mlir
+            %a : <i32, [e: i1 (U)]>
+            ```
 
-        **channel** of `i32`: 32-bit data with valid and ready
-        - extra signal `e: i1`: 1 bit, upstream `(U)`, with ready
+            **channel** of `i32`: 32-bit data with valid and ready
+            - extra signal `e: i1`: 1 bit, upstream `(U)`, with ready
 
-        **35 wires**: 32 data + 1 valid + 1 ready + 1 upstream extra
+            **35 wires**: 32 data + 1 valid + 1 ready + 1 upstream extra
 
-        **produced by** argument #0 of `@dyn`
+            **produced by** argument #0 of `@dyn`
 
-        **consumed by**
-        - operand 1 (data 0) of `mux` (`%m`)
+            **consumed by**
+            - operand 1 (data 0) of `mux` (`%m`)
 
-        === a control value in the short form
-        hovered `%s`
-        ```mlir
-        %s#0 : <>
-        ```
+            === a control value in the short form
+            hovered `%s`
+            ```mlir
+            %s#0 : <>
+            ```
 
-        **control** channel: a token without data, valid and ready only
+            **control** channel: a token without data, valid and ready only
 
-        **2 wires**: 1 valid + 1 ready
+            **2 wires**: 1 valid + 1 ready
 
-        **produced by** result 0 of `fork` (`%s:2`)
+            **produced by** result 0 of `fork` (`%s:2`)
 
-        **consumed by**
-        - operand 0 (control (trigger)) of `constant` (`%k`)
+            **consumed by**
+            - operand 0 (control (trigger)) of `constant` (`%k`)
 
-        ---
+            ---
 
-        ```mlir
-        %s#1 : <>
-        ```
+            ```mlir
+            %s#1 : <>
+            ```
 
-        **control** channel: a token without data, valid and ready only
+            **control** channel: a token without data, valid and ready only
 
-        **2 wires**: 1 valid + 1 ready
+            **2 wires**: 1 valid + 1 ready
 
-        **produced by** result 1 of `fork` (`%s:2`)
+            **produced by** result 1 of `fork` (`%s:2`)
 
-        **consumed by**
-        - operand 1 (result 1) of `end`
+            **consumed by**
+            - operand 1 (result 1) of `end`
 
-        === the mux result, used by a buffer
-        hovered `%m`
-        ```mlir
-        %m : <i32, [e: i1 (U)]>
-        ```
+            === the mux result, used by a buffer
+            hovered `%m`
+            ```mlir
+            %m : <i32, [e: i1 (U)]>
+            ```
 
-        **channel** of `i32`: 32-bit data with valid and ready
-        - extra signal `e: i1`: 1 bit, upstream `(U)`, with ready
+            **channel** of `i32`: 32-bit data with valid and ready
+            - extra signal `e: i1`: 1 bit, upstream `(U)`, with ready
 
-        **35 wires**: 32 data + 1 valid + 1 ready + 1 upstream extra
+            **35 wires**: 32 data + 1 valid + 1 ready + 1 upstream extra
 
-        **produced by** result 0 of `mux` (`%m`)
+            **produced by** result 0 of `mux` (`%m`)
 
-        **consumed by**
-        - operand 0 (input) of `buffer` (`%b0`)
+            **consumed by**
+            - operand 0 (input) of `buffer` (`%b0`)
 
-        === the select operand of the mux, at its use
-        hovered `%c`
-        ```mlir
-        %c : <i1>
-        ```
+            === the select operand of the mux, at its use
+            hovered `%c`
+            ```mlir
+            %c : <i1>
+            ```
 
-        **channel** of `i1`: 1-bit data with valid and ready
+            **channel** of `i1`: 1-bit data with valid and ready
 
-        **3 wires**: 1 data + 1 valid + 1 ready
+            **3 wires**: 1 data + 1 valid + 1 ready
 
-        **produced by** argument #1 of `@dyn`
+            **produced by** argument #1 of `@dyn`
 
-        **consumed by**
-        - operand 0 (select) of `mux` (`%m`)
-        - operand 0 (condition) of `cond_br` (`%t`, `%f`)
+            **consumed by**
+            - operand 0 (select) of `mux` (`%m`)
+            - operand 0 (condition) of `cond_br` (`%t`, `%f`)
 
-        === an hw.parameters buffer
-        hovered `buffer`
-        **`buffer`**
+            === an hw.parameters buffer
+            hovered `buffer`
+            **`buffer`**
 
-        Holds tokens in slots on a channel; depending on its type it registers the data and valid paths, the ready path, or both.
+            Holds tokens in slots on a channel; depending on its type it registers the data and valid paths, the ready path, or both.
 
-        ```mlir
-        (<i32, [e: i1 (U)]>) -> (<i32, [e: i1 (U)]>)
-        ```
+            ```mlir
+            (<i32, [e: i1 (U)]>) -> (<i32, [e: i1 (U)]>)
+            ```
 
-        **buffer** `ONE_SLOT_BREAK_DV` (legacy name `OEHB`), 1 slot
+            **Dynamatic 2026** form: `buffer %input, bufferType = ONE_SLOT_BREAK_DV, numSlots = N, dvLatency = L : T`; operands: input
 
-        - latency: D1 V1 R0
-        - breaks: data, valid
-        - bypasses: ready
-        - channel: 2 buffers, **`%b0`** → `%b1`
-        - along the channel: D1 V1 R1
+            **buffer** `ONE_SLOT_BREAK_DV` (legacy name `OEHB`), 1 slot
 
-        === an inline legacy-named buffer second on the chain
-        hovered `buffer`
-        **`buffer`**
+            - latency: D1 V1 R0
+            - breaks: data, valid
+            - bypasses: ready
+            - channel: 2 buffers, **`%b0`** → `%b1`
+            - along the channel: D1 V1 R1
 
-        Holds tokens in slots on a channel; depending on its type it registers the data and valid paths, the ready path, or both.
+            === an inline legacy-named buffer second on the chain
+            hovered `buffer`
+            **`buffer`**
 
-        ```mlir
-        (<i32, [e: i1 (U)]>) -> (<i32, [e: i1 (U)]>)
-        ```
+            Holds tokens in slots on a channel; depending on its type it registers the data and valid paths, the ready path, or both.
 
-        **buffer** `ONE_SLOT_BREAK_R` (legacy name `TEHB`), 1 slot
+            ```mlir
+            (<i32, [e: i1 (U)]>) -> (<i32, [e: i1 (U)]>)
+            ```
 
-        - latency: D0 V0 R1
-        - breaks: ready
-        - bypasses: data, valid
-        - channel: 2 buffers, `%b0` → **`%b1`**
-        - along the channel: D1 V1 R1
+            **Dynamatic 2026** form: `buffer %input, bufferType = ONE_SLOT_BREAK_DV, numSlots = N, dvLatency = L : T`; operands: input
 
-        === cond_br op
-        hovered `cond_br`
-        **`cond_br`**
+            **buffer** `ONE_SLOT_BREAK_R` (legacy name `TEHB`), 1 slot
 
-        Sends the data token to the true or the false output, as the condition token says.
+            - latency: D0 V0 R1
+            - breaks: ready
+            - bypasses: data, valid
+            - channel: 2 buffers, `%b0` → **`%b1`**
+            - along the channel: D1 V1 R1
 
-        ```mlir
-        (<i1>, <i32, [e: i1 (U)]>) -> (<i32, [e: i1 (U)]>, <i32, [e: i1 (U)]>)
-        ```
+            === cond_br op
+            hovered `cond_br`
+            **`cond_br`**
 
-        === the constant op
-        hovered `constant`
-        **`constant`**
+            Sends the data token to the true or the false output, as the condition token says.
 
-        Emits its constant value each time its control input delivers a token.
+            ```mlir
+            (<i1>, <i32, [e: i1 (U)]>) -> (<i32, [e: i1 (U)]>, <i32, [e: i1 (U)]>)
+            ```
 
-        ```mlir
-        (<>) -> (<i32, [e: i1 (U)]>)
-        ```
+            **Dynamatic 2026** form: `cond_br %condition, %data : Tcondition, T`; operands: condition, data
 
-        === a result consumed by sink
-        hovered `%f`
-        ```mlir
-        %f : <i32, [e: i1 (U)]>
-        ```
+            === the constant op
+            hovered `constant`
+            **`constant`**
 
-        **channel** of `i32`: 32-bit data with valid and ready
-        - extra signal `e: i1`: 1 bit, upstream `(U)`, with ready
+            Emits its constant value each time its control input delivers a token.
 
-        **35 wires**: 32 data + 1 valid + 1 ready + 1 upstream extra
+            ```mlir
+            (<>) -> (<i32, [e: i1 (U)]>)
+            ```
 
-        **produced by** result 1 of `cond_br` (`%t`, `%f`)
+            **Dynamatic 2026** form: `constant %control {value = V : T} : Tcontrol, T`; operands: control (trigger)
 
-        **consumed by**
-        - operand 0 (input) of `sink`
+            === a result consumed by sink
+            hovered `%f`
+            ```mlir
+            %f : <i32, [e: i1 (U)]>
+            ```
 
-        === downstream and upstream extras, proposal spelling
-        hovered `%x`
-        ```mlir
-        %x : <f32, [spec: i1, i4 (U)]>
-        ```
+            **channel** of `i32`: 32-bit data with valid and ready
+            - extra signal `e: i1`: 1 bit, upstream `(U)`, with ready
 
-        **channel** of `f32`: 32-bit data with valid and ready
-        - extra signal `spec: i1`: 1 bit, downstream, with the data
-        - extra signal `i4`: 4 bits, upstream `(U)`, with ready
+            **35 wires**: 32 data + 1 valid + 1 ready + 1 upstream extra
 
-        **39 wires**: 32 data + 1 valid + 1 ready + 1 downstream extra + 4 upstream extra
+            **produced by** result 1 of `cond_br` (`%t`, `%f`)
 
-        **produced by** argument #0 of `@p`
+            **consumed by**
+            - operand 0 (input) of `sink`
 
-        **consumed by**
-        - operand 0 (result 0) of `end`
+            === downstream and upstream extras, proposal spelling
+            hovered `%x`
+            ```mlir
+            %x : <f32, [spec: i1, i4 (U)]>
+            ```
 
-        === proposal control
-        hovered `%y`
-        ```mlir
-        %y : <>
-        ```
+            **channel** of `f32`: 32-bit data with valid and ready
+            - extra signal `spec: i1`: 1 bit, downstream, with the data
+            - extra signal `i4`: 4 bits, upstream `(U)`, with ready
 
-        **control** channel: a token without data, valid and ready only
+            **39 wires**: 32 data + 1 valid + 1 ready + 1 downstream extra + 4 upstream extra
 
-        **2 wires**: 1 valid + 1 ready
+            **produced by** argument #0 of `@p`
 
-        **produced by** argument #1 of `@p`
+            **consumed by**
+            - operand 0 (result 0) of `end`
 
-        **consumed by**
-        - operand 1 (result 1) of `end`
+            === proposal control
+            hovered `%y`
+            ```mlir
+            %y : <>
+            ```
 
-        === an unused result
-        hovered `%f`
-        ```mlir
-        %f : <i32, [e: i1 (U)]>
-        ```
+            **control** channel: a token without data, valid and ready only
 
-        **channel** of `i32`: 32-bit data with valid and ready
-        - extra signal `e: i1`: 1 bit, upstream `(U)`, with ready
+            **2 wires**: 1 valid + 1 ready
 
-        **35 wires**: 32 data + 1 valid + 1 ready + 1 upstream extra
+            **produced by** argument #1 of `@p`
 
-        **produced by** result 1 of `cond_br` (`%t`, `%f`)
+            **consumed by**
+            - operand 1 (result 1) of `end`
 
-        **consumed by** nothing: unused
+            === an unused result
+            hovered `%f`
+            ```mlir
+            %f : <i32, [e: i1 (U)]>
+            ```
 
-    "#]],
+            **channel** of `i32`: 32-bit data with valid and ready
+            - extra signal `e: i1`: 1 bit, upstream `(U)`, with ready
+
+            **35 wires**: 32 data + 1 valid + 1 ready + 1 upstream extra
+
+            **produced by** result 1 of `cond_br` (`%t`, `%f`)
+
+            **consumed by** nothing: unused
+
+        "#]],
     );
 }
 
@@ -504,93 +518,99 @@ fn hover_loom_and_memory() {
     check_hovers(
         &cases,
         expect![[r#"
-        === dataflow.stream
-        hovered `dataflow.stream`
-        **`dataflow.stream`**
+            === dataflow.stream
+            hovered `dataflow.stream`
+            **`dataflow.stream`**
 
-        LOOM: emits the indices of a loop from start by step while the condition against the bound holds, and with each one whether the loop will continue (`raw_will_continue`).
+            LOOM: emits the indices of a loop from start by step while the condition against the bound holds, and with each one whether the loop will continue (`raw_will_continue`).
 
-        ```mlir
-        (index, index, index) -> (index, i1)
-        ```
+            ```mlir
+            (index, index, index) -> (index, i1)
+            ```
 
-        === dataflow.carry
-        hovered `dataflow.carry`
-        **`dataflow.carry`**
+            **LOOM** form: `dataflow.stream %start, %step, %bound {step_op = "+=", cont_cond = "<"} : (index, index, index) -> (index, i1)`; operands: start, step, bound
 
-        LOOM: a loop-carried value: takes the initial value, then the carried one while the condition is true.
+            === dataflow.carry
+            hovered `dataflow.carry`
+            **`dataflow.carry`**
 
-        ```mlir
-        (i1, none, none) -> (none)
-        ```
+            LOOM: a loop-carried value: takes the initial value, then the carried one while the condition is true.
 
-        === stream's will-continue result
-        hovered `%wc`
-        ```mlir
-        %wc : i1
-        ```
+            ```mlir
+            (i1, none, none) -> (none)
+            ```
 
-        **channel** of `i1`: 1-bit data with valid and ready (CIRCT reads a raw type in a `handshake.func` as a channel of it)
+            **LOOM** form: `dataflow.carry %condition, %initial, %carried : i1, T, T -> T`; operands: condition, initial value, carried value
 
-        **3 wires**: 1 data + 1 valid + 1 ready
+            === stream's will-continue result
+            hovered `%wc`
+            ```mlir
+            %wc : i1
+            ```
 
-        **produced by** result 1 of `dataflow.stream` (`%idx`, `%wc`)
+            **channel** of `i1`: 1-bit data with valid and ready (CIRCT reads a raw type in a `handshake.func` as a channel of it)
 
-        **consumed by**
-        - operand 1 (condition) of `dataflow.gate` (`%v`, `%ac`)
+            **3 wires**: 1 data + 1 valid + 1 ready
 
-        === the load's data from memory, produced by extmemory
-        hovered `%ld_data`
-        ```mlir
-        %ld_data : i32
-        ```
+            **produced by** result 1 of `dataflow.stream` (`%idx`, `%wc`)
 
-        **channel** of `i32`: 32-bit data with valid and ready (CIRCT reads a raw type in a `handshake.func` as a channel of it)
+            **consumed by**
+            - operand 1 (condition) of `dataflow.gate` (`%v`, `%ac`)
 
-        **34 wires**: 32 data + 1 valid + 1 ready
+            === the load's data from memory, produced by extmemory
+            hovered `%ld_data`
+            ```mlir
+            %ld_data : i32
+            ```
 
-        **produced by** result 0 of `extmemory` (`%ld_data`, `%st_done`, `%ld_done`)
+            **channel** of `i32`: 32-bit data with valid and ready (CIRCT reads a raw type in a `handshake.func` as a channel of it)
 
-        **consumed by**
-        - operand 1 (data from memory) of `load` (`%x`, `%ld_addr`)
+            **34 wires**: 32 data + 1 valid + 1 ready
 
-        === the store address, consumed by extmemory
-        hovered `%st_addr`
-        ```mlir
-        %st_addr : index
-        ```
+            **produced by** result 0 of `extmemory` (`%ld_data`, `%st_done`, `%ld_done`)
 
-        **channel** of `index`: data of a width fixed when it is lowered, with valid and ready (CIRCT reads a raw type in a `handshake.func` as a channel of it)
+            **consumed by**
+            - operand 1 (data from memory) of `load` (`%x`, `%ld_addr`)
 
-        **produced by** result 1 of `store` (`%st_data`, `%st_addr`)
+            === the store address, consumed by extmemory
+            hovered `%st_addr`
+            ```mlir
+            %st_addr : index
+            ```
 
-        **consumed by**
-        - operand 2 (store 0 address) of `extmemory` (`%ld_data`, `%st_done`, `%ld_done`)
+            **channel** of `index`: data of a width fixed when it is lowered, with valid and ready (CIRCT reads a raw type in a `handshake.func` as a channel of it)
 
-        === a memref argument
-        hovered `%mem`
-        ```mlir
-        %mem : memref<16xi32>
-        ```
+            **produced by** result 1 of `store` (`%st_data`, `%st_addr`)
 
-        a memory reference: the ports of a memory, not a channel
+            **consumed by**
+            - operand 2 (store 0 address) of `extmemory` (`%ld_data`, `%st_done`, `%ld_done`)
 
-        **produced by** argument #0 of `@kernel`
+            === a memref argument
+            hovered `%mem`
+            ```mlir
+            %mem : memref<16xi32>
+            ```
 
-        **consumed by**
-        - operand 0 (memref) of `extmemory` (`%ld_data`, `%st_done`, `%ld_done`)
+            a memory reference: the ports of a memory, not a channel
 
-        === extmemory op
-        hovered `extmemory`
-        **`extmemory`**
+            **produced by** argument #0 of `@kernel`
 
-        A memory outside the circuit, reached through the function's memref argument and its load and store ports.
+            **consumed by**
+            - operand 0 (memref) of `extmemory` (`%ld_data`, `%st_done`, `%ld_done`)
 
-        ```mlir
-        (memref<16xi32>, i32, index, index) -> (i32, none, none)
-        ```
+            === extmemory op
+            hovered `extmemory`
+            **`extmemory`**
 
-    "#]],
+            A memory outside the circuit, reached through the function's memref argument and its load and store ports.
+
+            ```mlir
+            (memref<16xi32>, i32, index, index) -> (i32, none, none)
+            ```
+
+            **LOOM** form: `extmemory [ld = L, st = S] (%memref : memref<NxT>) (%store_data, %store_address, ..., %load_address, ...) : (...) -> (...)`; operands: memref, store data and address, then load addresses
+
+        "#]],
     );
 }
 
@@ -823,74 +843,76 @@ handshake.func @caller(%a: i32, %start: none) -> (i32, none) {
     check_hovers(
         &cases,
         expect![[r#"
-        === a callee in another file
-        hovered `@callee`
-        ```mlir
-        handshake.func @callee(%x: i32, %c: none) -> (i32, none)
-        ```
+            === a callee in another file
+            hovered `@callee`
+            ```mlir
+            handshake.func @callee(%x: i32, %c: none) -> (i32, none)
+            ```
 
-        defined in another file
+            defined in another file
 
-        === an external declaration
-        hovered `@ext`
-        ```mlir
-        handshake.func @ext(i32, none) -> (i32, none)
-        ```
+            === an external declaration
+            hovered `@ext`
+            ```mlir
+            handshake.func @ext(i32, none) -> (i32, none)
+            ```
 
-        an external declaration: no body
+            an external declaration: no body
 
-        defined in another file
+            defined in another file
 
-        === an unknown callee
-        hovered `@missing`
-        `@missing`: no function of this name in the workspace
+            === an unknown callee
+            hovered `@missing`
+            `@missing`: no function of this name in the workspace
 
-        === the instance op
-        hovered `instance`
-        **`instance`**
+            === the instance op
+            hovered `instance`
+            **`instance`**
 
-        An instance of another function, connected by the channels of its arguments and results.
+            An instance of another function, connected by the channels of its arguments and results.
 
-        ```mlir
-        (i32, none) -> (i32, none)
-        ```
+            ```mlir
+            (i32, none) -> (i32, none)
+            ```
 
-        instance of
-        ```mlir
-        handshake.func @callee(%x: i32, %c: none) -> (i32, none)
-        ```
+            **CIRCT** form: `instance @callee(%arg, ...) : (T, ...) -> (U, ...)`; operands: argument
 
-        === an instance result
-        hovered `%0`
-        ```mlir
-        %0#0 : i32
-        ```
+            instance of
+            ```mlir
+            handshake.func @callee(%x: i32, %c: none) -> (i32, none)
+            ```
 
-        **channel** of `i32`: 32-bit data with valid and ready (CIRCT reads a raw type in a `handshake.func` as a channel of it)
+            === an instance result
+            hovered `%0`
+            ```mlir
+            %0#0 : i32
+            ```
 
-        **34 wires**: 32 data + 1 valid + 1 ready
+            **channel** of `i32`: 32-bit data with valid and ready (CIRCT reads a raw type in a `handshake.func` as a channel of it)
 
-        **produced by** result 0 of `instance` (`%0:2`)
+            **34 wires**: 32 data + 1 valid + 1 ready
 
-        **consumed by**
-        - operand 0 (argument 0 of `@ext`) of `instance` (`%1:2`)
+            **produced by** result 0 of `instance` (`%0:2`)
 
-        ---
+            **consumed by**
+            - operand 0 (argument 0 of `@ext`) of `instance` (`%1:2`)
 
-        ```mlir
-        %0#1 : none
-        ```
+            ---
 
-        **control** channel: a token without data, valid and ready only (CIRCT reads a raw type in a `handshake.func` as a channel of it)
+            ```mlir
+            %0#1 : none
+            ```
 
-        **2 wires**: 1 valid + 1 ready
+            **control** channel: a token without data, valid and ready only (CIRCT reads a raw type in a `handshake.func` as a channel of it)
 
-        **produced by** result 1 of `instance` (`%0:2`)
+            **2 wires**: 1 valid + 1 ready
 
-        **consumed by**
-        - operand 1 (argument 1 of `@ext`) of `instance` (`%1:2`)
+            **produced by** result 1 of `instance` (`%0:2`)
 
-    "#]],
+            **consumed by**
+            - operand 1 (argument 1 of `@ext`) of `instance` (`%1:2`)
+
+        "#]],
     );
 }
 
@@ -1258,6 +1280,8 @@ fn corpus_gaussian_buffered() {
         ```mlir
         (<i6>) -> (<i6>)
         ```
+
+        **Dynamatic 2025** form: `buffer %input {hw.parameters = {NUM_SLOTS = N : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : T`; operands: input
 
         **buffer** `ONE_SLOT_BREAK_R` (legacy name `TEHB`), 1 slot
 

@@ -312,6 +312,16 @@ fn op_markdown(analysis: &Analysis<'_>, item: &ItemView<'_>, op: OpId) -> String
     if let Some(signature) = op_signature(item, op) {
         let _ = writeln!(out, "```mlir\n{signature}\n```");
     }
+    if let (Some(kind), Some(typed)) = (OpKind::of(data), item.typed) {
+        // How the function's era writes the op, and what its operands are there.
+        let layout = kind.def().layout(typed.era);
+        let roles: Vec<&str> = layout.operands.iter().map(|p| p.role).collect();
+        let _ = write!(out, "\n**{}** form: `{}`", typed.era.label(), layout.syntax);
+        if !roles.is_empty() {
+            let _ = write!(out, "; operands: {}", roles.join(", "));
+        }
+        out.push('\n');
+    }
     if let Some(buffer) = buffer_hover(ir, op) {
         out.push('\n');
         out.push_str(&buffer_markdown(ir, &buffer));
