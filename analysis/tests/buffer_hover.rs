@@ -302,3 +302,78 @@ handshake.func @f(%c: !handshake.channel<i1>, %start: !handshake.control<>) -> (
         "#]],
     );
 }
+
+/// CIRCT's generic form names its kind with `#handshake<buffer_type_enum ...>` and its slots
+/// with `slots`.
+#[test]
+fn circt_generic_form() {
+    check(
+        r#"
+handshake.func @f(%a: i32, %ctrl: none) -> (i32, none) {
+  %0 = $0"handshake.buffer"(%a) {bufferType = #handshake<buffer_type_enum fifo>, slots = 2 : i32} : (i32) -> i32
+  return %0, %ctrl : i32, none
+}
+"#,
+        expect![[r#"
+            syntax: Circt
+            type: fifo
+            legacy name: none
+            slots: 2
+            latency: D: 1, V: 1, R: 0
+            breaks: data, valid
+            bypasses: ready
+            channel: %0 = buffer (this)
+            channel latency: D: 1, V: 1, R: 0
+        "#]],
+    );
+}
+
+/// Dynamatic 2024's `oehb [N]` is an opaque buffer (one slot) or FIFO (more).
+#[test]
+fn oehb_2024() {
+    check(
+        r#"
+handshake.func @f(%a: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) {
+  %0 = $0oehb [1] %a : <i32>
+  %1 = tehb [2] %0 : <i32>
+  end %1, %start : <i32>, <>
+}
+"#,
+        expect![[r#"
+            syntax: Circt
+            type: ONE_SLOT_BREAK_DV
+            legacy name: OEHB
+            slots: 1
+            latency: D: 1, V: 1, R: 0
+            breaks: data, valid
+            bypasses: ready
+            channel: %0 = oehb (this) -> %1 = tehb
+            channel latency: D: 1, V: 1, R: 0
+        "#]],
+    );
+}
+
+/// Dynamatic 2025's `{NUM_SLOTS = 1, TIMING = {D: 1, V: 1, R: 0}}`: the opaque buffer its RTL
+/// backend chose.
+#[test]
+fn timing_opaque_2025() {
+    check(
+        r#"
+handshake.func @f(%a: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) {
+  %0 = $0buffer %a {hw.parameters = {NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  end %0, %start : <i32>, <>
+}
+"#,
+        expect![[r#"
+            syntax: HwParameters
+            type: ONE_SLOT_BREAK_DV
+            legacy name: OEHB
+            slots: 1
+            latency: D: 1, V: 1, R: 0
+            breaks: data, valid
+            bypasses: ready
+            channel: %0 = buffer (this)
+            channel latency: D: 1, V: 1, R: 0
+        "#]],
+    );
+}
