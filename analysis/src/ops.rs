@@ -565,7 +565,7 @@ use Dialect::{Arith, Dataflow, Handshake as Hs, Pipeline as Pl};
 use Era::*;
 
 const D2024: &[Era] = &[Dynamatic2024];
-const NOT_2024: &[Era] = &[Dynamatic2025, Dynamatic2026, Circt, Proposal];
+const NOT_2024: &[Era] = &[Dynamatic2025, Dynamatic2026, Circt, Proposal, Loom];
 const DYN: &[Era] = Era::DYNAMATIC_STYLE;
 const DYN_NOT_2024: &[Era] = &[Dynamatic2025, Dynamatic2026, Proposal];
 const LOOM: &[Era] = &[Loom];
@@ -863,10 +863,10 @@ pub static OPS: &[OpDef] = &[
         kind: OpKind::Buffer,
         names: &[(Hs, "buffer")],
         family: Family::Buffer,
-        eras: EVERY,
+        // Dynamatic 2024 wrote `oehb` / `tehb` instead.
+        eras: NOT_2024,
         layouts: &[
             one(&[Circt, Loom], "buffer [N] seq|fifo %input : T", IN, OUT),
-            one(&[Dynamatic2024], "buffer [N] %input {...} : T", IN, OUT),
             one(&[Dynamatic2025], "buffer %input {hw.parameters = {NUM_SLOTS = N : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : T", IN, OUT),
             one(&[Dynamatic2026, Proposal], "buffer %input, bufferType = ONE_SLOT_BREAK_DV, numSlots = N, dvLatency = L : T", IN, OUT),
         ],
@@ -914,7 +914,7 @@ pub static OPS: &[OpDef] = &[
         family: Family::Memory,
         eras: NOT_2024,
         layouts: &[
-            one(&[Circt], "load [%address, ...] %data_from_memory, %control : Taddress, Tdata", &[many("%address", "address"), p("%data_from_memory", "data from memory"), p("%control", "control")], &[p("%data", "data to the circuit"), many("%address_to_memory", "address to memory")]),
+            one(&[Circt, Loom], "load [%address, ...] %data_from_memory, %control : Taddress, Tdata", &[many("%address", "address"), p("%data_from_memory", "data from memory"), p("%control", "control")], &[p("%data", "data to the circuit"), many("%address_to_memory", "address to memory")]),
             one(&[Dynamatic2025], "load[%address] %data_from_memory : Taddress, Tdata", &[p("%address", "address"), p("%data_from_memory", "data from memory")], &[p("%address_to_memory", "address to memory"), p("%data", "data to the circuit")]),
             one(&[Dynamatic2026, Proposal], "load [%address] %data_from_memory : Taddress, Tdata, Taddress, Tdata", &[p("%address", "address"), p("%data_from_memory", "data from memory")], &[p("%address_to_memory", "address to memory"), p("%data", "data to the circuit")]),
         ],
@@ -928,7 +928,7 @@ pub static OPS: &[OpDef] = &[
         family: Family::Memory,
         eras: NOT_2024,
         layouts: &[
-            one(&[Circt], "store [%address, ...] %data, %control : Taddress, Tdata", &[many("%address", "address"), p("%data", "data to store"), p("%control", "control")], &[p("%data_to_memory", "data to memory"), many("%address_to_memory", "address to memory")]),
+            one(&[Circt, Loom], "store [%address, ...] %data, %control : Taddress, Tdata", &[many("%address", "address"), p("%data", "data to store"), p("%control", "control")], &[p("%data_to_memory", "data to memory"), many("%address_to_memory", "address to memory")]),
             one(&[Dynamatic2025], "store[%address] %data : Taddress, Tdata", &[p("%address", "address"), p("%data", "data to store")], &[p("%address_to_memory", "address to memory"), p("%data_to_memory", "data to memory")]),
             one(&[Dynamatic2026, Proposal], "store [%address] %data : Taddress, Tdata, Taddress, Tdata", &[p("%address", "address"), p("%data", "data to store")], &[p("%address_to_memory", "address to memory"), p("%data_to_memory", "data to memory")]),
         ],

@@ -648,3 +648,26 @@ fn offered_handshake_ops_are_known_to_the_checks() {
         );
     }
 }
+
+/// The ops offered are those of the function's era: Dynamatic 2024's accesses and buffers in a
+/// 2024 function (`mc_load`, `oehb`), 2025's `load` and `buffer` in a 2025 one.
+#[test]
+fn ops_offered_follow_the_era() {
+    let labels = |fixture: &str| -> Vec<String> {
+        let mut f = Fixture::parse(fixture);
+        let cursor = f.cursor.unwrap();
+        let analysis = f.db.analysis();
+        completions(&analysis, cursor).into_iter().map(|c| c.label).collect()
+    };
+    let era2024 = labels("handshake.func @f(%a: !handshake.channel<i32>, %start: !handshake.control<>) -> !handshake.channel<i32> {\n  %b = oehb [1] %a : <i32>\n  %x = $0\n  end %b : <i32>\n}");
+    let era2025 = labels("handshake.func @f(%a: !handshake.channel<i32>, %start: !handshake.control<>) -> !handshake.channel<i32> {\n  %b = buffer %a {hw.parameters = {NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>\n  %x = $0\n  end %b : <i32>\n}");
+    let has = |list: &[String], name: &str| list.iter().any(|l| l == name);
+    for name in ["mc_load", "lsq_store", "oehb", "tehb"] {
+        assert!(has(&era2024, name), "{name} in 2024: {era2024:?}");
+        assert!(!has(&era2025, name), "{name} in 2025");
+    }
+    for name in ["load", "store", "buffer"] {
+        assert!(has(&era2025, name), "{name} in 2025: {era2025:?}");
+        assert!(!has(&era2024, name), "{name} in 2024");
+    }
+}

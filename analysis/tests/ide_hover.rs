@@ -1361,3 +1361,30 @@ fn memory_interface_results_have_types() {
     assert!(first.contains("```mlir\n%ld0 : <i32>"), "{first}");
     assert!(done.contains("```mlir\n%memEnd : <>"), "{done}");
 }
+
+/// Signature help in each Dynamatic era: the era is read from the function around the cursor
+/// (2024's `mc_load` and `end` with done tokens, 2025's two-type `load`).
+#[test]
+fn signature_help_per_era() {
+    let f2024 = "handshake.func @f(%m: memref<4xi32>, %a: !handshake.channel<i32>, %start: !handshake.control<>) -> !handshake.channel<i32> {\n  %d, %done = mem_controller [%m: memref<4xi32>] (%x) {connectedBlocks = [0 : i32]} : (!handshake.channel<i32>) -> (!handshake.channel<i32>, !handshake.control<>)\n  %x, %y = mc_load [%a] $0\n}";
+    let end2024 = "handshake.func @f(%m: memref<4xi32>, %a: !handshake.channel<i32>, %start: !handshake.control<>) -> !handshake.channel<i32> {\n  %d, %done = mem_controller [%m: memref<4xi32>] (%x) {connectedBlocks = [0 : i32]} : (!handshake.channel<i32>) -> (!handshake.channel<i32>, !handshake.control<>)\n  %x, %y = mc_load [%a] %d : <i32>, <i32>\n  end %y, $0\n}";
+    let f2025 = "handshake.func @f(%a: !handshake.channel<i4>, %d: !handshake.channel<f32>, %start: !handshake.control<>) -> !handshake.control<> {\n  %b = buffer %a {hw.parameters = {NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i4>\n  %x, %y = load[%b] $0\n}";
+    let cases = [("mc_load (2024)", f2024), ("end (2024)", end2024), ("load (2025)", f2025)];
+    check_signature_help(
+        &cases,
+        expect![[r#"
+        === mc_load (2024)
+        mc_load [%address] «%data_from_memory»
+          params: %address | %data_from_memory
+          doc: Dynamatic 2024: a load port of a memory controller (`mem_controller`).
+        === end (2024)
+        end %result0 : !handshake.channel<i32>, «%memory_done0»
+          params: %result0 : !handshake.channel<i32> | %memory_done0
+          doc: The function's exit: waits for its result tokens (and the memories' done tokens) and ends the invocation. In Dynamatic's 2024 IR the memories' done tokens follow the results.
+        === load (2025)
+        load [%address] «%data_from_memory»
+          params: %address | %data_from_memory
+          doc: A load port: sends an address to a memory and passes the data it returns on.
+    "#]],
+    );
+}

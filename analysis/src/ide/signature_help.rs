@@ -460,6 +460,13 @@ fn shape(input: &ShapeInput<'_>) -> Option<Shape> {
                 count,
                 |i| match input.results.get(i) {
                     Some(port) => format!("%result{i} : {port}"),
+                    // Dynamatic 2024's `end` takes the memories' done tokens after the results.
+                    None if kind == OpKind::End
+                        && input.era == Era::Dynamatic2024
+                        && !input.results.is_empty() =>
+                    {
+                        format!("%memory_done{}", i - input.results.len())
+                    }
                     None => format!("%result{i}"),
                 },
                 |i| match def.operand_role(input.era, i, count) {
