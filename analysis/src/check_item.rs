@@ -6,7 +6,7 @@
 //! relative to the item, as in the `Item`.
 
 use crate::ir::{self, Container, Def, Item, NameProblem, OpData, OpId, ValueId};
-use crate::ops::{Era, OpKind};
+use crate::ops::{Dialect, Era, OpKind};
 use crate::signatures::{self, int, Style, Typing};
 use crate::types::{Direction, ExtraSignal, Type};
 use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
@@ -90,7 +90,7 @@ pub fn check_types(
     };
     checker.names();
     let top = item.ops.first()?;
-    if top.name == "handshake.func" {
+    if OpKind::of(top) == Some(OpKind::Func) {
         checker.era = Era::of(item, text, style_of(item) == Style::Dynamatic);
         checker.style = checker.era.style();
         checker.handshake_func(symbols);
@@ -227,9 +227,9 @@ impl Checker<'_> {
     fn outside_handshake(&mut self) {
         for (id, op) in self.item.ops.iter().enumerate() {
             // `esi_instance` is how a hardware module instantiates a `handshake.func`.
-            let allowed = matches!(op.name.as_str(), "handshake.func" | "handshake.esi_instance")
+            let allowed = matches!(OpKind::of(op), Some(OpKind::Func | OpKind::EsiInstance))
                 || ir::in_dataflow_region(self.item, id as OpId);
-            if op.name.starts_with("handshake.") && !allowed {
+            if op.name.starts_with(Dialect::Handshake.prefix()) && !allowed {
                 let d = Diagnostic::new(
                     Code::HandshakeOpOutsideFunc,
                     op.name_range,
@@ -412,10 +412,10 @@ impl Checker<'_> {
             OpKind::MemController | OpKind::Lsq => self.memory_interface(op, name),
             OpKind::Instance => self.instance(op, &typing, symbols),
             OpKind::End | OpKind::Return if op.results.is_empty() => self.returns(op, kind),
-            OpKind::Pack | OpKind::Unpack => self.tuple(op, name, &typing),
+            OpKind::Pack | OpKind::Unpack => self.tuple(op, kind, &typing),
             OpKind::Compose | OpKind::Decompose => {
                 if let (Some(from), Some(to)) = (operand_ty(0), result_ty(0)) {
-                    self.compose(op, name, &from, &to);
+                    self.compose(op, kind, &from, &to);
                 }
             }
             OpKind::Wait => {
@@ -760,7 +760,7 @@ impl Checker<'_> {
             self.push(d);
             return;
         };
-        if callee.kind != "handshake.func" {
+        if OpKind::from_name(&callee.kind) != Some(OpKind::Func) {
             let d = Diagnostic::new(
                 Code::UnknownCallee,
                 *symbol_range,
@@ -877,7 +877,9 @@ impl Checker<'_> {
             .count()
     }
 
-    fn tuple(&mut self, op: &OpData, name: &str, typing: &Typing) {
+    fn tuple(&mut self, op: &OpData, kind: OpKind, typing: &Typing) {
+        let name = kind.key();
+        let pack = kind == OpKind::Pack;
         if !op.generic {
             let tuple = op.types.first().and_then(|e| match e {
                 ir::TypeEntry::One(w) => Some(&w.ty),
@@ -891,14 +893,14 @@ impl Checker<'_> {
                     op.types.first().map_or(op.name_range, |e| e.range()),
                     format!(
                         "`{name}` is written with the one tuple type it {}: `: tuple<...>`",
-                        if name == "pack" { "builds" } else { "splits" }
+                        if pack { "builds" } else { "splits" }
                     ),
                 );
                 self.push(d);
             }
             return;
         }
-        let (tuple, elements) = if name == "pack" {
+        let (tuple, elements) = if pack {
             (typing.results.first(), &typing.operands)
         } else {
             (typing.operands.first(), &typing.results)
@@ -913,15 +915,16 @@ impl Checker<'_> {
                 op.name_range,
                 format!(
                     "`{tuple}` has elements that differ from the {} ({list})",
-                    if name == "pack" { "inputs" } else { "results" }
+                    if pack { "inputs" } else { "results" }
                 ),
             );
             self.push(d);
         }
     }
 
-    fn compose(&mut self, op: &OpData, name: &str, from: &Type, to: &Type) {
-        let (wide, narrow) = if name == "compose" { (to, from) } else { (from, to) };
+    fn compose(&mut self, op: &OpData, kind: OpKind, from: &Type, to: &Type) {
+        let name = kind.key();
+        let (wide, narrow) = if kind == OpKind::Compose { (to, from) } else { (from, to) };
         let Some(w) = narrow.widths() else { return };
         let Type::Channel { data, extras } = narrow else { return };
         let whole = Type::Channel {
@@ -1026,7 +1029,7 @@ impl Checker<'_> {
         }
         let wrong = if widens { b <= a } else { b >= a };
         if wrong {
-            let verb = if name.starts_with("ext") { "widen" } else { "narrow" };
+            let verb = if widens { "widen" } else { "narrow" };
             let d = Diagnostic::new(
                 Code::CastWidth,
                 op.name_range,
@@ -1069,7 +1072,10 @@ impl Checker<'_> {
                 let Some(v) = port.value else { continue };
                 let by_memory = self.item.values[v as usize].uses.iter().any(|&u| {
                     let op = self.op(self.item.uses[u as usize].op);
-                    matches!(op.short_name(), "extmemory" | "mem_controller" | "lsq")
+                    matches!(
+                        OpKind::of(op),
+                        Some(OpKind::ExtMemory | OpKind::MemController | OpKind::Lsq)
+                    )
                 });
                 if !by_memory {
                     let d = Diagnostic::new(

@@ -20,20 +20,36 @@ use std::collections::HashMap;
 use hsir_parser::ast::{AstNode, Block, BlockArg, BlockLabel, Op, Operand, TypeList};
 use hsir_parser::{SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
 
+use crate::ops::{Dialect, OpKind};
 use crate::{Diagnostic, DiagnosticCode};
 
-const SCHEDULED: &str = "pipeline.scheduled";
-const UNSCHEDULED: &str = "pipeline.unscheduled";
-const STAGE: &str = "pipeline.stage";
-const SOURCE: &str = "pipeline.src";
-const RETURN: &str = "pipeline.return";
-const LATENCY: &str = "pipeline.latency";
-const LATENCY_RETURN: &str = "pipeline.latency.return";
+/// A table op as the rules match it and as messages name it (`pipeline.stage`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Named(OpKind);
 
-/// CIRCT ops with the `ConstantLike` trait that appear in pipelines. The rationale exempts
-/// constants from the stage rules so that canonicalization can move them freely.
-const CONSTANT_OPS: &[&str] = &[
-    "arith.constant",
+impl std::fmt::Display for Named {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.key())
+    }
+}
+
+const SCHEDULED: Named = Named(OpKind::PipelineScheduled);
+const UNSCHEDULED: Named = Named(OpKind::PipelineUnscheduled);
+const STAGE: Named = Named(OpKind::PipelineStage);
+const SOURCE: Named = Named(OpKind::PipelineSrc);
+const RETURN: Named = Named(OpKind::PipelineReturn);
+const LATENCY: Named = Named(OpKind::PipelineLatency);
+const LATENCY_RETURN: Named = Named(OpKind::PipelineLatencyReturn);
+
+/// The table op `op` is, by its name in any spelling.
+fn named(op: Op<'_>) -> Option<Named> {
+    op.name().and_then(OpKind::from_name).map(Named)
+}
+
+/// CIRCT ops of other dialects with the `ConstantLike` trait that appear in pipelines (with
+/// `arith.constant`, `is_constant`). The rationale exempts constants from the stage rules so
+/// that canonicalization can move them freely.
+const OTHER_CONSTANT_OPS: &[&str] = &[
     "hw.constant",
     "hw.aggregate_constant",
     "hw.enum.constant",
@@ -54,11 +70,11 @@ const CONSTANT_OPS: &[&str] = &[
 pub(crate) fn check_item(item: Op<'_>, acc: &mut Vec<Diagnostic>) {
     // Most items hold no pipeline op, and one scan of the text is cheaper than a walk of the
     // tree (every pipeline op's name, generic form included, has this in it).
-    if !item.syntax().text().contains("pipeline.") {
+    if !item.syntax().text().contains(Dialect::Pipeline.prefix()) {
         return;
     }
     for op in item.syntax().descendants().filter_map(Op::cast) {
-        match op.name() {
+        match named(op) {
             Some(SCHEDULED) => check_pipeline(op, Phase::Scheduled, acc),
             Some(UNSCHEDULED) => check_pipeline(op, Phase::Unscheduled, acc),
             Some(STAGE | SOURCE | RETURN | LATENCY | LATENCY_RETURN) => check_pipeline_op(op, acc),
@@ -78,16 +94,17 @@ enum Phase {
 /// The rules an op of the dialect obeys wherever it is: its parent, the older syntax, and the
 /// shape of `pipeline.latency`.
 fn check_pipeline_op(op: Op<'_>, acc: &mut Vec<Diagnostic>) {
-    let Some(name) = op.name() else { return };
+    let (Some(name), Some(kind)) = (op.name(), named(op)) else { return };
     let parent = parent_op(op);
     let parent_name = parent.and_then(|p| p.name());
-    let allowed: &[&str] = match name {
+    let parent_kind = parent.and_then(named);
+    let allowed: &[Named] = match kind {
         STAGE | SOURCE => &[SCHEDULED],
         LATENCY_RETURN => &[LATENCY],
         _ => &[SCHEDULED, UNSCHEDULED],
     };
-    if !parent_name.is_some_and(|p| allowed.contains(&p)) {
-        let message = if parent_name == Some(UNSCHEDULED) {
+    if !parent_kind.is_some_and(|p| allowed.contains(&p)) {
+        let message = if parent_kind == Some(UNSCHEDULED) {
             format!(
                 "`{name}` in a `{UNSCHEDULED}`: an unscheduled pipeline is one block without \
                  stages, so nothing ends or crosses a stage yet"
@@ -104,7 +121,7 @@ fn check_pipeline_op(op: Op<'_>, acc: &mut Vec<Diagnostic>) {
         acc.push(Diagnostic::new(DiagnosticCode::PipelineOpMisplaced, name_range(op), message));
     }
 
-    match name {
+    match kind {
         STAGE => {
             if let Some((keyword, range)) = legacy_clause(op, &["enable"]) {
                 acc.push(Diagnostic::new(
@@ -129,9 +146,9 @@ fn check_pipeline_op(op: Op<'_>, acc: &mut Vec<Diagnostic>) {
                 ));
             }
         }
-        LATENCY => check_latency(op, parent_name == Some(SCHEDULED), acc),
+        LATENCY => check_latency(op, parent_kind == Some(SCHEDULED), acc),
         LATENCY_RETURN => {
-            if let Some(latency) = parent.filter(|p| p.name() == Some(LATENCY)) {
+            if let Some(latency) = parent.filter(|&p| named(p) == Some(LATENCY)) {
                 if let Some((types, range)) = latency_result_types(latency) {
                     let expected: Vec<Expected> = types
                         .into_iter()
@@ -200,7 +217,7 @@ fn check_pipeline(op: Op<'_>, phase: Phase, acc: &mut Vec<Diagnostic>) {
                 "`{}` is written in the rationale's older form (`(%a) clock %clk : (T) -> T`); \
                  the current form is `(%a0 : T = %a) clock(%clk) go(%go) entryEn(%s0_enable) -> \
                  (out: T)`, so only its block structure is checked",
-                op.name().unwrap_or(SCHEDULED)
+                op.name().map_or_else(|| SCHEDULED.to_string(), str::to_string)
             ),
         ));
     }
@@ -256,7 +273,7 @@ fn check_terminators(
     pipeline: Op<'_>,
     acc: &mut Vec<Diagnostic>,
 ) -> bool {
-    let allowed: &[&str] = match phase {
+    let allowed: &[Named] = match phase {
         Phase::Scheduled => &[STAGE, RETURN],
         Phase::Unscheduled => &[RETURN],
     };
@@ -272,7 +289,7 @@ fn check_terminators(
             Phase::Scheduled => block_description(*block, index),
         };
         for inner in ops.iter().take(ops.len().saturating_sub(1)) {
-            if let Some(name @ (STAGE | RETURN)) = inner.name() {
+            if let (Some(name), Some(STAGE | RETURN)) = (inner.name(), named(*inner)) {
                 ok = false;
                 acc.push(Diagnostic::new(
                     DiagnosticCode::PipelineStageNoTerminator,
@@ -282,11 +299,11 @@ fn check_terminators(
             }
         }
         let last = ops.last().copied();
-        match last.and_then(|o| o.name()) {
-            Some(name) if allowed.contains(&name) => {}
+        match (last.and_then(|o| o.name()), last.and_then(named)) {
+            (Some(_), Some(kind)) if allowed.contains(&kind) => {}
             // A `pipeline.stage` in an unscheduled pipeline is reported as misplaced.
-            Some(STAGE) => ok = false,
-            Some(name) => {
+            (Some(_), Some(STAGE)) => ok = false,
+            (Some(name), _) => {
                 ok = false;
                 let range = last.map_or_else(|| block_anchor(*block), name_range);
                 acc.push(Diagnostic::new(
@@ -295,7 +312,7 @@ fn check_terminators(
                     format!("{what} ends in `{name}`, not in {expected}"),
                 ));
             }
-            None => {
+            (None, _) => {
                 ok = false;
                 let range = if index == 0 && block.label().is_none() {
                     name_range(pipeline)
@@ -333,7 +350,7 @@ fn stage_chain(
         position[current] = Some(length);
         length += 1;
         let Some(terminator) = blocks[current].ops().last() else { break };
-        if terminator.name() != Some(STAGE) {
+        if named(terminator) != Some(STAGE) {
             break;
         }
         let target = successor(terminator)?;
@@ -429,7 +446,7 @@ fn check_stage_arguments(
     acc: &mut Vec<Diagnostic>,
 ) {
     for block in blocks {
-        let Some(stage) = block.ops().last().filter(|o| o.name() == Some(STAGE)) else { continue };
+        let Some(stage) = block.ops().last().filter(|&o| named(o) == Some(STAGE)) else { continue };
         let Some(target) = successor(stage) else { continue };
         let Some(&index) = labels.get(target.text()) else { continue };
         if !enables[index] {
@@ -566,7 +583,7 @@ fn check_outputs(op: Op<'_>, blocks: &[Block<'_>], acc: &mut Vec<Diagnostic>) {
         what: format!("the pipeline declares {}", plural(expected.len(), "output")),
     };
     for block in blocks {
-        for ret in block.ops().filter(|o| o.name() == Some(RETURN)) {
+        for ret in block.ops().filter(|&o| named(o) == Some(RETURN)) {
             check_returned(ret, &expected, &declared, acc);
         }
     }
@@ -583,7 +600,7 @@ fn check_outputs(op: Op<'_>, blocks: &[Block<'_>], acc: &mut Vec<Diagnostic>) {
             range,
             format!(
                 "`{}` has {} ({} and `done`), but {bound} {} bound here",
-                op.name().unwrap_or(SCHEDULED),
+                op.name().map_or_else(|| SCHEDULED.to_string(), str::to_string),
                 plural(needed, "result"),
                 plural(expected.len(), "output"),
                 if bound == 1 { "is" } else { "are" },
@@ -612,7 +629,7 @@ fn check_returned(
     declared: &Declared,
     acc: &mut Vec<Diagnostic>,
 ) {
-    let name = ret.name().unwrap_or(RETURN);
+    let name = ret.name().map_or_else(|| RETURN.to_string(), str::to_string);
     let values = returned_values(ret);
     if values.len() != expected.len() {
         acc.push(
@@ -741,7 +758,7 @@ impl<'t> Values<'t> {
     /// Records the uses of pipeline values by `op` and the ops nested in it, all in stage
     /// `block`.
     fn collect_uses(&mut self, op: Op<'t>, block: usize, out: &mut Vec<Use<'t>>) {
-        let is_pipeline = matches!(op.name(), Some(SCHEDULED | UNSCHEDULED));
+        let is_pipeline = matches!(named(op), Some(SCHEDULED | UNSCHEDULED));
         for operand in op.operands() {
             let group = operand.syntax().parent().filter(|p| p.kind() == SyntaxKind::KEYWORD_GROUP);
             let keyword =
@@ -753,7 +770,7 @@ impl<'t> Values<'t> {
             }
             let Some(value) = operand.value() else { continue };
             let Some(def) = self.resolve(value.text()) else { continue };
-            let passed = op.name() == Some(STAGE) && keyword == Some("pass");
+            let passed = named(op) == Some(STAGE) && keyword == Some("pass");
             out.push(Use { operand, user: op, block, def, passed });
         }
         for region in op.regions() {
@@ -804,7 +821,7 @@ fn check_values(
     let materialized_by =
         blocks.iter().skip(1).find(|b| b.label().is_some_and(|l| l.args().len() > 1)).copied();
     let sources: Vec<Op<'_>> =
-        blocks.iter().flat_map(|b| b.ops()).filter(|o| o.name() == Some(SOURCE)).collect();
+        blocks.iter().flat_map(|b| b.ops()).filter(|&o| named(o) == Some(SOURCE)).collect();
     if let Some(by) = materialized_by {
         for source in &sources {
             let mut diagnostic = Diagnostic::new(
@@ -878,7 +895,7 @@ impl UseContext<'_, '_> {
         let (used_in, defined_in) = (self.describe(use_.block), self.describe(def.block));
         if let Some(ready) = self.ready[use_.def] {
             if !use_.passed && use_position < ready.position {
-                let how = if def.op.is_some_and(|o| o.name() == Some(LATENCY)) {
+                let how = if def.op.is_some_and(|o| named(o) == Some(LATENCY)) {
                     "it is"
                 } else {
                     "it carries (through `pass`)"
@@ -919,7 +936,7 @@ impl UseContext<'_, '_> {
             )
         } else if def.op.is_some_and(is_constant) {
             return None;
-        } else if use_.user.name() == Some(SOURCE) {
+        } else if named(use_.user) == Some(SOURCE) {
             // `pipeline.src` is how a value crosses stages before materialization; when the
             // pipeline is materialized, the op itself is the error.
             return None;
@@ -972,7 +989,7 @@ fn ready_positions<'t>(
 ) -> Vec<Option<Ready<'t>>> {
     let mut ready: Vec<Option<Ready<'t>>> = vec![None; values.defs.len()];
     for (index, def) in values.defs.iter().enumerate() {
-        let Some(latency) = def.op.filter(|o| o.name() == Some(LATENCY)) else { continue };
+        let Some(latency) = def.op.filter(|&o| named(o) == Some(LATENCY)) else { continue };
         let Some(cycles) = latency_token(latency).and_then(|t| t.text().parse::<usize>().ok())
         else {
             continue;
@@ -991,7 +1008,7 @@ fn ready_positions<'t>(
         (0..blocks.len()).filter(|&b| stages.position[b].is_some()).collect();
     order.sort_by_key(|&b| stages.position[b]);
     for block in order {
-        let Some(stage) = blocks[block].ops().last().filter(|o| o.name() == Some(STAGE)) else {
+        let Some(stage) = blocks[block].ops().last().filter(|&o| named(o) == Some(STAGE)) else {
             continue;
         };
         let Some(target) = successor(stage).and_then(|t| labels.get(t.text()).copied()) else {
@@ -1180,7 +1197,8 @@ fn parent_op(op: Op<'_>) -> Option<Op<'_>> {
 }
 
 fn is_constant(op: Op<'_>) -> bool {
-    op.name().is_some_and(|name| CONSTANT_OPS.contains(&name))
+    named(op) == Some(Named(OpKind::ArithConstant))
+        || op.name().is_some_and(|name| OTHER_CONSTANT_OPS.contains(&name))
 }
 
 /// "the entry stage" or "stage block `^bb1`", by position in the text.

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use hsir_parser::ast::{self, AstNode};
 use hsir_parser::{SyntaxKind, SyntaxNode, TextRange, TextSize};
 
+use crate::ops::{Dialect, OpKind};
 use crate::types::{self, Type};
 
 pub type OpId = u32;
@@ -124,7 +125,7 @@ pub struct OpData {
 impl OpData {
     /// The name without a `handshake.` prefix.
     pub fn short_name(&self) -> &str {
-        self.name.strip_prefix("handshake.").unwrap_or(&self.name)
+        self.name.strip_prefix(Dialect::Handshake.prefix()).unwrap_or(&self.name)
     }
 
     pub fn attr(&self, key: &str) -> Option<&Attribute> {
@@ -241,10 +242,10 @@ fn isolated(name: &str, has_signature: bool) -> bool {
 /// references are allowed) or SSACFG regions, or as the enclosing region's: the one place
 /// that decides it.
 fn region_kind(owner: &str, enclosing: RegionKind) -> RegionKind {
-    let graph = owner == "handshake.func"
+    let graph = OpKind::from_name(owner) == Some(OpKind::Func)
         || owner == "fabric.module"
         || owner.starts_with("hw.module")
-        || owner.starts_with("pipeline.")
+        || owner.starts_with(Dialect::Pipeline.prefix())
         || owner.starts_with("sv.")
         || owner.starts_with("kanagawa.")
         || owner.starts_with("esi.")
@@ -263,16 +264,22 @@ fn region_kind(owner: &str, enclosing: RegionKind) -> RegionKind {
     }
 }
 
-/// Ops whose regions are dataflow circuits, where Handshake ops may appear: LOOM's function
-/// units and Kanagawa's dataflow methods besides `handshake.func`. The one list of them.
-const DATAFLOW_OWNERS: &[&str] = &["handshake.func", "fabric.function_unit", "kanagawa.method.df"];
+/// Ops of other dialects whose regions are dataflow circuits, where Handshake ops may appear:
+/// LOOM's function units and Kanagawa's dataflow methods. With `handshake.func`, the one list
+/// of them (`is_dataflow_owner`).
+const OTHER_DATAFLOW_OWNERS: &[&str] = &["fabric.function_unit", "kanagawa.method.df"];
 
-/// Whether `op` lies in a region of one of the `DATAFLOW_OWNERS`, at any depth.
+/// Whether the regions of `op` are dataflow circuits.
+fn is_dataflow_owner(op: &OpData) -> bool {
+    OpKind::of(op) == Some(OpKind::Func) || OTHER_DATAFLOW_OWNERS.contains(&op.name.as_str())
+}
+
+/// Whether `op` lies in a region of a dataflow owner (`is_dataflow_owner`), at any depth.
 pub fn in_dataflow_region(item: &Item, op: OpId) -> bool {
     let mut block = item.ops[op as usize].block;
     while let Some(b) = block {
         let owner = &item.ops[item.regions[item.blocks[b as usize].region as usize].owner as usize];
-        if DATAFLOW_OWNERS.contains(&owner.name.as_str()) {
+        if is_dataflow_owner(owner) {
             return true;
         }
         block = owner.block;

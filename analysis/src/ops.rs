@@ -1412,6 +1412,26 @@ pub static OPS: &[OpDef] = &[
     },
 ];
 
+// ---- what the checks and the editor ask
+impl OpKind {
+    /// The op's name with its dialect's prefix, as it is written outside a function body:
+    /// `handshake.func`, `arith.select`, `dataflow.carry`.
+    pub fn full_name(self) -> String {
+        let (dialect, short) = self.def().names[0];
+        format!("{}{short}", dialect.prefix())
+    }
+
+    /// The ops of CIRCT's pipeline dialect.
+    pub fn is_pipeline(self) -> bool {
+        self.def().family == Family::Pipeline
+    }
+
+    /// Pipelines: the ops whose region holds stages.
+    pub fn is_pipeline_region(self) -> bool {
+        matches!(self, OpKind::PipelineScheduled | OpKind::PipelineUnscheduled)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

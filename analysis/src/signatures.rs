@@ -46,6 +46,7 @@ pub struct Typing {
     pub results: Vec<Option<Type>>,
 }
 
+// The backend's interpreter still asks for ops by key; nothing in the analysis does.
 pub use crate::ops::known_name;
 
 impl Era {

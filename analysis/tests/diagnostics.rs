@@ -1,15 +1,23 @@
-//! Diagnostic fixtures (`test_data/diagnostics/*.mlir`): every annotation is reported and every
-//! report is annotated. Every code has a fixture and a documentation page.
+//! Diagnostic fixtures (`test_data/diagnostics/*.mlir`, one or more per code, and
+//! `test_data/ops/*.mlir`, the ops of each family in every era): every annotation is reported
+//! and every report is annotated. Every code has a fixture and a documentation page.
 
 use std::path::{Path, PathBuf};
 
 use hsir_analysis::{fixture, DiagnosticCode};
 
+/// The folders of annotated fixtures.
+const FOLDERS: &[&str] = &["test_data/diagnostics", "test_data/ops"];
+
 fn fixture_paths() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/diagnostics");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
+    let mut paths: Vec<PathBuf> = FOLDERS
+        .iter()
+        .flat_map(|folder| {
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+            std::fs::read_dir(&dir)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+                .map(|e| e.unwrap().path())
+        })
         .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
         .collect();
     paths.sort();

@@ -2,7 +2,7 @@
 //! clickable nodes. Refresh with `UPDATE_EXPECT=1 cargo test -p hsir-analysis --test ide_graph`.
 
 use expect_test::expect;
-use hsir_analysis::ide::graph::graph;
+use hsir_analysis::ide::graph::{graph, NodeKind};
 use hsir_analysis::ide::Fixture;
 use hsir_analysis::TextSize;
 
@@ -65,7 +65,7 @@ fn svg_nodes_say_where_they_come_from() {
     assert!(svg.starts_with("<svg "), "{svg}");
     assert_eq!(svg.matches("<g class=\"node").count(), g.nodes.len());
     // The buffer's node points at the buffer op, and it is marked as on a cycle.
-    let buffer = g.nodes.iter().find(|n| n.kind == "buffer").unwrap();
+    let buffer = g.nodes.iter().find(|n| n.kind == NodeKind::Buffer).unwrap();
     assert_eq!(&text[buffer.range], "buffer");
     assert!(buffer.on_cycle);
     let start = u32::from(buffer.range.start());

@@ -283,10 +283,8 @@ fn line_op_name<'t>(tokens: &[Tok<'t>]) -> Option<(usize, &'t str)> {
 }
 
 fn is_function_like(name: &str) -> bool {
-    matches!(
-        name,
-        "handshake.func" | "func.func" | "hw.module" | "hw.module.extern" | "hw.module.generated"
-    )
+    OpKind::from_name(name) == Some(OpKind::Func)
+        || matches!(name, "func.func" | "hw.module" | "hw.module.extern" | "hw.module.generated")
 }
 
 fn defines_symbol(tokens: &[Tok<'_>]) -> bool {
@@ -340,18 +338,10 @@ fn role(cx: &Cx<'_, '_>, tokens: &[Tok<'_>]) -> Role {
                 _ if is_type_lead(before_open) => Role::Types,
                 // `(%a: i32, ` of a signature or `(%x : i32 = %y, ` of a pipeline: a new name.
                 _ if colon => Role::Nothing,
-                SyntaxKind::L_BRACK => match before_open.map(|t| t.text) {
-                    Some("memory" | "extmemory" | "handshake.memory" | "handshake.extmemory") => {
-                        Role::MemoryKeys
-                    }
-                    Some(
-                        "fork"
-                        | "lazy_fork"
-                        | "buffer"
-                        | "handshake.fork"
-                        | "handshake.lazy_fork"
-                        | "handshake.buffer",
-                    ) => Role::Nothing,
+                SyntaxKind::L_BRACK => match before_open.and_then(|t| OpKind::from_name(t.text)) {
+                    Some(kind) if kind.is_memory() => Role::MemoryKeys,
+                    // `fork [2`, `buffer [2`: a count.
+                    Some(OpKind::Fork | OpKind::LazyFork | OpKind::Buffer) => Role::Nothing,
                     // `[T, U]` type lists come after `:`, handled above.
                     _ if opener_tok.is_some() => Role::Values,
                     _ => Role::Nothing,
@@ -360,9 +350,9 @@ fn role(cx: &Cx<'_, '_>, tokens: &[Tok<'_>]) -> Role {
                     let op = line_op_name(tokens).map(|(_, name)| name);
                     let signature = op.is_some_and(is_function_like)
                         && before_open.is_some_and(|t| t.kind == SyntaxKind::AT_ID);
-                    let pipeline_inputs = before_open.is_some_and(|t| {
-                        matches!(t.text, "pipeline.scheduled" | "pipeline.unscheduled")
-                    });
+                    let pipeline_inputs = before_open
+                        .and_then(|t| OpKind::from_name(t.text))
+                        .is_some_and(OpKind::is_pipeline_region);
                     if signature || pipeline_inputs {
                         Role::Nothing
                     } else {
@@ -464,7 +454,8 @@ fn dict_role(tokens: &[Tok<'_>], open: usize) -> Role {
 fn values(cx: &Cx<'_, '_>, tokens: &[Tok<'_>]) -> Vec<Completion> {
     let Some(item) = cx.item else { return Vec::new() };
     let lowered = &item.lowered.item;
-    let reading_src = line_op_name(tokens).is_some_and(|(_, n)| n == "pipeline.src");
+    let reading_src = line_op_name(tokens)
+        .is_some_and(|(_, n)| OpKind::from_name(n) == Some(OpKind::PipelineSrc));
     let ids = match cursor_block(cx) {
         Some((region, block)) => visible_values(&item, region, block, cx.offset, reading_src),
         None => (0..lowered.values.len() as ValueId).collect(),
@@ -534,9 +525,7 @@ fn visible_values(
             break;
         }
         let owner = lowered.ops.get(data.owner as usize);
-        let pipeline = owner.is_some_and(|o| {
-            matches!(o.name.as_str(), "pipeline.scheduled" | "pipeline.unscheduled")
-        });
+        let pipeline = owner.and_then(OpKind::of).is_some_and(OpKind::is_pipeline_region);
         for &b in &data.blocks {
             let Some(block_data) = lowered.blocks.get(b as usize) else { continue };
             let own = b == block;
@@ -554,7 +543,10 @@ fn visible_values(
                 if own && data.kind == RegionKind::Dominance && item.abs(op.range).end() > limit {
                     continue;
                 }
-                let constant = op.name.ends_with(".constant") || op.name == "constant";
+                // Constants of every dialect (`hw.constant`) may be read from any stage.
+                let constant =
+                    matches!(OpKind::of(op), Some(OpKind::Constant | OpKind::ArithConstant))
+                        || op.name.ends_with(".constant");
                 if own || !pipeline || reading_src || constant {
                     out.extend(&op.results);
                 }
@@ -813,35 +805,36 @@ fn attribute_keys(cx: &Cx<'_, '_>, owner: DictOwner) -> Vec<Completion> {
         ),
         DictOwner::HwParameters => {
             let name = dict_op_name(cx).unwrap_or_default();
-            let short = name.strip_prefix("handshake.").unwrap_or(&name);
             let mut list = vec![
                 ("BUFFER_TYPE", "one of the six buffer types, as a string"),
                 ("NUM_SLOTS", "how many tokens the buffer holds (`: ui32`)"),
                 ("TIMING", "the latencies, `#handshake<timing {D: _, V: _, R: _}>`"),
             ];
-            if short == "init" {
+            if OpKind::from_name(&name) == Some(OpKind::Init) {
                 list.insert(0, ("INITIAL_TOKEN", "the token the init holds at reset"));
             }
             keys(cx, &list, kind)
         }
         DictOwner::Op => {
             let name = dict_op_name(cx).unwrap_or_default();
-            let short = name.strip_prefix("handshake.").unwrap_or(&name);
             let mut list: Vec<(&str, &str)> = Vec::new();
-            match short {
-                "buffer" | "init" => {
+            match OpKind::from_name(&name) {
+                Some(OpKind::Buffer | OpKind::Init) => {
                     list.push(("hw.parameters", "the buffer's BUFFER_TYPE, NUM_SLOTS and TIMING"))
                 }
-                "constant" | "arith.constant" | "hw.constant" => {
+                Some(OpKind::Constant | OpKind::ArithConstant) => {
                     list.push(("value", "the constant's value, typed"))
                 }
-                "memory" | "extmemory" => {
+                None if name == "hw.constant" => {
+                    list.push(("value", "the constant's value, typed"))
+                }
+                Some(OpKind::Memory | OpKind::ExtMemory) => {
                     list.push(("id", "the memory's identifier"));
                     list.push(("ld", "number of load ports"));
                     list.push(("st", "number of store ports"));
                 }
-                "lsq" => list.push(("groupSizes", "accesses per group")),
-                "dataflow.stream" => {
+                Some(OpKind::Lsq) => list.push(("groupSizes", "accesses per group")),
+                Some(OpKind::Stream) => {
                     list.push(("step_op", "how the index steps: \"+=\", \"-=\", ..."));
                     list.push((
                         "cont_cond",
@@ -850,7 +843,7 @@ fn attribute_keys(cx: &Cx<'_, '_>, owner: DictOwner) -> Vec<Completion> {
                 }
                 _ => {}
             }
-            if short == "func" || is_function_like(&name) {
+            if is_function_like(&name) {
                 list.push(("argNames", "names of the arguments, as strings"));
                 list.push(("resNames", "names of the results, as strings"));
             } else {
@@ -864,48 +857,77 @@ fn attribute_keys(cx: &Cx<'_, '_>, owner: DictOwner) -> Vec<Completion> {
 
 // ---- ops ----------------------------------------------------------------------------------
 
-/// Snippets of the Handshake ops, for CIRCT and for Dynamatic; `<T>` is a data channel type,
-/// `<C>` control, `<B>` a one-bit condition, spelled for the function's style.
-const HANDSHAKE_SNIPPETS: &[(&str, &str, &str, &str)] = &[
-    ("fork", "fork [${1:2}] ${2:%x} : ${3:<T>}", "fork [${1:2}] ${2:%x} : ${3:<T>}", "copies a token to N outputs (eager)"),
-    ("lazy_fork", "lazy_fork [${1:2}] ${2:%x} : ${3:<T>}", "lazy_fork [${1:2}] ${2:%x} : ${3:<T>}", "copies a token when every output is ready"),
-    ("join", "join ${1:%a}, ${2:%b} : ${3:<C>}, ${4:<C>}", "join ${1:%a}, ${2:%b} : ${3:<C>}", "waits for a token on every input"),
-    ("merge", "merge ${1:%a}, ${2:%b} : ${3:<T>}", "merge ${1:%a}, ${2:%b} : ${3:<T>}", "passes on whichever input has a token"),
-    ("mux", "mux ${1:%sel} [${2:%a}, ${3:%b}] : ${4:index}, ${5:<T>}", "mux ${1:%sel} [${2:%a}, ${3:%b}] : ${4:<B>}, [${5:<T>}, ${5:<T>}] to ${5:<T>}", "passes on the input the select token names"),
-    ("control_merge", "control_merge ${1:%a}, ${2:%b} : ${3:<C>}, ${4:index}", "control_merge [${1:%a}, ${2:%b}] : [${3:<C>}, ${3:<C>}] to ${3:<C>}, ${4:<B>}", "merge that also says which input fired"),
-    ("br", "br ${1:%x} : ${2:<T>}", "br ${1:%x} : ${2:<T>}", "passes a token on"),
-    ("cond_br", "cond_br ${1:%cond}, ${2:%x} : ${3:<T>}", "cond_br ${1:%cond}, ${2:%x} : ${3:<B>}, ${4:<T>}", "steers a token to the true or the false output"),
-    ("sink", "sink ${1:%x} : ${2:<T>}", "sink ${1:%x} : ${2:<T>}", "discards tokens"),
-    ("source", "source", "source : <>", "produces control tokens continuously"),
-    ("constant", "constant ${1:%ctrl} {value = ${2:0} : ${3:i32}} : ${3:i32}", "constant ${1:%ctrl} {value = ${2:0} : ${3:i32}} : <>, <${3:i32}>", "emits its value on each control token"),
-    ("buffer", "buffer [${1:2}] ${2|seq,fifo|} ${3:%x} : ${4:<T>}", "buffer ${1:%x} {hw.parameters = {BUFFER_TYPE = \"${2:ONE_SLOT_BREAK_DV}\", NUM_SLOTS = ${3:1} : ui32}} : ${4:<T>}", "holds tokens; breaks timing paths"),
-    ("load", "load [${1:%addr}] ${2:%data}, ${3:%ctrl} : ${4:index}, ${5:i32}", "load [${1:%addr}] ${2:%data} : ${3:<i32>}, ${4:<T>}, ${3:<i32>}, ${4:<T>}", "reads memory: address out, data back"),
-    ("store", "store [${1:%addr}] ${2:%data}, ${3:%ctrl} : ${4:index}, ${5:i32}", "store [${1:%addr}] ${2:%data} : ${3:<i32>}, ${4:<T>}, ${3:<i32>}, ${4:<T>}", "writes memory: address and data out"),
-    ("select", "select ${1:%cond}, ${2:%t}, ${3:%f} : ${4:<T>}", "select ${1:%cond} [${2:%t}, ${3:%f}] : ${4:<B>}, ${5:<T>}", "picks one of two values by a condition"),
-    ("not", "not ${1:%x} : ${2:<B>}", "not ${1:%x} : ${2:<B>}", "logical negation"),
-    ("sync", "sync ${1:%a}, ${2:%b} : ${3:<C>}, ${4:<T>}", "sync ${1:%a}, ${2:%b} : ${3:<C>}, ${4:<T>}", "passes tokens on together"),
-    ("instance", "instance @${1:callee}(${2:%x}) : (${3:<T>}) -> ${4:<T>}", "instance @${1:callee}(${2:%x}) : (${3:<T>}) -> ${4:<T>}", "instantiates another handshake.func"),
-    ("return", "return ${1:%x} : ${2:<T>}", "return ${1:%x} : ${2:<T>}", "the function's outputs"),
-    ("end", "end ${1:%x} : ${2:<T>}", "end ${1:%x} : ${2:<T>}", "the function's outputs (Dynamatic)"),
-    ("extmemory", "extmemory [ld = ${1:1}, st = ${2:1}] (${3:%mem} : ${4:memref<16xi32>}) (${5:%st_data}, ${6:%st_addr}, ${7:%ld_addr}) {id = ${8:0} : i32} : (i32, index, index) -> (i32, none, none)", "extmemory [ld = ${1:1}, st = ${2:1}] (${3:%mem} : ${4:memref<16xi32>}) (${5:%st_data}, ${6:%st_addr}, ${7:%ld_addr}) {id = ${8:0} : i32} : (i32, index, index) -> (i32, none, none)", "an external memory's ports"),
-    ("memory", "memory [ld = ${1:1}, st = ${2:1}] (${3:%st_data}, ${4:%st_addr}, ${5:%ld_addr}) {id = ${6:0} : i32, lsq = false} : ${7:memref<16xi32>}, (i32, index, index) -> (i32, none, none)", "memory [ld = ${1:1}, st = ${2:1}] (${3:%st_data}, ${4:%st_addr}, ${5:%ld_addr}) {id = ${6:0} : i32, lsq = false} : ${7:memref<16xi32>}, (i32, index, index) -> (i32, none, none)", "an on-chip memory and its ports"),
-    ("init", "init ${1:%x} : ${2:<B>}", "init ${1:%x} {hw.parameters = {INITIAL_TOKEN = ${2:0} : i1}} : ${3:<B>}", "emits an initial token, then passes tokens on"),
-];
+/// The snippet of an op after its name, as CIRCT and as Dynamatic write it, and a line of
+/// documentation. `<T>` is a data channel type, `<C>` control, `<B>` a one-bit condition,
+/// spelled for the function's style (`spell`). Ops without one are offered by name.
+fn snippet(kind: OpKind) -> Option<(&'static str, &'static str, &'static str)> {
+    use OpKind::*;
+    let same = |tail: &'static str, doc: &'static str| Some((tail, tail, doc));
+    match kind {
+        Fork => same(" [${1:2}] ${2:%x} : ${3:<T>}", "copies a token to N outputs (eager)"),
+        LazyFork => same(" [${1:2}] ${2:%x} : ${3:<T>}", "copies a token when every output is ready"),
+        Join => Some((" ${1:%a}, ${2:%b} : ${3:<C>}, ${4:<C>}", " ${1:%a}, ${2:%b} : ${3:<C>}", "waits for a token on every input")),
+        Merge => same(" ${1:%a}, ${2:%b} : ${3:<T>}", "passes on whichever input has a token"),
+        Mux => Some((" ${1:%sel} [${2:%a}, ${3:%b}] : ${4:index}, ${5:<T>}", " ${1:%sel} [${2:%a}, ${3:%b}] : ${4:<B>}, [${5:<T>}, ${5:<T>}] to ${5:<T>}", "passes on the input the select token names")),
+        ControlMerge => Some((" ${1:%a}, ${2:%b} : ${3:<C>}, ${4:index}", " [${1:%a}, ${2:%b}] : [${3:<C>}, ${3:<C>}] to ${3:<C>}, ${4:<B>}", "merge that also says which input fired")),
+        Br => same(" ${1:%x} : ${2:<T>}", "passes a token on"),
+        CondBr => Some((" ${1:%cond}, ${2:%x} : ${3:<T>}", " ${1:%cond}, ${2:%x} : ${3:<B>}, ${4:<T>}", "steers a token to the true or the false output")),
+        Sink => same(" ${1:%x} : ${2:<T>}", "discards tokens"),
+        Source => Some(("", " : <>", "produces control tokens continuously")),
+        Constant => Some((" ${1:%ctrl} {value = ${2:0} : ${3:i32}} : ${3:i32}", " ${1:%ctrl} {value = ${2:0} : ${3:i32}} : <>, <${3:i32}>", "emits its value on each control token")),
+        Buffer => Some((" [${1:2}] ${2|seq,fifo|} ${3:%x} : ${4:<T>}", " ${1:%x} {hw.parameters = {BUFFER_TYPE = \"${2:ONE_SLOT_BREAK_DV}\", NUM_SLOTS = ${3:1} : ui32}} : ${4:<T>}", "holds tokens; breaks timing paths")),
+        Load => Some((" [${1:%addr}] ${2:%data}, ${3:%ctrl} : ${4:index}, ${5:i32}", " [${1:%addr}] ${2:%data} : ${3:<i32>}, ${4:<T>}, ${3:<i32>}, ${4:<T>}", "reads memory: address out, data back")),
+        Store => Some((" [${1:%addr}] ${2:%data}, ${3:%ctrl} : ${4:index}, ${5:i32}", " [${1:%addr}] ${2:%data} : ${3:<i32>}, ${4:<T>}, ${3:<i32>}, ${4:<T>}", "writes memory: address and data out")),
+        Select => Some((" ${1:%cond}, ${2:%t}, ${3:%f} : ${4:<T>}", " ${1:%cond} [${2:%t}, ${3:%f}] : ${4:<B>}, ${5:<T>}", "picks one of two values by a condition")),
+        Not => same(" ${1:%x} : ${2:<B>}", "logical negation"),
+        Sync => same(" ${1:%a}, ${2:%b} : ${3:<C>}, ${4:<T>}", "passes tokens on together"),
+        Instance => same(" @${1:callee}(${2:%x}) : (${3:<T>}) -> ${4:<T>}", "instantiates another handshake.func"),
+        Return => same(" ${1:%x} : ${2:<T>}", "the function's outputs"),
+        End => same(" ${1:%x} : ${2:<T>}", "the function's outputs (Dynamatic)"),
+        ExtMemory => same(" [ld = ${1:1}, st = ${2:1}] (${3:%mem} : ${4:memref<16xi32>}) (${5:%st_data}, ${6:%st_addr}, ${7:%ld_addr}) {id = ${8:0} : i32} : (i32, index, index) -> (i32, none, none)", "an external memory's ports"),
+        Memory => same(" [ld = ${1:1}, st = ${2:1}] (${3:%st_data}, ${4:%st_addr}, ${5:%ld_addr}) {id = ${6:0} : i32, lsq = false} : ${7:memref<16xi32>}, (i32, index, index) -> (i32, none, none)", "an on-chip memory and its ports"),
+        Init => Some((" ${1:%x} : ${2:<B>}", " ${1:%x} {hw.parameters = {INITIAL_TOKEN = ${2:0} : i1}} : ${3:<B>}", "emits an initial token, then passes tokens on")),
+        // LOOM's loop ops (analysis/test_data/diagnostics/HS30*.mlir).
+        Stream => same(" ${1:%start}, ${2:%step}, ${3:%bound} {step_op = \"${4:+=}\", cont_cond = \"${5:<}\"} : (index, index, index) -> (index, i1)", "an index stream and its will-continue condition"),
+        Gate => same(" ${1:%value}, ${2:%cond} : ${3:index}, i1 -> ${3:index}, i1", "aligns a stream with its after-condition"),
+        Carry => same(" ${1:%cond}, ${2:%init}, ${3:%next} : i1, ${4:<C>}, ${4:<C>} -> ${4:<C>}", "a loop-carried value keyed by a condition"),
+        Invariant => same(" ${1:%cond}, ${2:%value} : i1, ${3:<T>} -> ${3:<T>}", "repeats a loop-invariant value per iteration"),
+        PipelineScheduled => same("(${1:%a0} : ${2:i32} = ${3:%arg0}) clock(${4:%clk}) reset(${5:%rst}) go(${6:%go}) entryEn(${7:%s0_enable}) -> (${8:out} : ${2:i32}) {\n  $0\n}", "a scheduled pipeline; stages are its blocks"),
+        PipelineStage => same(" ^${1:bb1}", "ends a stage and names the next one"),
+        PipelineReturn => same(" ${1:%x} : ${2:i32}", "the pipeline's outputs, ending the last stage"),
+        // The region's terminator is added after the cursor (`op_snippet`).
+        PipelineLatency => same(" ${1:1} -> (${2:i32}) {\n  $0\n  ", "a multi-cycle computation whose results are ready after N stages"),
+        PipelineSrc => same(" ${1:%x} : ${2:i32}", "reads a value of an earlier stage (before register materialization)"),
+        _ => None,
+    }
+}
 
-/// LOOM's loop ops (analysis/test_data/diagnostics/HS30*.mlir).
-const LOOM_SNIPPETS: &[(&str, &str, &str)] = &[
-    ("dataflow.stream", "dataflow.stream ${1:%start}, ${2:%step}, ${3:%bound} {step_op = \"${4:+=}\", cont_cond = \"${5:<}\"} : (index, index, index) -> (index, i1)", "an index stream and its will-continue condition"),
-    ("dataflow.gate", "dataflow.gate ${1:%value}, ${2:%cond} : ${3:index}, i1 -> ${3:index}, i1", "aligns a stream with its after-condition"),
-    ("dataflow.carry", "dataflow.carry ${1:%cond}, ${2:%init}, ${3:%next} : i1, ${4:<C>}, ${4:<C>} -> ${4:<C>}", "a loop-carried value keyed by a condition"),
-    ("dataflow.invariant", "dataflow.invariant ${1:%cond}, ${2:%value} : i1, ${3:<T>} -> ${3:<T>}", "repeats a loop-invariant value per iteration"),
-];
-
-const PIPELINE_SNIPPETS: &[(&str, &str, &str)] = &[
-    ("pipeline.scheduled", "pipeline.scheduled(${1:%a0} : ${2:i32} = ${3:%arg0}) clock(${4:%clk}) reset(${5:%rst}) go(${6:%go}) entryEn(${7:%s0_enable}) -> (${8:out} : ${2:i32}) {\n  $0\n}", "a scheduled pipeline; stages are its blocks"),
-    ("pipeline.stage", "pipeline.stage ^${1:bb1}", "ends a stage and names the next one"),
-    ("pipeline.return", "pipeline.return ${1:%x} : ${2:i32}", "the pipeline's outputs, ending the last stage"),
-    ("pipeline.latency", "pipeline.latency ${1:1} -> (${2:i32}) {\n  $0\n  pipeline.latency.return ${3:%x} : ${2:i32}\n}", "a multi-cycle computation whose results are ready after N stages"),
-    ("pipeline.src", "pipeline.src ${1:%x} : ${2:i32}", "reads a value of an earlier stage (before register materialization)"),
+/// The Handshake ops offered first, with their syntax, in this order; the rest of the era's
+/// ops follow by name.
+const EVERYDAY_OPS: &[OpKind] = &[
+    OpKind::Fork,
+    OpKind::LazyFork,
+    OpKind::Join,
+    OpKind::Merge,
+    OpKind::Mux,
+    OpKind::ControlMerge,
+    OpKind::Br,
+    OpKind::CondBr,
+    OpKind::Sink,
+    OpKind::Source,
+    OpKind::Constant,
+    OpKind::Buffer,
+    OpKind::Load,
+    OpKind::Store,
+    OpKind::Select,
+    OpKind::Not,
+    OpKind::Sync,
+    OpKind::Instance,
+    OpKind::Return,
+    OpKind::End,
+    OpKind::ExtMemory,
+    OpKind::Memory,
+    OpKind::Init,
 ];
 
 const ARITH_SNIPPET: &str = " ${1:%a}, ${2:%b} : ${3:<T>}";
@@ -917,6 +939,19 @@ fn spell(template: &str, style: Style) -> String {
         Style::Dynamatic => ("<i32>", "<>", "<i1>"),
     };
     template.replace("<T>", data).replace("<C>", control).replace("<B>", bit)
+}
+
+/// The whole snippet of an op that has one: its label, then its tail for `style`.
+fn op_snippet(kind: OpKind, label: &str, style: Style) -> Option<(String, &'static str)> {
+    let (circt, dynamatic, doc) = snippet(kind)?;
+    let tail = if style == Style::Circt { circt } else { dynamatic };
+    let mut text = format!("{label}{}", spell(tail, style));
+    if kind == OpKind::PipelineLatency {
+        // `pipeline.latency.return ${3:%x} : ${2:i32}` closes the region.
+        let ret = OpKind::PipelineLatencyReturn.key();
+        text.push_str(&format!("{ret} ${{3:%x}} : ${{2:i32}}\n}}"));
+    }
+    Some((text, doc))
 }
 
 fn op_completion(
@@ -935,22 +970,18 @@ fn op_completion(
 fn handshake_ops(cx: &Cx<'_, '_>, out: &mut Vec<Completion>) {
     let style = cx.style();
     let era = cx.era();
-    let in_era = |name: &str| {
-        OpKind::from_name(name).is_none_or(|k| {
-            let eras = k.def().eras;
-            // LOOM's ops are offered in every CIRCT-style function.
-            eras.contains(&era) || (k.is_loom() && style == Style::Circt)
-        })
+    let in_era = |kind: OpKind| {
+        // LOOM's ops are offered in every CIRCT-style function.
+        kind.def().eras.contains(&era) || (kind.is_loom() && style == Style::Circt)
     };
     // The everyday ops first, with their syntax; then the rest of the era's ops by name.
-    for (name, circt, dynamatic, doc) in HANDSHAKE_SNIPPETS {
-        if !in_era(name) {
+    for &kind in EVERYDAY_OPS {
+        let label = kind.key();
+        let Some((text, doc)) = op_snippet(kind, label, style).filter(|_| in_era(kind)) else {
             continue;
-        }
-        let snippet = spell(if style == Style::Circt { circt } else { dynamatic }, style);
-        out.push(op_completion(cx, name, snippet, doc, "handshake"));
+        };
+        out.push(op_completion(cx, label, text, doc, "handshake"));
     }
-    let snippet_of = |name: &str| HANDSHAKE_SNIPPETS.iter().any(|(n, ..)| *n == name);
     for kind in OpKind::all() {
         let def = kind.def();
         let (dialect, short) = def.names[0];
@@ -962,13 +993,17 @@ fn handshake_ops(cx: &Cx<'_, '_>, out: &mut Vec<Completion>) {
                 | Family::Signals
                 | Family::Speculation
         );
-        if dialect != Dialect::Handshake || !plain || snippet_of(short) || !in_era(short) {
+        if dialect != Dialect::Handshake || !plain || EVERYDAY_OPS.contains(&kind) || !in_era(kind)
+        {
             continue;
         }
         out.push(op_completion(cx, short, format!("{short} $0"), def.doc, "handshake"));
     }
-    for (name, snippet, doc) in LOOM_SNIPPETS {
-        out.push(op_completion(cx, name, spell(snippet, style), doc, "LOOM dataflow"));
+    for kind in OpKind::all().filter(|k| k.is_loom()) {
+        let label = kind.key();
+        if let Some((text, doc)) = op_snippet(kind, label, style) {
+            out.push(op_completion(cx, label, text, doc, "LOOM dataflow"));
+        }
     }
     for kind in OpKind::all() {
         let def = kind.def();
@@ -978,10 +1013,10 @@ fn handshake_ops(cx: &Cx<'_, '_>, out: &mut Vec<Completion>) {
             Typing::Compare => " ${1:eq}, ${2:%a}, ${3:%b} : ${4:<T>}".to_string(),
             _ => continue,
         };
-        let Some((_, short)) = def.names.iter().find(|(d, _)| *d == Dialect::Arith) else {
+        let Some(&(dialect, short)) = def.names.iter().find(|(d, _)| *d == Dialect::Arith) else {
             continue;
         };
-        let label = format!("arith.{short}");
+        let label = format!("{}{short}", dialect.prefix());
         out.push(op_completion(
             cx,
             &label,
@@ -997,11 +1032,14 @@ fn handshake_ops(cx: &Cx<'_, '_>, out: &mut Vec<Completion>) {
     }
 }
 
+/// The pipeline ops that go inside a pipeline (`inside`), or the pipeline itself.
 fn pipeline_ops(cx: &Cx<'_, '_>, inside: bool, out: &mut Vec<Completion>) {
-    for (name, snippet, doc) in PIPELINE_SNIPPETS {
-        let stage_op = *name != "pipeline.scheduled";
+    for kind in OpKind::all().filter(|k| k.is_pipeline()) {
+        let stage_op = kind != OpKind::PipelineScheduled;
+        let label = kind.key();
+        let Some((text, doc)) = op_snippet(kind, label, Style::Circt) else { continue };
         if stage_op == inside {
-            out.push(op_completion(cx, name, snippet.to_string(), doc, "pipeline"));
+            out.push(op_completion(cx, label, text, doc, "pipeline"));
         }
     }
 }
@@ -1009,9 +1047,9 @@ fn pipeline_ops(cx: &Cx<'_, '_>, inside: bool, out: &mut Vec<Completion>) {
 fn ops(cx: &Cx<'_, '_>) -> Vec<Completion> {
     let owner = cx.region_owner().unwrap_or_default();
     let mut out = Vec::new();
-    if owner == "handshake.func" {
+    if OpKind::from_name(&owner) == Some(OpKind::Func) {
         handshake_ops(cx, &mut out);
-    } else if owner.starts_with("pipeline.") {
+    } else if owner.starts_with(Dialect::Pipeline.prefix()) {
         pipeline_ops(cx, true, &mut out);
     } else if owner.starts_with("hw.module") {
         pipeline_ops(cx, false, &mut out);
@@ -1033,12 +1071,13 @@ fn ops(cx: &Cx<'_, '_>) -> Vec<Completion> {
 
 fn top_level(cx: &Cx<'_, '_>) -> Vec<Completion> {
     let style = cx.style();
-    let func = match style {
-        Style::Circt => "handshake.func @${1:name}(${2:%a}: ${3:i32}, ${4:%ctrl}: none) -> (${3:i32}, none) {\n  $0\n}",
-        Style::Dynamatic => "handshake.func @${1:name}(${2:%a}: !handshake.channel<${3:i32}>, ${4:%start}: !handshake.control<>) -> (!handshake.channel<${3:i32}>, !handshake.control<>) attributes {argNames = [\"${2:a}\", \"start\"], resNames = [\"out0\", \"end\"]} {\n  $0\n}",
+    let signature = match style {
+        Style::Circt => " @${1:name}(${2:%a}: ${3:i32}, ${4:%ctrl}: none) -> (${3:i32}, none) {\n  $0\n}",
+        Style::Dynamatic => " @${1:name}(${2:%a}: !handshake.channel<${3:i32}>, ${4:%start}: !handshake.control<>) -> (!handshake.channel<${3:i32}>, !handshake.control<>) attributes {argNames = [\"${2:a}\", \"start\"], resNames = [\"out0\", \"end\"]} {\n  $0\n}",
     };
+    let func = OpKind::Func.full_name();
     vec![
-        op_completion(cx, "handshake.func", func.to_string(), "a dataflow circuit", "handshake"),
+        op_completion(cx, &func, format!("{func}{signature}"), "a dataflow circuit", "handshake"),
         op_completion(
             cx,
             "hw.module",

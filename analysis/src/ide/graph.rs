@@ -16,13 +16,37 @@ use hsir_parser::TextRange;
 use crate::dataflow::{self, FuncGraph, Node};
 use crate::db::ItemView;
 use crate::ir::{group_len, Def, OpId};
+use crate::ops::{Dialect, OpKind};
+
+/// What a node stands for, which decides how it is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeKind {
+    /// A function argument.
+    Arg,
+    Op,
+    /// A buffer op of any spelling, drawn with its type and slots.
+    Buffer,
+    /// The function's terminator.
+    Result,
+}
+
+impl NodeKind {
+    /// The node's class in the SVG (`<g class="node buffer">`).
+    pub fn class(self) -> &'static str {
+        match self {
+            NodeKind::Arg => "arg",
+            NodeKind::Op => "op",
+            NodeKind::Buffer => "buffer",
+            NodeKind::Result => "result",
+        }
+    }
+}
 
 /// One node of the drawing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GraphNode {
     pub label: String,
-    /// What it is: `arg`, `op`, `buffer`, `result`.
-    pub kind: &'static str,
+    pub kind: NodeKind,
     /// What it stands for, in the file.
     pub range: TextRange,
     pub on_cycle: bool,
@@ -52,7 +76,7 @@ pub struct Graph {
 pub fn graph(item: &ItemView<'_>) -> Option<Graph> {
     let lowered = &item.lowered.item;
     let top = lowered.ops.first()?;
-    if top.name != "handshake.func" {
+    if OpKind::of(top) != Some(OpKind::Func) {
         return None;
     }
     let function = top
@@ -69,18 +93,18 @@ pub fn graph(item: &ItemView<'_>) -> Option<Graph> {
         let (label, kind, range) = match fg.graph[n] {
             Node::Arg { value, .. } => {
                 let v = &lowered.values[value as usize];
-                (v.name.clone(), "arg", v.range)
+                (v.name.clone(), NodeKind::Arg, v.range)
             }
             Node::Op(op) => {
                 let data = &lowered.ops[op as usize];
-                if matches!(data.short_name(), "return" | "end") {
-                    ("return".to_string(), "result", data.name_range)
+                if OpKind::of(data).is_some_and(OpKind::is_terminator) {
+                    (data.short_name().to_string(), NodeKind::Result, data.name_range)
                 } else if let Some(info) = buffers.get(op as usize).and_then(|b| b.as_ref()) {
-                    let kind = info.kind.name().unwrap_or("buffer").to_string();
+                    let kind = info.kind.name().map_or(String::new(), |k| format!(" {k}"));
                     let slots = info.slot_count().map_or(String::new(), |s| format!(" ×{s}"));
-                    (format!("buffer {kind}{slots}"), "buffer", data.name_range)
+                    (format!("buffer{kind}{slots}"), NodeKind::Buffer, data.name_range)
                 } else {
-                    (op_label(lowered, op), "op", data.name_range)
+                    (op_label(lowered, op), NodeKind::Op, data.name_range)
                 }
             }
         };
@@ -103,11 +127,11 @@ pub fn graph(item: &ItemView<'_>) -> Option<Graph> {
         // A loop is drawn from its merge down to its way back: the channels on the cycle that
         // enter a merge-like op (not a mux's select) are its ways back.
         let into_merge = match fg.graph[b] {
-            Node::Op(op) => {
-                let name = lowered.ops[op as usize].short_name();
-                matches!(name, "merge" | "control_merge" | "dataflow.carry")
-                    || (name == "mux" && edge.operand > 0)
-            }
+            Node::Op(op) => match OpKind::of(&lowered.ops[op as usize]) {
+                Some(OpKind::Mux) => edge.operand > 0,
+                Some(kind) => kind.is_merge_like(),
+                None => false,
+            },
             Node::Arg { .. } => false,
         };
         out.edges.push(GraphEdge {
@@ -125,7 +149,7 @@ pub fn graph(item: &ItemView<'_>) -> Option<Graph> {
 /// The op's short name, with its first result when it has one: `fork %x`.
 fn op_label(item: &crate::ir::Item, op: OpId) -> String {
     let data = &item.ops[op as usize];
-    let name = data.short_name().trim_start_matches("arith.");
+    let name = data.short_name().trim_start_matches(Dialect::Arith.prefix());
     match data.results.first() {
         Some(&v) => {
             let value = &item.values[v as usize];
@@ -149,7 +173,8 @@ fn layout(g: &mut Graph) {
     // Back edges: those marked already (into a loop's merges), and then any edge into a node
     // still on the walk's stack, so that what is left has no cycle.
     let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
-    let starts: Vec<usize> = (0..n).filter(|&i| g.nodes[i].kind == "arg").chain(0..n).collect();
+    let starts: Vec<usize> =
+        (0..n).filter(|&i| g.nodes[i].kind == NodeKind::Arg).chain(0..n).collect();
     for start in starts {
         if state[start] != 0 {
             continue;
@@ -309,7 +334,7 @@ impl Graph {
             let (line, character) = line_col(node.range.start().into());
             let cycle = if node.on_cycle { " cycle" } else { "" };
             let (fill, shape) = match node.kind {
-                "arg" | "result" => (
+                NodeKind::Arg | NodeKind::Result => (
                     "#eaf2f8",
                     format!(
                         r#"<ellipse cx="{}" cy="{}" rx="{}" ry="{}""#,
@@ -319,11 +344,11 @@ impl Graph {
                         NODE_H / 2
                     ),
                 ),
-                "buffer" => (
+                NodeKind::Buffer => (
                     "#fdebd0",
                     format!(r#"<rect x="{x}" y="{y}" width="{NODE_W}" height="{NODE_H}" rx="0""#),
                 ),
-                _ => (
+                NodeKind::Op => (
                     "#ffffff",
                     format!(r#"<rect x="{x}" y="{y}" width="{NODE_W}" height="{NODE_H}" rx="6""#),
                 ),
@@ -337,7 +362,7 @@ impl Graph {
             let _ = writeln!(
                 s,
                 r#"<g class="node {}{cycle}" data-start="{}" data-end="{}" data-line="{line}" data-character="{character}" style="cursor:pointer"><title>{}</title>{shape} fill="{fill}" stroke="{stroke}"/><text x="{}" y="{}" text-anchor="middle" dominant-baseline="middle">{}</text></g>"#,
-                node.kind,
+                node.kind.class(),
                 u32::from(node.range.start()),
                 u32::from(node.range.end()),
                 escape(&node.label),
@@ -358,9 +383,9 @@ impl Graph {
         );
         for (i, node) in self.nodes.iter().enumerate() {
             let shape = match node.kind {
-                "arg" | "result" => "ellipse",
-                "buffer" => "box3d",
-                _ => "box",
+                NodeKind::Arg | NodeKind::Result => "ellipse",
+                NodeKind::Buffer => "box3d",
+                NodeKind::Op => "box",
             };
             let colour = if node.on_cycle { ", color=red" } else { "" };
             let _ = writeln!(

@@ -18,7 +18,7 @@ use crate::db::{Analysis, ItemView};
 use crate::ide::{token_at, FilePosition};
 use crate::ir::{self, BlockId, Container, Def, Item, OpId, TypeEntry, ValueId};
 use crate::lints::{buffer_hover, BufferHover, Signal};
-use crate::ops::OpKind;
+use crate::ops::{Dialect, OpKind};
 use crate::signatures::{self, Style};
 use crate::types::{Direction, Type};
 
@@ -230,8 +230,8 @@ fn arg_owner(ir: &Item, block: BlockId, n: u32) -> String {
         if let Some(name) = owner.signature.as_ref().and_then(|s| s.name.as_ref()) {
             return format!("argument #{n} of `{}`", name.0);
         }
-        if owner.name == PIPELINE {
-            return format!("input #{n} of `{PIPELINE}` (its entry stage)");
+        if OpKind::of(owner) == Some(OpKind::PipelineScheduled) {
+            return format!("input #{n} of `{}` (its entry stage)", owner.name);
         }
     }
     match &data.label {
@@ -279,23 +279,24 @@ pub fn describe(name: &str) -> Option<String> {
 
 /// A generic line for arithmetic and combinational ops.
 fn generic_description(name: &str) -> Option<String> {
-    let short =
-        name.strip_prefix("handshake.").or_else(|| name.strip_prefix("arith.")).unwrap_or(name);
+    let arith = Dialect::Arith.prefix();
+    let short = name
+        .strip_prefix(Dialect::Handshake.prefix())
+        .or_else(|| name.strip_prefix(arith))
+        .unwrap_or(name);
     if name.starts_with("comb.") {
         return Some(
             "Combinational logic (CIRCT `comb`): its result follows its operands in the same cycle."
                 .to_string(),
         );
     }
-    if name.starts_with("arith.") {
+    if name.starts_with(arith) {
         return Some(format!(
             "Arithmetic (`{short}`): fires when every operand holds a token and emits the result on its output channel."
         ));
     }
     None
 }
-
-const PIPELINE: &str = "pipeline.scheduled";
 
 fn op_markdown(analysis: &Analysis<'_>, item: &ItemView<'_>, op: OpId) -> String {
     let ir = &item.lowered.item;
@@ -326,7 +327,7 @@ fn op_markdown(analysis: &Analysis<'_>, item: &ItemView<'_>, op: OpId) -> String
         out.push('\n');
         out.push_str(&buffer_markdown(ir, &buffer));
     }
-    if data.name == "instance" || data.name == "handshake.instance" {
+    if OpKind::of(data) == Some(OpKind::Instance) {
         if let Some((name, _)) = &data.symbol {
             let name = name.trim_start_matches('@').trim_matches('"');
             if let Some(def) = analysis.resolve(name, item.file, item.case) {
@@ -541,7 +542,7 @@ impl Stages {
         loop {
             let current = *order.last()?;
             let Some(&last) = ir.blocks[current as usize].ops.last() else { break };
-            if ir.ops[last as usize].name != "pipeline.stage" {
+            if OpKind::of(&ir.ops[last as usize]) != Some(OpKind::PipelineStage) {
                 break;
             }
             let target = op_syntax(item, last).and_then(|op| {
@@ -574,7 +575,7 @@ impl Stages {
     pub fn terminator(&self, ir: &Item, index: usize) -> Option<OpId> {
         let block = *self.order.get(index)?;
         let &last = ir.blocks[block as usize].ops.last()?;
-        (ir.ops[last as usize].name == "pipeline.stage").then_some(last)
+        (OpKind::of(&ir.ops[last as usize]) == Some(OpKind::PipelineStage)).then_some(last)
     }
 }
 
@@ -584,7 +585,7 @@ pub(crate) fn pipeline_block(ir: &Item, mut block: BlockId) -> Option<(OpId, Blo
     for _ in 0..ir.blocks.len() + 1 {
         let region = ir.blocks.get(block as usize)?.region;
         let owner = ir.regions[region as usize].owner;
-        if ir.ops[owner as usize].name == PIPELINE {
+        if OpKind::of(&ir.ops[owner as usize]) == Some(OpKind::PipelineScheduled) {
             return Some((owner, block));
         }
         block = ir.ops[owner as usize].block?;
@@ -659,21 +660,21 @@ fn pipeline_markdown(item: &ItemView<'_>, value: ValueId) -> String {
             .filter(|(p, _)| *p == pipeline)
             .and_then(|(_, b)| stages.stage(b));
         let Some(used_stage) = used_stage else { continue };
-        let line = match (&use_.container, op.name.as_str()) {
-            (Container::Keyword(k), "pipeline.stage") if k == "regs" => {
+        let line = match (&use_.container, OpKind::of(op)) {
+            (Container::Keyword(k), Some(OpKind::PipelineStage)) if k == "regs" => {
                 format!(
                     "crosses into {} as a register (`regs`)",
                     stage_name(ir, &stages, used_stage + 1)
                 )
             }
-            (Container::Keyword(k), "pipeline.stage") if k == "pass" => {
+            (Container::Keyword(k), Some(OpKind::PipelineStage)) if k == "pass" => {
                 format!(
                     "crosses into {} as a pass-through (`pass`, no register)",
                     stage_name(ir, &stages, used_stage + 1)
                 )
             }
-            (_, "pipeline.src") => {
-                format!("read in {} through `pipeline.src`", stage_name(ir, &stages, used_stage))
+            (_, Some(OpKind::PipelineSrc)) => {
+                format!("read in {} through `{}`", stage_name(ir, &stages, used_stage), op.name)
             }
             _ if used_stage == stage => {
                 format!("used in the stage that defines it, by `{}`", op.name)

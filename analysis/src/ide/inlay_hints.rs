@@ -13,6 +13,7 @@ use crate::dataflow::{self, Timing};
 use crate::db::{Analysis, FileId, ItemView};
 use crate::ide::hover::{short_timing, Stages};
 use crate::ir::{Item, OpId, ResultGroup, TypeEntry};
+use crate::ops::OpKind;
 use crate::signatures;
 use crate::types::Type;
 
@@ -138,7 +139,7 @@ fn upstream_latency(
 fn stage_hints(item: &ItemView<'_>, out: &mut Vec<InlayHint>) {
     let ir = &item.lowered.item;
     for (op, data) in ir.ops.iter().enumerate() {
-        if data.name != "pipeline.scheduled" {
+        if OpKind::of(data) != Some(OpKind::PipelineScheduled) {
             continue;
         }
         let Some(stages) = Stages::of(item, op as OpId) else { continue };

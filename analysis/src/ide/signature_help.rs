@@ -87,8 +87,8 @@ pub fn operand_role(item: &ItemView<'_>, op: OpId, position: usize) -> Option<St
     let ir = &item.lowered.item;
     let data = ir.ops.get(op as usize)?;
     let use_ = ir.uses.get(*data.operands.get(position)? as usize)?;
-    match (&use_.container, data.name.as_str()) {
-        (Container::Keyword(k), "pipeline.stage") if k == "regs" || k == "pass" => {
+    match (&use_.container, OpKind::of(data)) {
+        (Container::Keyword(k), Some(OpKind::PipelineStage)) if k == "regs" || k == "pass" => {
             let index = data.operands[..position]
                 .iter()
                 .filter(|&&u| ir.uses[u as usize].container == use_.container)
@@ -96,7 +96,7 @@ pub fn operand_role(item: &ItemView<'_>, op: OpId, position: usize) -> Option<St
             let what = if k == "regs" { "register" } else { "pass-through" };
             return Some(format!("{what} {index}"));
         }
-        (_, "hw.output") => return Some(format!("output {position}")),
+        _ if data.name == "hw.output" => return Some(format!("output {position}")),
         _ => {}
     }
     let first_plain = data.operands.first().map(|&u| ir.uses[u as usize].container.clone());
@@ -348,7 +348,7 @@ fn shape(input: &ShapeInput<'_>) -> Option<Shape> {
     let head = |s: &str| Shape::new(full).lit(s);
     let shape = match kind {
         OpKind::Mux => head(" ")
-            .param("%select", "select")
+            .param(layout.operands[0].name, layout.operands[0].role)
             .lit(" [")
             .list(n.saturating_sub(1).max(2), numbered("data"), role("data"))
             .lit("]"),

@@ -19,6 +19,7 @@ use crate::dataflow::{self, BufferKind};
 use crate::db::{Analysis, FileId, ItemView};
 use crate::ide::token_at;
 use crate::ir::{BlockId, Item, OpData, OpId};
+use crate::ops::OpKind;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SymbolKind {
@@ -508,7 +509,7 @@ impl<'a, 'v> ItemContext<'a, 'v> {
             current = ir.blocks[block as usize]
                 .ops
                 .last()
-                .filter(|&&op| ir.ops[op as usize].name == "pipeline.stage")
+                .filter(|&&op| OpKind::of(&ir.ops[op as usize]) == Some(OpKind::PipelineStage))
                 .and_then(|&op| self.op_node(op))
                 .and_then(|node| {
                     node.children().find(|c| c.kind() == SyntaxKind::SUCCESSOR)?.first_token()
@@ -547,11 +548,11 @@ impl<'a, 'v> ItemContext<'a, 'v> {
 }
 
 fn is_pipeline(op: &OpData) -> bool {
-    op.name.starts_with("pipeline.") && op.name != "pipeline.latency" && !op.regions.is_empty()
+    OpKind::of(op).is_some_and(OpKind::is_pipeline_region) && !op.regions.is_empty()
 }
 
 fn is_memory(op: &OpData) -> bool {
-    matches!(op.short_name(), "memory" | "extmemory" | "mem_controller" | "lsq")
+    OpKind::of(op).is_some_and(|k| k.is_memory() || k.is_interface())
 }
 
 fn item_kind(op: &OpData) -> SymbolKind {

@@ -10,6 +10,7 @@
 use super::Context;
 use crate::dataflow::{self, BufferInfo, BufferKind, BufferSyntax, BufferType, Timing};
 use crate::ir::{Container, Def, Item, OpData, OpId, TypeEntry, UseId, ValueId};
+use crate::ops::OpKind;
 use crate::signatures::Style;
 use crate::types::Type;
 use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
@@ -378,8 +379,8 @@ fn memory_ports(item: &Item, op: &OpData, style: Style) -> Option<(Vec<UseId>, V
     let paren: Vec<UseId> =
         op.operands.iter().copied().filter(|&u| *container(u) == Container::Paren).collect();
     let all_but_last = |v: &[ValueId]| v[..v.len().saturating_sub(1)].to_vec();
-    match op.short_name() {
-        "mem_controller" => {
+    match OpKind::of(op)? {
+        OpKind::MemController => {
             let listed = op.types.iter().find_map(|e| match e {
                 TypeEntry::Function(_, results, _) => Some(results.len()),
                 _ => None,
@@ -390,12 +391,14 @@ fn memory_ports(item: &Item, op: &OpData, style: Style) -> Option<(Vec<UseId>, V
             };
             Some((paren, results))
         }
-        "lsq" if op.operands.iter().any(|&u| *container(u) == Container::Bracket) => {
+        OpKind::Lsq if op.operands.iter().any(|&u| *container(u) == Container::Bracket) => {
             Some((all_but_last(paren.get(1..).unwrap_or_default()), all_but_last(&op.results)))
         }
-        "lsq" => Some((paren, op.results.clone())),
-        "memory" if style == Style::Dynamatic => Some((op.operands.clone(), op.results.clone())),
-        "extmemory" if style == Style::Dynamatic => {
+        OpKind::Lsq => Some((paren, op.results.clone())),
+        OpKind::Memory if style == Style::Dynamatic => {
+            Some((op.operands.clone(), op.results.clone()))
+        }
+        OpKind::ExtMemory if style == Style::Dynamatic => {
             Some((op.operands.get(1..).unwrap_or_default().to_vec(), op.results.clone()))
         }
         _ => None,
@@ -500,12 +503,15 @@ fn lsq_accesses(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     }
     for op in item.ops.iter().skip(1) {
         let name = op.short_name();
-        if !matches!(name, "load" | "store") || op.broken {
+        let kind = OpKind::of(op);
+        if !matches!(kind, Some(OpKind::Load | OpKind::Store)) || op.broken {
             continue;
         }
         let Some(lsq) = op.results.iter().find_map(|&r| {
             let (_, consumer) = dataflow::channel_buffers(item, &cx.buffers, r);
-            consumer.map(|(c, _)| c).filter(|&c| item.ops[c as usize].short_name() == "lsq")
+            consumer
+                .map(|(c, _)| c)
+                .filter(|&c| OpKind::of(&item.ops[c as usize]) == Some(OpKind::Lsq))
         }) else {
             continue;
         };
@@ -518,9 +524,11 @@ fn lsq_accesses(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
                 let Def::Result { op: producer, .. } = item.values[v as usize].def else {
                     return false;
                 };
-                let producer_name = item.ops[producer as usize].short_name();
-                let exempt = name == "load"
-                    && matches!(producer_name, "mem_controller" | "lsq" | "constant");
+                let exempt = kind == Some(OpKind::Load)
+                    && matches!(
+                        OpKind::of(&item.ops[producer as usize]),
+                        Some(OpKind::MemController | OpKind::Lsq | OpKind::Constant)
+                    );
                 !exempt && !dataflow::is_channel_buffer(item, &cx.buffers, producer)
             })
             .collect();

@@ -19,19 +19,8 @@ use super::Context;
 use crate::dataflow::Node;
 use crate::diagnostics::{Diagnostic, DiagnosticCode as Code};
 use crate::ir::{OpId, ValueId};
+use crate::ops::OpKind;
 use crate::signatures::Style;
-
-/// Ops whose ports are sequential: no combinational path runs through them.
-const MEMORY_INTERFACES: &[&str] = &["mem_controller", "lsq", "memory", "extmemory"];
-
-/// Dynamatic's pipelined units: a token spends at least a cycle inside, ready is combinational.
-const PIPELINED: &[&str] = &[
-    "addf", "subf", "mulf", "divf", "cmpf", "muli", "divsi", "divui", "remsi", "remui", "sitofp",
-    "uitofp", "fptosi", "fptoui", "extf", "truncf",
-];
-
-/// Dynamatic units whose RTL ends in a ready-breaking slot (a TEHB after the merge logic).
-const READY_REGISTERED: &[&str] = &["merge", "control_merge"];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Path {
@@ -39,6 +28,112 @@ enum Path {
     Dv,
     /// Ready.
     R,
+}
+
+/// Which paths an op other than a buffer registers by itself (a buffer's type says what it
+/// breaks), in Dynamatic's RTL when `dynamatic`, else in CIRCT's.
+fn registers(kind: OpKind, path: Path, dynamatic: bool) -> bool {
+    use OpKind::*;
+    match kind {
+        // Memories and their interfaces: their ports are sequential, no combinational path
+        // runs through them.
+        MemController | Lsq | Memory | ExtMemory => true,
+        // Dynamatic's pipelined units: a token spends at least a cycle inside, ready is
+        // combinational.
+        AddF | SubF | MulF | DivF | CmpF | MulI | DivSI | DivUI | RemSI | RemUI | SIToFP
+        | UIToFP | FPToSI | FPToUI | ExtF | TruncF => path == Path::Dv && dynamatic,
+        // Dynamatic units whose RTL ends in a ready-breaking slot (a TEHB after the merge
+        // logic).
+        Merge | ControlMerge => path == Path::R && dynamatic,
+        // Combinational in both paths (buffers are read from their type before this).
+        Func
+        | End
+        | Return
+        | Instance
+        | EsiInstance
+        | Fork
+        | LazyFork
+        | Join
+        | Mux
+        | Br
+        | CondBr
+        | Sink
+        | Source
+        | Constant
+        | Sync
+        | Init
+        | Not
+        | Select
+        | Buffer
+        | Oehb
+        | Tehb
+        | Tfifo
+        | Load
+        | Store
+        | McLoad
+        | McStore
+        | LsqLoad
+        | LsqStore
+        | Pack
+        | Unpack
+        | Bundle
+        | Unbundle
+        | Compose
+        | Decompose
+        | Reshape
+        | Wait
+        | SpecCommit
+        | Speculator
+        | SpecSave
+        | SpecSaveCommit
+        | SpeculatingBranch
+        | NonSpec
+        | Blocker
+        | ReadyRemover
+        | ValidMerger
+        | AddI
+        | SubI
+        | AndI
+        | OrI
+        | XOrI
+        | ShLI
+        | ShRSI
+        | ShRUI
+        | RemF
+        | MaxSI
+        | MaxUI
+        | MinSI
+        | MinUI
+        | MaximumF
+        | MinimumF
+        | MaxNumF
+        | MinNumF
+        | CeilDivSI
+        | CeilDivUI
+        | FloorDivSI
+        | CmpI
+        | NegF
+        | AbsF
+        | ExtSI
+        | ExtUI
+        | TruncI
+        | IndexCast
+        | IndexCastUI
+        | Bitcast
+        | ArithConstant
+        | ArithSelect
+        | Stream
+        | Gate
+        | Carry
+        | Invariant
+        | PipelineScheduled
+        | PipelineUnscheduled
+        | PipelineStage
+        | PipelineReturn
+        | PipelineLatency
+        | PipelineLatencyReturn
+        | PipelineSrc => false,
+    }
 }
 
 pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
@@ -53,11 +148,8 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
                 Path::R => buffer.breaks_r(),
             };
         }
-        let name = cx.item.ops[op as usize].short_name();
         let dynamatic = cx.style == Style::Dynamatic;
-        MEMORY_INTERFACES.contains(&name)
-            || (path == Path::Dv && dynamatic && PIPELINED.contains(&name))
-            || (path == Path::R && dynamatic && READY_REGISTERED.contains(&name))
+        OpKind::of(&cx.item.ops[op as usize]).is_some_and(|k| registers(k, path, dynamatic))
     };
 
     // Combinational loops: cycles among the ops that do not break data/valid.
@@ -194,7 +286,11 @@ fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnosti
 fn merges_in_cycles(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     for op in cx.item.ops.iter().skip(1) {
         let name = op.short_name();
-        let merge_like = (name == "merge" && op.operands.len() >= 2) || name == "init";
+        let merge_like = match OpKind::of(op) {
+            Some(OpKind::Merge) => op.operands.len() >= 2,
+            Some(OpKind::Init) => true,
+            _ => false,
+        };
         if !merge_like || op.results.len() != 1 {
             continue;
         }
@@ -231,7 +327,7 @@ fn first_fork_without_slot(cx: &Context<'_>, value: ValueId) -> Option<OpId> {
         let &u = values.uses.first()?;
         let op_id = cx.item.uses[u as usize].op;
         let op = &cx.item.ops[op_id as usize];
-        if matches!(op.short_name(), "fork" | "lazy_fork") {
+        if matches!(OpKind::of(op), Some(OpKind::Fork | OpKind::LazyFork)) {
             return Some(op_id);
         }
         if cx.buffers[op_id as usize].as_ref().is_some_and(|b| b.slot_count().unwrap_or(1) > 0) {

@@ -21,7 +21,7 @@ use super::Context;
 use crate::dataflow::{attribute_scalar, is_control};
 use crate::ir::{group_len, Container, Def, OpData, OpId, UseId, ValueId};
 use crate::ops::OpKind;
-use crate::signatures::{self, known_name};
+use crate::signatures;
 use crate::types::Type;
 use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
 use hsir_parser::{TextRange, TextSize};
@@ -69,20 +69,19 @@ fn opaque(ty: &Type) -> bool {
 fn malformed(cx: &Context<'_>, id: OpId, op: &OpData, acc: &mut Vec<Diagnostic>) {
     let Some(kind) = OpKind::of(op).filter(|k| k.is_loom()) else { return };
     let name = kind.key();
-    let short = name.trim_start_matches("dataflow.");
     let err = |msg: String| Diagnostic::new(Code::LoomOpMalformed, op.name_range, msg);
-    if name == "dataflow.stream" {
+    if kind == OpKind::Stream {
         stream_attributes(op, acc);
     }
     let (ins, outs) = signatures::loom_shape(kind);
     let (written_ins, written_outs) = written_counts(op);
-    let optional = name == "dataflow.stream";
+    let optional = kind == OpKind::Stream;
     if !optional && written_ins == 0 && written_outs == 0 && !op.generic {
         acc.push(err(format!(
             "`{name}` must write its types (`: {}`)",
-            match short {
-                "gate" => "T, i1 -> T, i1",
-                "carry" => "i1, T, T -> T",
+            match kind {
+                OpKind::Gate => "T, i1 -> T, i1",
+                OpKind::Carry => "i1, T, T -> T",
                 _ => "i1, T -> T",
             }
         )));
@@ -111,8 +110,8 @@ fn malformed(cx: &Context<'_>, id: OpId, op: &OpData, acc: &mut Vec<Diagnostic>)
         _ => false,
     };
     let show = |t: &Option<Type>| t.as_ref().map_or(String::from("?"), |t| t.to_string());
-    match short {
-        "stream" => {
+    match kind {
+        OpKind::Stream => {
             for (i, what) in ["start", "step", "bound"].iter().enumerate() {
                 if not(&operand(i), is_index) {
                     acc.push(err(format!(
@@ -134,7 +133,7 @@ fn malformed(cx: &Context<'_>, id: OpId, op: &OpData, acc: &mut Vec<Diagnostic>)
                 )));
             }
         }
-        "gate" => {
+        OpKind::Gate => {
             if not(&operand(1), is_i1) {
                 acc.push(err(format!(
                     "the condition operand of `dataflow.gate` must be `i1`, not `{}`",
@@ -163,7 +162,7 @@ fn malformed(cx: &Context<'_>, id: OpId, op: &OpData, acc: &mut Vec<Diagnostic>)
                 )));
             }
             let mut values = vec![operand(1)];
-            if short == "carry" {
+            if kind == OpKind::Carry {
                 values.push(operand(2));
             }
             values.push(result(0));
@@ -171,7 +170,7 @@ fn malformed(cx: &Context<'_>, id: OpId, op: &OpData, acc: &mut Vec<Diagnostic>)
             if let Some(first) = first {
                 if values.iter().flatten().any(|t| *t != first && !opaque(t)) {
                     let shown: Vec<String> = values.iter().map(show).collect();
-                    let what = if short == "carry" {
+                    let what = if kind == OpKind::Carry {
                         "its initial value, its carried value and its result"
                     } else {
                         "its value and its result"
@@ -235,9 +234,9 @@ pub(crate) enum LoopClass {
 
 /// Ops whose result is their operand's token sequence unchanged.
 fn is_identity(op: &OpData) -> bool {
-    match known_name(op) {
-        Some("fork" | "lazy_fork" | "br") => op.operands.len() == 1,
-        Some("buffer") => op.operands.len() == 1 && op.attr("initValues").is_none(),
+    match OpKind::of(op) {
+        Some(OpKind::Fork | OpKind::LazyFork | OpKind::Br) => op.operands.len() == 1,
+        Some(OpKind::Buffer) => op.operands.len() == 1 && op.attr("initValues").is_none(),
         _ => false,
     }
 }
@@ -273,11 +272,11 @@ impl Classes {
             .iter()
             .map(|&r| {
                 let Def::Result { op, n } = item.values[r as usize].def else { return None };
-                match (known_name(&item.ops[op as usize]), n) {
-                    (Some("dataflow.stream"), 0) => Some(LoopClass::RawIndex { stream: op }),
-                    (Some("dataflow.stream"), 1) => Some(LoopClass::RawWillContinue { stream: op }),
-                    (Some("dataflow.gate"), 0) => Some(LoopClass::AfterValue { gate: op }),
-                    (Some("dataflow.gate"), 1) => Some(LoopClass::AfterCond { gate: op }),
+                match (OpKind::of(&item.ops[op as usize]), n) {
+                    (Some(OpKind::Stream), 0) => Some(LoopClass::RawIndex { stream: op }),
+                    (Some(OpKind::Stream), 1) => Some(LoopClass::RawWillContinue { stream: op }),
+                    (Some(OpKind::Gate), 0) => Some(LoopClass::AfterValue { gate: op }),
+                    (Some(OpKind::Gate), 1) => Some(LoopClass::AfterCond { gate: op }),
                     _ => None,
                 }
             })
@@ -301,7 +300,7 @@ impl Classes {
     /// The first gate on a stream's values.
     fn gate_of(&self, cx: &Context<'_>, stream: OpId) -> Option<OpId> {
         (1..cx.item.ops.len() as OpId).find(|&g| {
-            known_name(&cx.item.ops[g as usize]) == Some("dataflow.gate")
+            OpKind::of(&cx.item.ops[g as usize]) == Some(OpKind::Gate)
                 && self.gate_stream(cx, g) == Some(stream)
         })
     }
@@ -317,7 +316,7 @@ fn display(cx: &Context<'_>, v: ValueId) -> String {
 
 /// The operand position of a CIRCT load's or store's ctrl: after its addresses and data.
 fn ctrl_operand(cx: &Context<'_>, op: &OpData) -> Option<usize> {
-    if !matches!(known_name(op), Some("load" | "store")) {
+    if !matches!(OpKind::of(op), Some(OpKind::Load | OpKind::Store)) {
         return None;
     }
     let addresses = op
@@ -337,13 +336,14 @@ fn raw_body_control(cx: &Context<'_>, classes: &Classes, acc: &mut Vec<Diagnosti
         if op.broken {
             continue;
         }
-        let name = known_name(op);
+        let kind = OpKind::of(op);
         let Some(&key_use) = op.operands.first() else { continue };
         let Some(key) = item.uses[key_use as usize].value else { continue };
         let Some(LoopClass::RawWillContinue { stream }) = classes.of(key) else { continue };
         let key_text = &item.uses[key_use as usize].text;
-        match name {
-            Some(short @ ("dataflow.carry" | "dataflow.invariant")) => {
+        match kind {
+            Some(loop_op @ (OpKind::Carry | OpKind::Invariant)) => {
+                let short = loop_op.key();
                 let Some(&out) = op.results.first() else { continue };
                 if !cx.ty(out).is_some_and(is_control) {
                     continue;
@@ -363,7 +363,7 @@ fn raw_body_control(cx: &Context<'_>, classes: &Classes, acc: &mut Vec<Diagnosti
                 .with_related(item.uses[ctrl_use as usize].range, format!("ctrl of the `{access_name}`"));
                 acc.push(finish(cx, classes, d, id, key_use, stream));
             }
-            Some("cond_br") => {
+            Some(OpKind::CondBr) => {
                 let Some(data) = operand_value(cx, op, 1) else { continue };
                 let Some(done) = done_token_source(cx, data) else { continue };
                 let data_text = &item.uses[op.operands[1] as usize].text;
@@ -430,8 +430,8 @@ fn reaches_access(
             if ctrl_operand(cx, op) == Some(position) {
                 return Some((op_id, op.operands[position]));
             }
-            let next: &[ValueId] = match known_name(op) {
-                Some("cond_br") if position == 1 => {
+            let next: &[ValueId] = match OpKind::of(op) {
+                Some(OpKind::CondBr) if position == 1 => {
                     let cond = operand_value(cx, op, 0).and_then(|c| classes.of(c));
                     if cond == Some(LoopClass::RawWillContinue { stream }) {
                         continue;
@@ -439,10 +439,17 @@ fn reaches_access(
                     &op.results
                 }
                 Some(
-                    "fork" | "lazy_fork" | "buffer" | "br" | "join" | "sync" | "wait" | "merge"
-                    | "mux",
+                    OpKind::Fork
+                    | OpKind::LazyFork
+                    | OpKind::Buffer
+                    | OpKind::Br
+                    | OpKind::Join
+                    | OpKind::Sync
+                    | OpKind::Wait
+                    | OpKind::Merge
+                    | OpKind::Mux,
                 ) => &op.results,
-                Some("control_merge") => &op.results[..op.results.len().min(1)],
+                Some(OpKind::ControlMerge) => &op.results[..op.results.len().min(1)],
                 _ => &[],
             };
             stack.extend(next.iter().rev());
@@ -462,14 +469,22 @@ fn done_token_source(cx: &Context<'_>, v: ValueId) -> Option<OpId> {
         }
         let Def::Result { op: id, n } = item.values[v as usize].def else { continue };
         let op = &item.ops[id as usize];
-        match known_name(op) {
-            Some("memory" | "extmemory") => {
+        match OpKind::of(op) {
+            Some(OpKind::Memory | OpKind::ExtMemory) => {
                 let loads = memory_ports(op).map_or(0, |(loads, _)| loads);
                 if n as usize >= loads {
                     return Some(id);
                 }
             }
-            Some("fork" | "lazy_fork" | "buffer" | "br" | "join" | "sync" | "wait") => {
+            Some(
+                OpKind::Fork
+                | OpKind::LazyFork
+                | OpKind::Buffer
+                | OpKind::Br
+                | OpKind::Join
+                | OpKind::Sync
+                | OpKind::Wait,
+            ) => {
                 stack.extend(op.operands.iter().filter_map(|&u| item.uses[u as usize].value));
             }
             _ => {}
@@ -552,7 +567,7 @@ fn rewire_fix(cx: &Context<'_>, op: OpId, key_use: UseId, gate: OpId) -> Option<
 
 /// Edits that give a `fork [k]` one more result; the new result's name.
 fn widen_fork(cx: &Context<'_>, fork: &OpData) -> Option<(Vec<TextEdit>, String)> {
-    if known_name(fork) != Some("fork") || fork.result_groups.len() != 1 {
+    if OpKind::of(fork) != Some(OpKind::Fork) || fork.result_groups.len() != 1 {
         return None;
     }
     let group = &fork.result_groups[0];
@@ -617,7 +632,7 @@ fn line_before(text: &str, at: TextSize, line: &str) -> TextEdit {
 fn data_carry_after_cond(cx: &Context<'_>, classes: &Classes, acc: &mut Vec<Diagnostic>) {
     let item = cx.item;
     for op in item.ops.iter().skip(1) {
-        if op.broken || known_name(op) != Some("dataflow.carry") {
+        if op.broken || OpKind::of(op) != Some(OpKind::Carry) {
             continue;
         }
         let (Some(&key_use), Some(&out)) = (op.operands.first(), op.results.first()) else {
@@ -748,7 +763,7 @@ impl Rates {
     fn compute(cx: &Context<'_>, classes: &Classes) -> Rates {
         let item = cx.item;
         let gate_stream = (1..item.ops.len() as OpId)
-            .filter(|&g| known_name(&item.ops[g as usize]) == Some("dataflow.gate"))
+            .filter(|&g| OpKind::of(&item.ops[g as usize]) == Some(OpKind::Gate))
             .filter_map(|g| Some((g, classes.gate_stream(cx, g)?)))
             .collect();
         let mut rates = Rates {
@@ -840,25 +855,29 @@ impl Rates {
         }
     }
 
+    /// What each op does with token counts: one exhaustive decision per op of the table.
     fn eval(&self, cx: &Context<'_>, id: OpId, op: &OpData) -> Eval {
+        use OpKind::*;
         let n_results = op.results.len();
         let none = |mismatch| Eval { results: vec![None; n_results], mismatch };
-        let name = known_name(op).unwrap_or("");
+        let Some(kind) = OpKind::of(op) else { return none(None) };
+        let name = kind.key();
         let all: Vec<usize> = (0..op.operands.len()).collect();
-        match name {
-            "sink" | "source" | "instance" | "init" | "arith.constant" | "" => none(None),
-            "buffer" if op.attr("initValues").is_some() => none(None),
+        match kind {
+            // No inputs, an instance's own behaviour, or a token held from the start.
+            Sink | Source | Instance | Init | ArithConstant => none(None),
+            Buffer if op.attr("initValues").is_some() => none(None),
             // Results leave through independent ports: `return` does not synchronize them.
-            "return" | "end" if op.results.is_empty() => none(None),
-            "merge" | "control_merge" if op.operands.is_empty() => none(None),
-            "merge" | "control_merge" => {
+            End | Return => none(None),
+            Merge | ControlMerge if op.operands.is_empty() => none(None),
+            Merge | ControlMerge => {
                 let sum = op
                     .operands
                     .iter()
                     .try_fold(Rate::default(), |acc, &u| Some(acc.plus(self.of_use(cx, u)?)));
                 Eval { results: vec![sum; n_results], mismatch: None }
             }
-            "mux" => {
+            Mux => {
                 let select = op.operands.first().and_then(|&u| self.of_use(cx, u)).cloned();
                 let data = op
                     .operands
@@ -890,7 +909,7 @@ impl Rates {
                 };
                 Eval { results: vec![select.or(data); n_results], mismatch }
             }
-            "cond_br" => {
+            CondBr => {
                 let (rate, mismatch) = self.same(cx, op, &all, &all);
                 let split = match rate {
                     Some(_) => op.operands.first().and_then(|&u| self.split(cx, u)),
@@ -902,12 +921,12 @@ impl Rates {
                 };
                 Eval { results, mismatch }
             }
-            "dataflow.stream" => {
+            Stream => {
                 let (rate, mismatch) = self.same(cx, op, &all, &all);
                 let raw = rate.map(|e| e.plus(&Rate::atom(Atom::Trips(id))));
                 Eval { results: vec![raw; n_results], mismatch }
             }
-            "dataflow.gate" => {
+            Gate => {
                 let (rate, mismatch) = self.same(cx, op, &all, &all);
                 let after = match rate {
                     Some(_) => op.operands.get(1).and_then(|&u| self.split(cx, u)).map(|(t, _)| t),
@@ -915,7 +934,7 @@ impl Rates {
                 };
                 Eval { results: vec![after; n_results], mismatch }
             }
-            "dataflow.carry" | "dataflow.invariant" => {
+            Carry | Invariant => {
                 let key = op.operands.first().and_then(|&u| self.of_use(cx, u)).cloned();
                 let split = op.operands.first().and_then(|&u| self.loop_split(cx, u));
                 let mut mismatch = None;
@@ -928,7 +947,7 @@ impl Rates {
                     ];
                     for (i, want, why) in expect {
                         let Some(&u) = op.operands.get(i) else { continue };
-                        if i == 2 && name == "dataflow.invariant" {
+                        if i == 2 && kind == Invariant {
                             continue;
                         }
                         let Some(got) = self.of_use(cx, u) else { continue };
@@ -943,8 +962,8 @@ impl Rates {
                 }
                 Eval { results: vec![key; n_results], mismatch }
             }
-            "memory" | "extmemory" => self.memory(cx, op, name),
-            "load" => {
+            Memory | ExtMemory => self.memory(cx, op, kind),
+            Load => {
                 // The data from memory is excluded from the result's rate: it depends on the
                 // load's own address result (a cycle through the memory op).
                 let data = op
@@ -956,11 +975,44 @@ impl Rates {
                 let (rate, mismatch) = self.same(cx, op, &drive, &all);
                 Eval { results: vec![rate; n_results], mismatch }
             }
-            _ if same_rate_op(name) => {
+            // One token from every operand per firing, one on every result.
+            Fork | LazyFork | Br | Not | Join | Sync | Wait | Pack | Unpack | Constant | Select
+            | ArithSelect | Buffer | Oehb | Tehb | Tfifo | Store | McStore | LsqStore | Compose
+            | Decompose | CmpI | CmpF | NegF | AbsF | AddI | SubI | MulI | DivSI | DivUI
+            | RemSI | RemUI | AndI | OrI | XOrI | ShLI | ShRSI | ShRUI | AddF | SubF | MulF
+            | DivF | RemF | MaxSI | MaxUI | MinSI | MinUI | MaximumF | MinimumF | MaxNumF
+            | MinNumF | CeilDivSI | CeilDivUI | FloorDivSI | ExtSI | ExtUI | TruncI | ExtF
+            | TruncF | SIToFP | UIToFP | FPToSI | FPToUI | IndexCast | IndexCastUI | Bitcast => {
                 let (rate, mismatch) = self.same(cx, op, &all, &all);
                 Eval { results: vec![rate; n_results], mismatch }
             }
-            _ => none(None),
+            // Not modelled: Dynamatic's memory ports and interfaces, signals, speculation,
+            // pipelines.
+            Func
+            | EsiInstance
+            | McLoad
+            | LsqLoad
+            | MemController
+            | Lsq
+            | Bundle
+            | Unbundle
+            | Reshape
+            | SpecCommit
+            | Speculator
+            | SpecSave
+            | SpecSaveCommit
+            | SpeculatingBranch
+            | NonSpec
+            | Blocker
+            | ReadyRemover
+            | ValidMerger
+            | PipelineScheduled
+            | PipelineUnscheduled
+            | PipelineStage
+            | PipelineReturn
+            | PipelineLatency
+            | PipelineLatencyReturn
+            | PipelineSrc => none(None),
         }
     }
 
@@ -1003,11 +1055,11 @@ impl Rates {
     /// CIRCT's memory ops: operands (after extmemory's memref) are data and address per store,
     /// then an address per load; results are data per load, then done per store, then done per
     /// load.
-    fn memory(&self, cx: &Context<'_>, op: &OpData, name: &str) -> Eval {
+    fn memory(&self, cx: &Context<'_>, op: &OpData, kind: OpKind) -> Eval {
         let n_results = op.results.len();
         let unknown = Eval { results: vec![None; n_results], mismatch: None };
         let Some((loads, stores)) = memory_ports(op) else { return unknown };
-        let base = usize::from(name == "extmemory");
+        let base = usize::from(kind == OpKind::ExtMemory);
         if op.operands.len() != base + 2 * stores + loads || n_results != 2 * loads + stores {
             return unknown;
         }
@@ -1067,28 +1119,4 @@ impl Rates {
             acc.push(d);
         }
     }
-}
-
-/// Ops that take one token from every operand per firing and give one on every result.
-fn same_rate_op(name: &str) -> bool {
-    use crate::ops::Typing as Rule;
-    let Some(kind) = OpKind::from_name(name) else { return false };
-    matches!(
-        kind,
-        OpKind::Fork
-            | OpKind::LazyFork
-            | OpKind::Br
-            | OpKind::Not
-            | OpKind::Join
-            | OpKind::Sync
-            | OpKind::Wait
-            | OpKind::Pack
-            | OpKind::Unpack
-            | OpKind::Constant
-            | OpKind::Select
-            | OpKind::ArithSelect
-    ) || kind.is_buffer()
-        || kind.is_store()
-        || matches!(kind.def().typing, Rule::Cast | Rule::Binary | Rule::Compare)
-        || matches!(kind, OpKind::NegF | OpKind::AbsF)
 }

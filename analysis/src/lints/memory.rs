@@ -23,7 +23,8 @@ use crate::dataflow::{self, is_control, Node};
 use crate::diagnostics::DiagnosticCode as Code;
 use crate::diagnostics::{Fix, TextEdit};
 use crate::ir::{self, Container, Def, OpData, OpId, TypeEntry, ValueId};
-use crate::signatures::{known_name, Style};
+use crate::ops::OpKind;
+use crate::signatures::Style;
 use crate::types::Type;
 use crate::Diagnostic;
 use hsir_parser::{TextRange, TextSize};
@@ -162,8 +163,8 @@ impl<'a, 'c> Memory<'a, 'c> {
             if op.broken {
                 continue;
             }
-            match known_name(op) {
-                Some(name @ ("memory" | "extmemory")) => {
+            match OpKind::of(op) {
+                Some(kind @ (OpKind::Memory | OpKind::ExtMemory)) => {
                     let get = |key: &str| {
                         op.bracket_entries
                             .iter()
@@ -171,7 +172,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                             .and_then(|(_, v)| v.trim().parse::<usize>().ok())
                     };
                     let (Some(ld), Some(st)) = (get("ld"), get("st")) else { continue };
-                    let offset = usize::from(name == "extmemory");
+                    let offset = usize::from(kind == OpKind::ExtMemory);
                     iface_of[id] = Some(ifaces.len());
                     ifaces.push(Iface {
                         op: id as OpId,
@@ -182,7 +183,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                         results_ok: op.results.len() == 2 * ld + st,
                     });
                 }
-                Some(name @ ("load" | "store")) if op.types.len() == 2 => {
+                Some(kind @ (OpKind::Load | OpKind::Store)) if op.types.len() == 2 => {
                     let naddr = op
                         .operands
                         .iter()
@@ -194,7 +195,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                     access_of[id] = Some(accesses.len());
                     accesses.push(Access {
                         op: id as OpId,
-                        is_load: name == "load",
+                        is_load: kind == OpKind::Load,
                         naddr,
                         data_in: if shaped { value(naddr) } else { None },
                         ctrl: if shaped { value(naddr + 1) } else { None },
@@ -226,11 +227,10 @@ impl<'a, 'c> Memory<'a, 'c> {
             .find(|(_, &v)| cx.ty(v).is_some_and(token))
             .map(|(n, &v)| (n as u32, v));
         let ret = entry_block.and_then(|b| {
-            let op = *item.blocks[b as usize]
-                .ops
-                .iter()
-                .rev()
-                .find(|&&o| matches!(item.ops[o as usize].short_name(), "return" | "end"))?;
+            let op =
+                *item.blocks[b as usize].ops.iter().rev().find(|&&o| {
+                    OpKind::of(&item.ops[o as usize]).is_some_and(OpKind::is_terminator)
+                })?;
             let operands = &item.ops[op as usize].operands;
             let ctrls = (0..operands.len())
                 .filter(|&i| {
@@ -276,10 +276,10 @@ impl<'a, 'c> Memory<'a, 'c> {
         label
     }
 
-    /// "load `%x`", naming the access for messages by its first result.
+    /// "load `%x`", naming the access for messages by its name and first result.
     fn access_label(&self, a: usize) -> String {
         let access = &self.accesses[a];
-        let kind = if access.is_load { "load" } else { "store" };
+        let kind = self.op(access.op).short_name();
         match self.op(access.op).results.first() {
             Some(&v) => format!("{kind} `{}`", self.name(v)),
             None => kind.to_string(),
@@ -514,12 +514,15 @@ impl<'a, 'c> Memory<'a, 'c> {
                             continue;
                         }
                         let range = outs.and_then(|o| o.get(n)).map_or(op.name_range, |w| w.range);
-                        let port =
-                            if matches!(kind, ResultKind::StoreDone(_)) { "store" } else { "load" };
+                        let port = if matches!(kind, ResultKind::StoreDone(_)) {
+                            "store port"
+                        } else {
+                            "load port"
+                        };
                         acc.push(Diagnostic::new(
                             Code::MemoryResultLayout,
                             range,
-                            format!("result #{n} of {} is the done token of {port} port {k} and must be `none`, not `{ty}` (results are {} load-data, then {} store-done, then {} load-done)", self.iface_label(i), iface.ld, iface.st, iface.ld),
+                            format!("result #{n} of {} is the done token of {port} {k} and must be `none`, not `{ty}` (results are {} load-data, then {} store-done, then {} load-done)", self.iface_label(i), iface.ld, iface.st, iface.ld),
                         ));
                     }
                     Some(ResultKind::LoadData(k)) if attached => {
@@ -705,7 +708,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                         continue;
                     }
                 }
-                if op.short_name() == "sink" {
+                if OpKind::of(op) == Some(OpKind::Sink) {
                     bad(&mut walk, End::Sink(c));
                 } else if let Some(a) = self.access_of[c as usize] {
                     if !through_accesses {
@@ -763,7 +766,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                 continue;
             }
             if let Some(&(sink, _)) =
-                consumers.iter().find(|(c, _)| self.op(*c).short_name() == "sink")
+                consumers.iter().find(|(c, _)| OpKind::of(self.op(*c)) == Some(OpKind::Sink))
             {
                 let mut d = Diagnostic::new(
                         Code::DoneTokenSunk,
@@ -771,7 +774,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                         format!("the done token `{}` of {label} is discarded; an access's completion must be waited for (joined into the next ctrl or the returned control)", self.name(done)),
                     )
                     .with_related(self.value_range(done), "the done token")
-                    .with_related(self.op(access.op).name_range, format!("the {}", if access.is_load { "load" } else { "store" }));
+                    .with_related(self.op(access.op).name_range, format!("the {}", self.op(access.op).short_name()));
                 if let Some(fix) = self.join_into_return(sink, done) {
                     d.fixes.push(fix);
                 }
@@ -868,7 +871,7 @@ impl<'a, 'c> Memory<'a, 'c> {
         }
         let item = self.cx.item;
         for op in item.ops.iter().skip(1) {
-            if op.short_name() != "join" || op.results.len() != 1 {
+            if OpKind::of(op) != Some(OpKind::Join) || op.results.len() != 1 {
                 continue;
             }
             let mut all = BTreeSet::new();

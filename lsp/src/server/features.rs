@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use hsir_analysis::ops::OpKind;
 use tower_lsp_server::ls_types as lsp;
 
 use super::proto;
@@ -169,7 +170,8 @@ fn function_actions(
         .filter(|(_, item)| item.file == file && item.range.intersect(wanted).is_some())
         .filter(|(_, item)| {
             analysis.view_of(*item).is_some_and(|view| {
-                view.syntax.name() == Some("handshake.func") && !view.syntax.regions().is_empty()
+                let kind = view.syntax.name().and_then(OpKind::from_name);
+                kind == Some(OpKind::Func) && !view.syntax.regions().is_empty()
             })
         })
         .map(|(name, item)| (name, item.range))
