@@ -433,6 +433,48 @@ impl OpKind {
     }
 }
 
+// ---- names, families and labels that the checks, the editor and the backend ask for
+impl OpKind {
+    /// The op's name with its first dialect's prefix, as the generic form writes it:
+    /// `handshake.func`, `handshake.fork`, `arith.constant`, `dataflow.carry`.
+    pub fn full_name(self) -> String {
+        let (dialect, name) = self.def().names[0];
+        format!("{}{name}", dialect.prefix())
+    }
+
+    /// Ops of CIRCT's pipeline dialect (`pipeline.scheduled`, `pipeline.stage`, ...).
+    pub fn is_pipeline(self) -> bool {
+        self.def().family == Family::Pipeline
+    }
+
+    /// Pipelines: the ops whose region holds stages.
+    pub fn is_pipeline_region(self) -> bool {
+        matches!(self, OpKind::PipelineScheduled | OpKind::PipelineUnscheduled)
+    }
+
+    /// The role of operand `i` of `count` in `era` (`OpDef::operand_role`), numbered among the
+    /// repetitions of its port when the port is variadic and repeated (`input 1` of a `join`,
+    /// `data 0` of a `mux`): how the interpreter's reports name an operand. `None` beyond the
+    /// layout.
+    pub fn operand_label(self, era: Era, i: usize, count: usize) -> Option<String> {
+        OpKind::label_at(self.def().layout(era).operands, i, count)
+    }
+
+    fn label_at(ports: &[Port], i: usize, count: usize) -> Option<String> {
+        if i >= count {
+            return None;
+        }
+        let role = role_at(ports, i, count)?;
+        let Some(v) = ports.iter().position(|p| p.many) else {
+            return Some(role.to_string());
+        };
+        // The variadic port is repeated as often as the fixed ports around it leave room for.
+        let repeated = count.saturating_sub(ports.len() - 1);
+        let variadic = i >= v && i < v + repeated;
+        Some(if variadic && repeated > 1 { format!("{role} {}", i - v) } else { role.to_string() })
+    }
+}
+
 static INDEX: OnceLock<HashMap<String, OpKind>> = OnceLock::new();
 
 /// The op's key (`OpDef::key`) by its written name: `handshake.` and `arith.` prefixes
@@ -1411,26 +1453,6 @@ pub static OPS: &[OpDef] = &[
         ..BASE
     },
 ];
-
-// ---- what the checks and the editor ask
-impl OpKind {
-    /// The op's name with its dialect's prefix, as it is written outside a function body:
-    /// `handshake.func`, `arith.select`, `dataflow.carry`.
-    pub fn full_name(self) -> String {
-        let (dialect, short) = self.def().names[0];
-        format!("{}{short}", dialect.prefix())
-    }
-
-    /// The ops of CIRCT's pipeline dialect.
-    pub fn is_pipeline(self) -> bool {
-        self.def().family == Family::Pipeline
-    }
-
-    /// Pipelines: the ops whose region holds stages.
-    pub fn is_pipeline_region(self) -> bool {
-        matches!(self, OpKind::PipelineScheduled | OpKind::PipelineUnscheduled)
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -9,6 +9,7 @@
 //! integer conversions round toward zero and saturate, and a NaN gives 0 (Rust's `as`).
 
 use hsir_analysis::ir::{OpData, ValueId};
+use hsir_analysis::ops::OpKind;
 use hsir_analysis::signatures::Style;
 use hsir_analysis::types::Type;
 
@@ -192,43 +193,68 @@ pub enum FloatOp {
     FpToUi,
 }
 
-/// The names of the ops `FloatOp` covers, without `arith.` (Dynamatic writes `addf`, CIRCT
-/// `arith.addf`).
-pub const FLOAT_OPS: &[&str] = &[
-    "addf", "subf", "mulf", "divf", "cmpf", "negf", "extf", "truncf", "sitofp", "uitofp", "fptosi",
-    "fptoui",
-];
+/// The ops of the table `FloatOp` covers, in table order (Dynamatic writes `addf`, CIRCT
+/// `arith.addf`; both are `OpKind::AddF`).
+pub fn float_ops() -> impl Iterator<Item = OpKind> {
+    OpKind::all().filter(|&kind| is_float_op(kind))
+}
 
-/// Whether `name` (with or without `arith.`) is one of `FLOAT_OPS`.
-pub fn is_float_op(name: &str) -> bool {
-    FLOAT_OPS.contains(&name.trim_start_matches("arith."))
+/// Whether `kind` is one of the ops `FloatOp` covers.
+pub fn is_float_op(kind: OpKind) -> bool {
+    FloatOp::of(kind, FloatPredicate::False).is_some()
 }
 
 impl FloatOp {
-    /// The op's name in the library's `OP` parameter: `addf`, `cmpf_oge`, `sitofp`, ...
+    /// The float op `kind` is, a `cmpf` comparing by `predicate`; `None` for the ops hsir has no
+    /// float unit for (`remf`, `maximumf`, `absf`, ...) and for every other op.
+    pub fn of(kind: OpKind, predicate: FloatPredicate) -> Option<FloatOp> {
+        Some(match kind {
+            OpKind::AddF => FloatOp::Add,
+            OpKind::SubF => FloatOp::Sub,
+            OpKind::MulF => FloatOp::Mul,
+            OpKind::DivF => FloatOp::Div,
+            OpKind::CmpF => FloatOp::Cmp(predicate),
+            OpKind::NegF => FloatOp::Neg,
+            OpKind::ExtF => FloatOp::Ext,
+            OpKind::TruncF => FloatOp::Trunc,
+            OpKind::SIToFP => FloatOp::SiToFp,
+            OpKind::UIToFP => FloatOp::UiToFp,
+            OpKind::FPToSI => FloatOp::FpToSi,
+            OpKind::FPToUI => FloatOp::FpToUi,
+            _ => return None,
+        })
+    }
+
+    /// The op of the table it is.
+    pub fn kind(self) -> OpKind {
+        match self {
+            FloatOp::Add => OpKind::AddF,
+            FloatOp::Sub => OpKind::SubF,
+            FloatOp::Mul => OpKind::MulF,
+            FloatOp::Div => OpKind::DivF,
+            FloatOp::Cmp(_) => OpKind::CmpF,
+            FloatOp::Neg => OpKind::NegF,
+            FloatOp::Ext => OpKind::ExtF,
+            FloatOp::Trunc => OpKind::TruncF,
+            FloatOp::SiToFp => OpKind::SIToFP,
+            FloatOp::UiToFp => OpKind::UIToFP,
+            FloatOp::FpToSi => OpKind::FPToSI,
+            FloatOp::FpToUi => OpKind::FPToUI,
+        }
+    }
+
+    /// The op's name in the library's `OP` parameter: its key (`addf`, `sitofp`), or for a
+    /// comparison the key and the predicate (`cmpf_oge`).
     pub fn library_name(self) -> String {
         match self {
-            FloatOp::Cmp(p) => format!("cmpf_{}", p.name()),
+            FloatOp::Cmp(p) => format!("{}_{}", self.kind().key(), p.name()),
             other => other.mnemonic().to_string(),
         }
     }
 
-    /// The op's mnemonic, as Dynamatic's timing data names it.
+    /// The op's mnemonic, its key in the op table, as Dynamatic's timing data names it.
     pub fn mnemonic(self) -> &'static str {
-        match self {
-            FloatOp::Add => "addf",
-            FloatOp::Sub => "subf",
-            FloatOp::Mul => "mulf",
-            FloatOp::Div => "divf",
-            FloatOp::Cmp(_) => "cmpf",
-            FloatOp::Neg => "negf",
-            FloatOp::Ext => "extf",
-            FloatOp::Trunc => "truncf",
-            FloatOp::SiToFp => "sitofp",
-            FloatOp::UiToFp => "uitofp",
-            FloatOp::FpToSi => "fptosi",
-            FloatOp::FpToUi => "fptoui",
-        }
+        self.kind().key()
     }
 
     pub fn is_binary(self) -> bool {
@@ -272,21 +298,18 @@ pub struct FloatUnit {
 impl FloatUnit {
     /// Cycles from operands to result in the RTL (`float_latency`).
     pub fn latency(&self) -> u32 {
-        float_latency(self.op.mnemonic(), self.input.bits())
+        float_latency(self.op.kind(), self.input.bits())
     }
 }
 
 /// The float op `op` of `func`, typed, or why hsir has no unit for it. `None` when the op is not
-/// one of `FLOAT_OPS`.
+/// one of `float_ops`.
 pub fn unit(func: &Func, op: &OpData) -> Option<Result<FloatUnit, String>> {
-    let name = op.short_name().trim_start_matches("arith.");
-    if !FLOAT_OPS.contains(&name) {
-        return None;
-    }
-    Some(typed_unit(func, op, name))
+    let kind = OpKind::of(op).filter(|&k| is_float_op(k))?;
+    Some(typed_unit(func, op, kind))
 }
 
-fn typed_unit(func: &Func, op: &OpData, name: &str) -> Result<FloatUnit, String> {
+fn typed_unit(func: &Func, op: &OpData, kind: OpKind) -> Result<FloatUnit, String> {
     let operand = |i: usize| {
         op.operands.get(i).and_then(|&u| func.item.uses[u as usize].value).map(|v| number(func, v))
     };
@@ -299,8 +322,11 @@ fn typed_unit(func: &Func, op: &OpData, name: &str) -> Result<FloatUnit, String>
             .unwrap_or_else(|| "with operands or a result missing".to_string());
         return Err(problem);
     };
-    let binary = matches!(name, "addf" | "subf" | "mulf" | "divf" | "cmpf");
-    if binary {
+    // Every op has a float unit here; a comparison's predicate is read below.
+    let Some(unit_op) = FloatOp::of(kind, FloatPredicate::False) else {
+        return Err("that hsir has no float unit for".to_string());
+    };
+    if unit_op.is_binary() {
         match operand(1) {
             Some(Ok(rhs)) if rhs == input => {}
             Some(Err(problem)) => return Err(problem),
@@ -310,13 +336,8 @@ fn typed_unit(func: &Func, op: &OpData, name: &str) -> Result<FloatUnit, String>
     let float_in = matches!(input, Number::Float(_));
     let float_out = matches!(output, Number::Float(_));
     let fits = |w: u32| (2..=64).contains(&w);
-    let kind = match name {
-        "addf" => FloatOp::Add,
-        "subf" => FloatOp::Sub,
-        "mulf" => FloatOp::Mul,
-        "divf" => FloatOp::Div,
-        "negf" => FloatOp::Neg,
-        "cmpf" => {
+    let kind = match unit_op {
+        FloatOp::Cmp(_) => {
             let text = op
                 .words
                 .first()
@@ -331,12 +352,7 @@ fn typed_unit(func: &Func, op: &OpData, name: &str) -> Result<FloatUnit, String>
                     .ok_or_else(|| format!("with an unknown predicate `{text}`"))?,
             )
         }
-        "extf" => FloatOp::Ext,
-        "truncf" => FloatOp::Trunc,
-        "sitofp" => FloatOp::SiToFp,
-        "uitofp" => FloatOp::UiToFp,
-        "fptosi" => FloatOp::FpToSi,
-        _ => FloatOp::FpToUi,
+        other => other,
     };
     let ok = match kind {
         FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Div | FloatOp::Neg => {
@@ -390,8 +406,8 @@ pub fn format_of(func: &Func, value: ValueId) -> Option<FloatFormat> {
     }
 }
 
-/// The latency in cycles of float op `op` (its mnemonic, `addf` or `arith.addf`) whose first
-/// operand has `width` bits, as the netlist instantiates it.
+/// The latency in cycles of the op `kind` (a float op) whose first operand has `width` bits, as
+/// the netlist instantiates it.
 ///
 /// It is read from the built-in timing model (`backend/data/timing.txt`) at Dynamatic's default
 /// period, so buffer placement and the RTL count the same cycles: the row of the smallest
@@ -399,10 +415,10 @@ pub fn format_of(func: &Func, value: ValueId) -> Option<FloatFormat> {
 /// delay within the period, or the fastest when none fits. That gives addf / subf 6 (f32) and
 /// 12 (f64), mulf 2 and 6, divf 15 and 63, cmpf 0 and 1, conversions between integers and
 /// floats 5, and 0 for negf, extf, truncf and any op the model does not know.
-pub fn float_latency(op: &str, width: u32) -> u32 {
+pub fn float_latency(kind: OpKind, width: u32) -> u32 {
     let model = crate::buffers::timing::TimingModel::builtin();
     model
-        .op_at_period(op, width, crate::buffers::timing::DEFAULT_PERIOD)
+        .op_at_period(kind.key(), width, crate::buffers::timing::DEFAULT_PERIOD)
         .map_or(0, |timing| timing.latency)
 }
 
@@ -412,35 +428,30 @@ mod tests {
 
     #[test]
     fn latencies_are_dynamatics_at_its_default_period() {
-        let table: Vec<(&str, u32, u32)> = [
-            "addf", "subf", "mulf", "divf", "cmpf", "negf", "extf", "truncf", "sitofp", "uitofp",
-            "fptosi", "fptoui",
-        ]
-        .iter()
-        .flat_map(|op| [32, 64].map(|w| (*op, w, float_latency(op, w))))
-        .collect();
+        let table: Vec<(OpKind, u32, u32)> =
+            float_ops().flat_map(|op| [32, 64].map(|w| (op, w, float_latency(op, w)))).collect();
         let expected = [
-            ("addf", 6, 12),
-            ("subf", 6, 12),
-            ("mulf", 2, 6),
-            ("divf", 15, 63),
-            ("cmpf", 0, 1),
-            ("negf", 0, 0),
-            ("extf", 0, 0),
-            ("truncf", 0, 0),
-            ("sitofp", 5, 5),
-            ("uitofp", 5, 5),
-            ("fptosi", 5, 5),
-            ("fptoui", 5, 5),
+            (OpKind::AddF, 6, 12),
+            (OpKind::SubF, 6, 12),
+            (OpKind::MulF, 2, 6),
+            (OpKind::DivF, 15, 63),
+            (OpKind::CmpF, 0, 1),
+            (OpKind::NegF, 0, 0),
+            (OpKind::ExtF, 0, 0),
+            (OpKind::TruncF, 0, 0),
+            (OpKind::SIToFP, 5, 5),
+            (OpKind::UIToFP, 5, 5),
+            (OpKind::FPToSI, 5, 5),
+            (OpKind::FPToUI, 5, 5),
         ];
+        assert_eq!(table.len(), 2 * expected.len(), "{table:?}");
         for (op, l32, l64) in expected {
-            assert!(table.contains(&(op, 32, l32)), "{op} f32: {table:?}");
-            assert!(table.contains(&(op, 64, l64)), "{op} f64: {table:?}");
+            assert!(table.contains(&(op, 32, l32)), "{op:?} f32: {table:?}");
+            assert!(table.contains(&(op, 64, l64)), "{op:?} f64: {table:?}");
         }
-        assert_eq!(float_latency("arith.addf", 32), 6);
-        assert_eq!(float_latency("addi", 32), 0);
+        assert_eq!(float_latency(OpKind::AddI, 32), 0);
         // Narrower operands take the smallest characterised row above them.
-        assert_eq!(float_latency("sitofp", 16), 5);
+        assert_eq!(float_latency(OpKind::SIToFP, 16), 5);
     }
 
     #[test]

@@ -17,7 +17,10 @@
 //!   load address, a `store`'s results #0 and #1 are a store's address and data (one store port
 //!   per `store` op, numbered in order of first appearance), and any other producer gives a
 //!   store-count channel (the number of stores a block will issue). Results: data per load port,
-//!   in the order of the load ports, then `memEnd`.
+//!   in the order of the load ports, then `memEnd`. Loads and stores are those of every era
+//!   (`OpKind::is_load` / `is_store`: Dynamatic 2024's `mc_load` / `mc_store` too). Dynamatic
+//!   2024's `mem_controller [%m : memref] (ports...)` has no `memStart` / `ctrlEnd`; its last
+//!   result, its done token, is `memEnd`.
 //! - `lsq [%m : memref] (%memStart, groups..., %ctrlEnd) {groupSizes = [n0, n1, ...]}`, as
 //!   Dynamatic lays it out (`LSQOp` and its port reader): after `memStart`, each group in turn
 //!   is its allocation token (a control token saying the group's accesses start) followed by its
@@ -31,6 +34,7 @@
 //!   such (`Interface::behind_controller`) and not laid out further.
 
 use hsir_analysis::ir::{Container, Def, OpData, OpId, TypeEntry, UseId, ValueId};
+use hsir_analysis::ops::OpKind;
 use hsir_analysis::types::Type;
 
 use crate::program::{memref_shape, Func};
@@ -196,11 +200,11 @@ pub fn memories(func: &Func) -> Vec<MemorySpec> {
 /// The memory interface `op` is, with its ports; `None` for any other op.
 pub fn interface(func: &Func, op: OpId) -> Option<Interface> {
     let data = &func.item.ops[op as usize];
-    match data.short_name() {
-        "memory" => Some(circt_interface(data, op, InterfaceKind::Memory, 0)),
-        "extmemory" => Some(circt_interface(data, op, InterfaceKind::ExtMemory, 1)),
-        "mem_controller" => Some(mem_controller(func, data, op)),
-        "lsq" => Some(lsq(func, data, op)),
+    match OpKind::of(data)? {
+        OpKind::Memory => Some(circt_interface(data, op, InterfaceKind::Memory, 0)),
+        OpKind::ExtMemory => Some(circt_interface(data, op, InterfaceKind::ExtMemory, 1)),
+        OpKind::MemController => Some(mem_controller(func, data, op)),
+        OpKind::Lsq => Some(lsq(func, data, op)),
         _ => None,
     }
 }
@@ -278,12 +282,12 @@ fn mem_controller(func: &Func, op: &OpData, id: OpId) -> Interface {
             Container::Bracket => Port::Memref,
             Container::Paren => {
                 seen_paren = true;
-                match use_.value.map(|v| producer(func, v)) {
-                    Some(Some(("load", _, _))) => {
+                match use_.value.and_then(|v| producer(func, v)) {
+                    Some((Some(kind), _, _)) if kind.is_load() => {
                         loads += 1;
                         Port::LoadAddr(loads - 1)
                     }
-                    Some(Some(("store", store, n @ (0 | 1)))) => {
+                    Some((Some(kind), store, n @ (0 | 1))) if kind.is_store() => {
                         let k = match store_ops.iter().position(|&s| s == store) {
                             Some(k) => k,
                             None => {
@@ -395,7 +399,7 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
         for _ in 0..size {
             let Some(&operand) = body.get(at) else { break };
             match access_producer(func, op.operands[operand]) {
-                Some((access, "load")) => {
+                Some((access, Access::Load(_))) => {
                     if let Some(wrong) = wrong_group(&func.item.ops[access as usize], g) {
                         problem.get_or_insert(wrong);
                     }
@@ -461,23 +465,23 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
     iface
 }
 
-/// The `load` or `store` whose result `use_` reads, seen through the ops Dynamatic looks
-/// through when it reads an LSQ's operands (and `lazy_fork` and `buffer`, which a buffered
-/// circuit may put there); `None` for anything else.
-fn access_producer(func: &Func, use_: UseId) -> Option<(OpId, &'static str)> {
+/// The load or store whose result `use_` reads (as `Access::Load(0)` or `Access::Store(0)`),
+/// seen through the ops Dynamatic looks through when it reads an LSQ's operands (and
+/// `lazy_fork` and buffers, which a buffered circuit may put there); `None` for anything else.
+fn access_producer(func: &Func, use_: UseId) -> Option<(OpId, Access)> {
     let item = &func.item;
     let mut value = item.uses[use_ as usize].value?;
     for _ in 0..item.ops.len() {
-        let (name, op, _) = producer(func, value)?;
-        match name {
-            "load" => return Some((op, "load")),
-            "store" => return Some((op, "store")),
-            "fork" | "lazy_fork" | "buffer" | "extsi" | "extui" | "trunci" => {
-                let first = *item.ops[op as usize].operands.first()?;
-                value = item.uses[first as usize].value?;
-            }
+        let (kind, op, _) = producer(func, value)?;
+        match kind? {
+            kind if kind.is_load() => return Some((op, Access::Load(0))),
+            kind if kind.is_store() => return Some((op, Access::Store(0))),
+            kind if kind.is_buffer() => {}
+            OpKind::Fork | OpKind::LazyFork | OpKind::ExtSI | OpKind::ExtUI | OpKind::TruncI => {}
             _ => return None,
         }
+        let first = *item.ops[op as usize].operands.first()?;
+        value = item.uses[first as usize].value?;
     }
     None
 }
@@ -501,10 +505,11 @@ fn wrong_group(access: &OpData, group: usize) -> Option<String> {
     })
 }
 
-/// The short name of the op defining `value`, the op and the result index.
-fn producer(func: &Func, value: ValueId) -> Option<(&str, OpId, u32)> {
+/// The kind of the op defining `value` (`None` for an op hsir does not know), the op and the
+/// result index.
+fn producer(func: &Func, value: ValueId) -> Option<(Option<OpKind>, OpId, u32)> {
     match func.item.values[value as usize].def {
-        Def::Result { op, n } => Some((func.item.ops[op as usize].short_name(), op, n)),
+        Def::Result { op, n } => Some((OpKind::of(&func.item.ops[op as usize]), op, n)),
         Def::Arg { .. } => None,
     }
 }

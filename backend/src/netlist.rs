@@ -16,6 +16,7 @@ use std::collections::{HashMap, HashSet};
 
 use hsir_analysis::dataflow::{self, BufferKind, BufferType};
 use hsir_analysis::ir::{Def, OpData, OpId, UseId, ValueId};
+use hsir_analysis::ops::{Era, OpKind};
 use hsir_analysis::{Diagnostic, DiagnosticCode as Code};
 
 use crate::program::{identifier, init_values, memref_shape, Func, Program, Shape, MAX_WIDTH};
@@ -149,7 +150,7 @@ pub fn lower(program: &Program, top: &str) -> Lowered {
         out.diagnostics.push(Diagnostic::new(
             Code::BackendNoTop,
             Default::default(),
-            format!("no `handshake.func` named `@{top}` in this file"),
+            format!("no `{}` named `@{top}` in this file", OpKind::Func.full_name()),
         ));
         return out;
     };
@@ -200,7 +201,7 @@ fn callees_first<'p>(
     }
     stack.push(func.name.clone());
     for op in &func.item.ops {
-        if op.short_name() != "instance" {
+        if OpKind::of(op) != Some(OpKind::Instance) {
             continue;
         }
         let range = func.absolute(op.name_range);
@@ -210,14 +211,18 @@ fn callees_first<'p>(
             return Err(Diagnostic::new(
                 Code::BackendNoBody,
                 range,
-                format!("`instance` of `@{callee}`, which is not a `handshake.func` of this file"),
+                format!(
+                    "`{}` of `@{callee}`, which is not a `{}` of this file",
+                    op.name,
+                    OpKind::Func.full_name()
+                ),
             ));
         };
         if target.external {
             return Err(Diagnostic::new(
                 Code::BackendNoBody,
                 range,
-                format!("`instance` of `@{callee}`, a declaration without a body: hsir cannot generate its module"),
+                format!("`{}` of `@{callee}`, a declaration without a body: hsir cannot generate its module", op.name),
             ));
         }
         if stack.iter().any(|s| s == callee) {
@@ -255,6 +260,8 @@ struct Lowering<'p> {
     use_channels: Vec<Option<ChannelId>>,
     diagnostics: Vec<Diagnostic>,
     names: HashMap<String, usize>,
+    /// Channels that always hold a token in hardware, as a source's do: never left over.
+    steady: Vec<ChannelId>,
 }
 
 impl<'p> Lowering<'p> {
@@ -271,6 +278,7 @@ impl<'p> Lowering<'p> {
             use_channels: vec![None; func.item.uses.len()],
             diagnostics: Vec::new(),
             names: HashMap::new(),
+            steady: Vec::new(),
         }
     }
 
@@ -373,7 +381,7 @@ impl<'p> Lowering<'p> {
                 _ => {}
             }
             let Some(shape) = self.shape(v, value.range) else { continue };
-            let raw = matches!(value.def, Def::Result { op, n } if n > 0 && item.ops[op as usize].short_name() == "unbundle");
+            let raw = matches!(value.def, Def::Result { op, n } if n > 0 && OpKind::of(&item.ops[op as usize]) == Some(OpKind::Unbundle));
             let label = self.value_label(v);
             let base = label.trim_start_matches('%').replace('#', "_");
             let channel = self.new_channel(&base, shape, label);
@@ -396,7 +404,8 @@ impl<'p> Lowering<'p> {
                 0 => {
                     let label = self.value_label(index as ValueId);
                     let range = value.range;
-                    self.note(range, format!("`{label}` is never used: hsir adds a `sink`"));
+                    let sink = OpKind::Sink.key();
+                    self.note(range, format!("`{label}` is never used: hsir adds a `{sink}`"));
                     let name = self.unique(&format!("sink_{}", self.module.channels[channel].name));
                     self.module.cells.push(Cell {
                         module: "hsir_sink".into(),
@@ -409,9 +418,10 @@ impl<'p> Lowering<'p> {
                 }
                 n => {
                     let label = self.value_label(index as ValueId);
+                    let fork = OpKind::Fork.key();
                     self.note(
                         value.range,
-                        format!("`{label}` has {n} uses: hsir adds a `fork [{n}]`"),
+                        format!("`{label}` has {n} uses: hsir adds a `{fork} [{n}]`"),
                     );
                     let shape = self.module.channels[channel].shape;
                     let base = self.module.channels[channel].name.clone();
@@ -448,7 +458,7 @@ impl<'p> Lowering<'p> {
                     self.error(
                         Code::BackendUnsupportedOp,
                         item.values[index].range,
-                        format!("`{label}` is the result of a pass-through op and has {} uses; give it one use (a `fork`) to generate RTL", uses.len()),
+                        format!("`{label}` is the result of a pass-through op and has {} uses; give it one use (a `{}`) to generate RTL", uses.len(), OpKind::Fork.key()),
                     );
                 }
             }
@@ -505,8 +515,12 @@ impl<'p> Lowering<'p> {
             module.unused.push("clk".into());
             module.unused.push("rst".into());
         }
-        // Source-fed channels: a fixpoint over cells whose every input is source-fed.
+        // Source-fed channels: a fixpoint over cells whose every input is source-fed (or
+        // always holds a token).
         let mut from = vec![false; module.channels.len()];
+        for &c in &self.steady {
+            from[c] = true;
+        }
         loop {
             let mut changed = false;
             for cell in &module.cells {
@@ -553,7 +567,10 @@ impl<'p> Lowering<'p> {
             self.error(
                 Code::BackendUnsupportedOp,
                 range,
-                "a cycle of pass-through ops (`br`) with no other op: it carries no token".into(),
+                format!(
+                    "a cycle of pass-through ops (`{}`) with no other op: it carries no token",
+                    OpKind::Br.key()
+                ),
             );
             return None;
         }
@@ -623,7 +640,6 @@ impl<'p> Lowering<'p> {
         if op.broken {
             return;
         }
-        let name = op.short_name();
         let ins: Option<Vec<ChannelId>> =
             op.operands.iter().map(|&u| self.chan_of_use(u)).collect();
         let outs: Option<Vec<ChannelId>> =
@@ -635,6 +651,8 @@ impl<'p> Lowering<'p> {
                 format!("the backend has no RTL for `{}`{why}", op.name),
             );
         };
+        let Some(kind) = OpKind::of(op) else { return unsupported(self, "") };
+        let last = func.item.blocks.first().and_then(|b| b.ops.last()) == Some(&id);
         let width = |this: &Self, c: ChannelId| this.module.channels[c].shape.bits();
         let base = self.cell_name(op, id);
         macro_rules! need {
@@ -645,20 +663,23 @@ impl<'p> Lowering<'p> {
                 }
             };
         }
-        match name {
-            "return" | "end" => {
+        use OpKind as K;
+        // Every op of the table, so that a new op needs a decision here.
+        match kind {
+            K::End | K::Return if last => {
                 let ins = need!(ins);
-                let names = func.result_names();
-                for (i, channel) in ins.into_iter().enumerate() {
-                    let name = names.get(i).cloned().unwrap_or_else(|| format!("out{i}"));
-                    let shape = self.module.channels[channel].shape;
-                    self.module.outputs.push(Port { name, channel, shape });
-                }
+                self.terminator(op, base, ins);
             }
-            "br" | "compose" | "decompose" => {}
-            "unbundle" | "bundle" => {
+            // A `return` before `end` (the proposals', Dynamatic 2024's): its results are its
+            // operands' channels (`alias_of`).
+            K::Return => {}
+            K::End => unsupported(self, " before the last op of the body"),
+            // Renames: the results are the operands' channels (`alias_of`).
+            K::Br | K::Compose | K::Decompose => {}
+            K::Unbundle | K::Bundle => {
                 let (ins, outs) = (need!(ins), need!(outs));
-                let (channel, control, signals) = if name == "unbundle" {
+                let split = kind == K::Unbundle;
+                let (channel, control, signals) = if split {
                     (ins[0], outs[0], outs[1..].to_vec())
                 } else {
                     (outs[0], ins[0], ins[1..].to_vec())
@@ -671,7 +692,7 @@ impl<'p> Lowering<'p> {
                 }
                 let c = self.module.channels[channel].name.clone();
                 let k = self.module.channels[control].name.clone();
-                if name == "unbundle" {
+                if split {
                     self.module.assigns.push((format!("{k}_valid"), format!("{c}_valid")));
                     self.module.assigns.push((format!("{c}_ready"), format!("{k}_ready")));
                     let mut at = 0;
@@ -703,11 +724,11 @@ impl<'p> Lowering<'p> {
                     self.module.wiring.push((vec![control], vec![channel]));
                 }
             }
-            "fork" | "lazy_fork" => {
+            K::Fork | K::LazyFork => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let w = width(self, ins[0]);
                 let (module, clocked) =
-                    if name == "fork" { ("hsir_fork", true) } else { ("hsir_lazy_fork", false) };
+                    if kind == K::Fork { ("hsir_fork", true) } else { ("hsir_lazy_fork", false) };
                 self.cell(
                     module,
                     base,
@@ -716,7 +737,7 @@ impl<'p> Lowering<'p> {
                     vec![pins("in", ins, false, true), group("out", outs, true, true)],
                 );
             }
-            "join" => {
+            K::Join => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 self.cell(
                     "hsir_join",
@@ -726,7 +747,7 @@ impl<'p> Lowering<'p> {
                     vec![group("ins", ins, false, false), pins("out", outs, true, false)],
                 );
             }
-            "sync" => {
+            K::Sync => {
                 // All inputs arrive, then all outputs leave together: a join of the inputs
                 // drives a lazy fork, whose copies give the outputs their valid; each output's
                 // data is its input's.
@@ -768,7 +789,7 @@ impl<'p> Lowering<'p> {
                     self.module.channels[output].data_driven = true;
                 }
             }
-            "merge" => {
+            K::Merge => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let w = width(self, outs[0]);
                 self.cell(
@@ -779,7 +800,7 @@ impl<'p> Lowering<'p> {
                     vec![group("ins", ins, false, true), pins("out", outs, true, true)],
                 );
             }
-            "mux" => {
+            K::Mux => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let (sel, data) = ins.split_first().expect("mux has a select");
                 let w = width(self, outs[0]);
@@ -796,7 +817,7 @@ impl<'p> Lowering<'p> {
                     ],
                 );
             }
-            "control_merge" => {
+            K::ControlMerge => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 if outs.len() != 2 {
                     return unsupported(self, " with other than two results");
@@ -815,7 +836,7 @@ impl<'p> Lowering<'p> {
                     ],
                 );
             }
-            "cond_br" => {
+            K::CondBr => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let w = width(self, ins[1]);
                 self.cell(
@@ -831,15 +852,15 @@ impl<'p> Lowering<'p> {
                     ],
                 );
             }
-            "sink" => {
+            K::Sink => {
                 let ins = need!(ins);
                 self.cell("hsir_sink", base, &[], false, vec![pins("in", ins, false, false)]);
             }
-            "source" => {
+            K::Source => {
                 let outs = need!(outs);
                 self.cell("hsir_source", base, &[], false, vec![pins("out", outs, true, false)]);
             }
-            "constant" => {
+            K::Constant => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let w = width(self, outs[0]);
                 let value = match crate::float::format_of(func, op.results[0]) {
@@ -860,11 +881,11 @@ impl<'p> Lowering<'p> {
                     vec![pins("ctrl", ins, false, false), pins("out", outs, true, true)],
                 );
             }
-            "buffer" => {
+            K::Buffer | K::Oehb | K::Tehb | K::Tfifo => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 self.buffer(op, id, base, ins[0], outs[0]);
             }
-            "wait" => {
+            K::Wait => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let (data, tokens) = ins.split_last().expect("wait has operands");
                 let w = width(self, outs[0]);
@@ -880,7 +901,7 @@ impl<'p> Lowering<'p> {
                     ],
                 );
             }
-            "select" | "arith.select" => {
+            K::Select | K::ArithSelect => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let w = width(self, outs[0]);
                 self.cell(
@@ -896,13 +917,15 @@ impl<'p> Lowering<'p> {
                     ],
                 );
             }
-            "load" | "store" if op.operands.len() == 3 => {
+            K::Load | K::McLoad | K::LsqLoad | K::Store | K::McStore | K::LsqStore
+                if op.operands.len() == 3 =>
+            {
                 // CIRCT: load [%addr] %memData, %ctrl -> (data, addr);
                 // store [%addr] %data, %ctrl -> (data, addr).
                 let (ins, outs) = (need!(ins), need!(outs));
                 let aw = width(self, ins[0]);
                 let w = width(self, ins[1]);
-                if name == "load" {
+                if kind.is_load() {
                     self.cell(
                         "hsir_load",
                         base,
@@ -932,11 +955,12 @@ impl<'p> Lowering<'p> {
                     );
                 }
             }
-            // Dynamatic's load and store pass address and data through: aliases, no cell.
-            "load" | "store" => {}
-            "memory" | "extmemory" | "mem_controller" => self.memory(id, base),
-            "lsq" => self.lsq(id, base),
-            "instance" => {
+            // Dynamatic's loads and stores (of every era) pass address and data through:
+            // aliases, no cell.
+            K::Load | K::McLoad | K::LsqLoad | K::Store | K::McStore | K::LsqStore => {}
+            K::Memory | K::ExtMemory | K::MemController => self.memory(id, base),
+            K::Lsq => self.lsq(id, base),
+            K::Instance => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let Some((callee, _)) = &op.symbol else { return };
                 let callee = callee.trim_start_matches('@').trim_matches('"');
@@ -964,7 +988,7 @@ impl<'p> Lowering<'p> {
                 }
                 self.cell(module_name(callee), base, &[], true, all);
             }
-            "dataflow.stream" => {
+            K::Stream => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let w = width(self, outs[0]);
                 let step = attr_string(op, "step_op").unwrap_or_else(|| "+=".into());
@@ -987,7 +1011,7 @@ impl<'p> Lowering<'p> {
                     ],
                 );
             }
-            "dataflow.gate" => {
+            K::Gate => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let w = width(self, outs[0]);
                 self.cell(
@@ -1003,7 +1027,7 @@ impl<'p> Lowering<'p> {
                     ],
                 );
             }
-            "dataflow.carry" => {
+            K::Carry => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let w = width(self, outs[0]);
                 self.cell(
@@ -1019,7 +1043,7 @@ impl<'p> Lowering<'p> {
                     ],
                 );
             }
-            "dataflow.invariant" => {
+            K::Invariant => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let w = width(self, outs[0]);
                 self.cell(
@@ -1034,57 +1058,114 @@ impl<'p> Lowering<'p> {
                     ],
                 );
             }
-            _ if crate::float::is_float_op(name) => {
+            K::AddF
+            | K::SubF
+            | K::MulF
+            | K::DivF
+            | K::CmpF
+            | K::NegF
+            | K::ExtF
+            | K::TruncF
+            | K::SIToFP
+            | K::UIToFP
+            | K::FPToSI
+            | K::FPToUI => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 self.float(op, base, ins, outs);
             }
-            _ => {
-                if let Some(opname) = binary_op(op) {
-                    let (ins, outs) = (need!(ins), need!(outs));
-                    let w = width(self, ins[0]);
-                    let ow = width(self, outs[0]);
-                    self.cell(
-                        "hsir_binary",
-                        base,
-                        &[
-                            ("W", w.to_string()),
-                            ("OW", ow.to_string()),
-                            ("OP", format!("\"{opname}\"")),
-                        ],
-                        false,
-                        vec![
-                            pins("lhs", vec![ins[0]], false, true),
-                            pins("rhs", vec![ins[1]], false, true),
-                            pins("out", outs, true, true),
-                        ],
-                    );
-                } else if let Some(opname) = unary_op(name) {
-                    let (ins, outs) = (need!(ins), need!(outs));
-                    let iw = width(self, ins[0]);
-                    let ow = width(self, outs[0]);
-                    // `index_cast` sign-extends or truncates, `index_castui` zero-extends.
-                    let opname = match opname {
-                        "index_cast" | "index_castui" if ow < iw => "trunci",
-                        "index_cast" if ow > iw => "extsi",
-                        "index_castui" if ow > iw => "extui",
-                        "index_cast" | "index_castui" => "bitcast",
-                        other => other,
-                    };
-                    self.cell(
-                        "hsir_unary",
-                        base,
-                        &[
-                            ("IW", iw.to_string()),
-                            ("OW", ow.to_string()),
-                            ("OP", format!("\"{opname}\"")),
-                        ],
-                        false,
-                        vec![pins("in", ins, false, true), pins("out", outs, true, true)],
-                    );
-                } else {
-                    unsupported(self, "");
-                }
+            K::AddI
+            | K::SubI
+            | K::MulI
+            | K::DivSI
+            | K::DivUI
+            | K::RemSI
+            | K::RemUI
+            | K::AndI
+            | K::OrI
+            | K::XOrI
+            | K::ShLI
+            | K::ShRSI
+            | K::ShRUI
+            | K::MaxSI
+            | K::MaxUI
+            | K::MinSI
+            | K::MinUI
+            | K::CmpI => {
+                let Some(opname) = binary_op(op) else { return unsupported(self, "") };
+                let (ins, outs) = (need!(ins), need!(outs));
+                let w = width(self, ins[0]);
+                let ow = width(self, outs[0]);
+                self.cell(
+                    "hsir_binary",
+                    base,
+                    &[
+                        ("W", w.to_string()),
+                        ("OW", ow.to_string()),
+                        ("OP", format!("\"{opname}\"")),
+                    ],
+                    false,
+                    vec![
+                        pins("lhs", vec![ins[0]], false, true),
+                        pins("rhs", vec![ins[1]], false, true),
+                        pins("out", outs, true, true),
+                    ],
+                );
             }
+            K::Not
+            | K::ExtSI
+            | K::ExtUI
+            | K::TruncI
+            | K::Bitcast
+            | K::IndexCast
+            | K::IndexCastUI => {
+                let (ins, outs) = (need!(ins), need!(outs));
+                let iw = width(self, ins[0]);
+                let ow = width(self, outs[0]);
+                let Some(opname) = unary_op(kind, iw, ow) else { return unsupported(self, "") };
+                self.cell(
+                    "hsir_unary",
+                    base,
+                    &[
+                        ("IW", iw.to_string()),
+                        ("OW", ow.to_string()),
+                        ("OP", format!("\"{opname}\"")),
+                    ],
+                    false,
+                    vec![pins("in", ins, false, true), pins("out", outs, true, true)],
+                );
+            }
+            K::Func
+            | K::EsiInstance
+            | K::Init
+            | K::Pack
+            | K::Unpack
+            | K::Reshape
+            | K::ArithConstant
+            | K::SpecCommit
+            | K::Speculator
+            | K::SpecSave
+            | K::SpecSaveCommit
+            | K::SpeculatingBranch
+            | K::NonSpec
+            | K::Blocker
+            | K::ReadyRemover
+            | K::ValidMerger
+            | K::RemF
+            | K::MaximumF
+            | K::MinimumF
+            | K::MaxNumF
+            | K::MinNumF
+            | K::AbsF
+            | K::CeilDivSI
+            | K::CeilDivUI
+            | K::FloorDivSI
+            | K::PipelineScheduled
+            | K::PipelineUnscheduled
+            | K::PipelineStage
+            | K::PipelineReturn
+            | K::PipelineLatency
+            | K::PipelineLatencyReturn
+            | K::PipelineSrc => unsupported(self, ""),
         }
     }
 
@@ -1178,7 +1259,7 @@ impl<'p> Lowering<'p> {
                     self.error(
                         Code::BackendUnsupportedOp,
                         op.name_range,
-                        "`buffer` with `initValues` that are not all integers: the backend gives a `seq` buffer integer initial tokens only".into(),
+                        format!("`{}` with `initValues` that are not all integers: the backend gives a `seq` buffer integer initial tokens only", op.name),
                     );
                     return;
                 }
@@ -1198,7 +1279,7 @@ impl<'p> Lowering<'p> {
             }
             BufferKind::CirctFifo => {
                 if op.attr("initValues").is_some() {
-                    self.error(Code::BackendUnsupportedOp, op.name_range, "`buffer ... fifo` with `initValues`: hsir gives initial tokens to `seq` buffers only".into());
+                    self.error(Code::BackendUnsupportedOp, op.name_range, format!("`{} ... fifo` with `initValues`: hsir gives initial tokens to `seq` buffers only", op.name));
                     return;
                 }
                 let slots = op.bracket_ints.first().map_or(slots, |&n| n as u32).max(1);
@@ -1360,18 +1441,28 @@ impl<'p> Lowering<'p> {
                     raw,
                 });
                 if dynamatic {
-                    let (Some(start), Some(end), Some(mem_end)) = (
-                        operand(self, Role::MemStart),
-                        operand(self, Role::CtrlEnd),
-                        result(self, Role::MemEnd),
-                    ) else {
+                    // Dynamatic 2024's `mem_controller` has no `memStart` / `ctrlEnd`: both are
+                    // always there, so its done token is offered while no announced store is
+                    // pending (and taken again and again: it is never left over).
+                    let steady = func.era == Era::Dynamatic2024;
+                    let (start, end) = if steady {
+                        (Some(self.tie_valid(&base)), Some(self.tie_valid(&base)))
+                    } else {
+                        (operand(self, Role::MemStart), operand(self, Role::CtrlEnd))
+                    };
+                    let (Some(start), Some(end), Some(mem_end)) =
+                        (start, end, result(self, Role::MemEnd))
+                    else {
                         self.error(
                             Code::BackendUnsupportedOp,
                             op.name_range,
-                            "`mem_controller` without its start, end and done tokens".into(),
+                            format!("`{}` without its start, end and done tokens", op.short_name()),
                         );
                         return;
                     };
+                    if steady {
+                        self.steady.push(mem_end);
+                    }
                     let counts: Option<Vec<ChannelId>> = (0..iface.store_counts)
                         .map(|k| operand(self, Role::StoreCount(k)))
                         .collect();
@@ -1419,6 +1510,85 @@ impl<'p> Lowering<'p> {
         c
     }
 
+    /// A control channel that always holds a token (nothing takes it away).
+    fn tie_valid(&mut self, base: &str) -> ChannelId {
+        let c = self.new_channel(
+            &format!("{base}_always"),
+            Shape { data: 0, control: true },
+            String::new(),
+        );
+        let name = self.module.channels[c].name.clone();
+        self.module.assigns.push((format!("{name}_valid"), "1'b1".into()));
+        self.module.assigns.push((format!("{name}_data"), "1'b0".into()));
+        self.module.channels[c].data_driven = true;
+        self.module.unused.push(format!("{name}_ready"));
+        self.steady.push(c);
+        c
+    }
+
+    /// The function's results, from the terminator's operands: each a port of the module. In
+    /// Dynamatic 2024, `end`'s operands after the results are the memories' done tokens, and a
+    /// result leaves only while every done token is offered (a `hsir_wait` per result, each
+    /// with its own copy of every done token).
+    fn terminator(&mut self, op: &OpData, base: String, ins: Vec<ChannelId>) {
+        let names = self.func.result_names();
+        let (results, done) = ins.split_at(self.func.terminator_results(op).min(ins.len()));
+        if results.is_empty() {
+            for &d in done {
+                let name = self.unique(&format!("{base}_done"));
+                self.cell("hsir_sink", name, &[], false, vec![pins("in", vec![d], false, false)]);
+            }
+        }
+        // Copies of each done token, one per result.
+        let mut copies: Vec<Vec<ChannelId>> = vec![Vec::new(); results.len()];
+        for &d in done {
+            if results.len() == 1 {
+                copies[0].push(d);
+                continue;
+            }
+            let shape = self.module.channels[d].shape;
+            let label = self.module.channels[d].label.clone();
+            let outs: Vec<ChannelId> = (0..results.len())
+                .map(|i| self.new_channel(&format!("{base}_done{i}"), shape, label.clone()))
+                .collect();
+            for (i, &o) in outs.iter().enumerate() {
+                copies[i].push(o);
+            }
+            let name = self.unique(&format!("{base}_fork"));
+            self.cell(
+                "hsir_fork",
+                name,
+                &[("N", outs.len().to_string()), ("W", shape.bits().to_string())],
+                true,
+                vec![pins("in", vec![d], false, true), group("out", outs, true, true)],
+            );
+        }
+        for (i, &result) in results.iter().enumerate() {
+            let name = names.get(i).cloned().unwrap_or_else(|| format!("out{i}"));
+            let shape = self.module.channels[result].shape;
+            let channel = if done.is_empty() {
+                result
+            } else {
+                let label = self.module.channels[result].label.clone();
+                let out = self.new_channel(&format!("{base}_{name}"), shape, label);
+                let cell = self.unique(&format!("{base}_wait{i}"));
+                self.cell(
+                    "hsir_wait",
+                    cell,
+                    &[("NT", done.len().to_string()), ("W", shape.bits().to_string())],
+                    false,
+                    vec![
+                        group("tok", std::mem::take(&mut copies[i]), false, false),
+                        pins("in", vec![result], false, true),
+                        pins("out", vec![out], true, true),
+                    ],
+                );
+                out
+            };
+            self.module.outputs.push(Port { name, channel, shape });
+        }
+    }
+
     /// A channel out of a port group that has no real port: always taken.
     fn tie_output(&mut self, base: &str, width: u32) -> ChannelId {
         let c = self.new_channel(
@@ -1433,14 +1603,19 @@ impl<'p> Lowering<'p> {
     }
 }
 
-/// A result that is its operand renamed: `br`'s, and Dynamatic's load and store (address and
-/// data pass through to the memory interface).
+/// A result that is its operand renamed: `br`'s, a `return`'s before `end`, and Dynamatic's
+/// loads and stores (address and data pass through to the memory interface).
 fn alias_of(op: &OpData, n: u32) -> Option<UseId> {
-    match op.short_name() {
+    match OpKind::of(op)? {
         // compose and decompose retype the same bits: data low, downstream signals above.
-        "br" | "compose" | "decompose" => op.operands.first().copied(),
-        // Dynamatic: `load[%addr] %data` -> (addressResult, dataResult); `store` alike.
-        "load" | "store" if op.operands.len() == 2 => op.operands.get(n.min(1) as usize).copied(),
+        OpKind::Br | OpKind::Compose | OpKind::Decompose => op.operands.first().copied(),
+        // Result `n` of a `return` is its operand `n`.
+        OpKind::Return => op.operands.get(n as usize).copied(),
+        // Dynamatic: `load[%addr] %data` -> (addressResult, dataResult); stores alike, and
+        // 2024's `mc_*` / `lsq_*` (whose operands are address, data too).
+        kind if kind.is_access() && op.operands.len() == 2 => {
+            op.operands.get(n.min(1) as usize).copied()
+        }
         _ => None,
     }
 }
@@ -1492,38 +1667,33 @@ fn attr_string(op: &OpData, key: &str) -> Option<String> {
     op.attr(key).map(|a| dataflow::attribute_scalar(&a.value).to_string())
 }
 
-/// The library's name for an arithmetic op with two operands.
+/// The library's name for an integer op with two operands (`hsir_binary`'s `OP`): the op's key
+/// (`addi`), or for `cmpi` the key and its predicate (`cmpi_slt`).
 pub fn binary_op(op: &OpData) -> Option<String> {
-    let name = op.short_name().trim_start_matches("arith.");
-    const OPS: &[&str] = &[
-        "addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "andi", "ori", "xori", "shli",
-        "shrsi", "shrui", "maxsi", "maxui", "minsi", "minui",
-    ];
-    if OPS.contains(&name) {
-        return Some(name.to_string());
-    }
-    if name == "cmpi" {
+    let kind = OpKind::of(op)?;
+    if kind == OpKind::CmpI {
         const PREDICATES: &[&str] =
             &["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
         let predicate =
             op.words.iter().map(|(w, _)| w.as_str()).find(|w| PREDICATES.contains(w))?;
-        return Some(format!("cmpi_{predicate}"));
+        return Some(format!("{}_{predicate}", kind.key()));
     }
-    None
+    crate::sim::BinaryOp::of(kind).map(|_| kind.key().to_string())
 }
 
-/// The library's name for a one-operand op.
-pub fn unary_op(name: &str) -> Option<&'static str> {
-    Some(match name.trim_start_matches("arith.") {
-        "extsi" => "extsi",
-        "extui" => "extui",
-        "trunci" => "trunci",
-        "not" => "not",
-        "bitcast" => "bitcast",
-        "index_cast" => "index_cast",
-        "index_castui" => "index_castui",
+/// The library's name for a one-operand op from `iw` to `ow` bits (`hsir_unary`'s `OP`): the
+/// op's key, and for `index_cast` / `index_castui` the cast it is at those widths.
+pub fn unary_op(kind: OpKind, iw: u32, ow: u32) -> Option<&'static str> {
+    let cast = match kind {
+        OpKind::Not | OpKind::ExtSI | OpKind::ExtUI | OpKind::TruncI | OpKind::Bitcast => kind,
+        // `index_cast` sign-extends or truncates, `index_castui` zero-extends.
+        OpKind::IndexCast | OpKind::IndexCastUI if ow < iw => OpKind::TruncI,
+        OpKind::IndexCast if ow > iw => OpKind::ExtSI,
+        OpKind::IndexCastUI if ow > iw => OpKind::ExtUI,
+        OpKind::IndexCast | OpKind::IndexCastUI => OpKind::Bitcast,
         _ => return None,
-    })
+    };
+    Some(cast.key())
 }
 
 #[cfg(test)]

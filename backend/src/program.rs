@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use hsir_analysis::ir::{Item, OpData, ValueId};
+use hsir_analysis::ops::{Era, OpKind};
 use hsir_analysis::signatures::Style;
 use hsir_analysis::types::Type;
 use hsir_analysis::{Database, Diagnostic, DiagnosticCode, FileId, Parse, Severity, TextSize};
@@ -29,6 +30,8 @@ pub struct Func {
     /// Each value's type, as the analysis inferred it.
     pub types: Vec<Option<Type>>,
     pub style: Style,
+    /// The syntax era the function is written in, as the analysis read it (`Era::of`).
+    pub era: Era,
     /// A declaration without a body.
     pub external: bool,
     /// Which `// -----` case of the file it is in.
@@ -189,7 +192,20 @@ impl Func {
         let block = self.item.blocks.first()?;
         let last = *block.ops.last()?;
         let op = &self.item.ops[last as usize];
-        matches!(op.short_name(), "return" | "end").then_some(op)
+        OpKind::of(op).is_some_and(OpKind::is_terminator).then_some(op)
+    }
+
+    /// How many operands of the terminator `op` are the function's results: all of them, but
+    /// in Dynamatic 2024's `end`, whose operands after the results are the memory interfaces'
+    /// done tokens (the function's results are its first operands).
+    pub fn terminator_results(&self, op: &OpData) -> usize {
+        let count = op.operands.len();
+        if self.era == Era::Dynamatic2024 && OpKind::of(op) == Some(OpKind::End) {
+            let results = self.op().signature.as_ref().map_or(count, |s| s.results.len());
+            results.min(count)
+        } else {
+            count
+        }
     }
 }
 
@@ -395,7 +411,7 @@ impl Program {
                 let Some(view) = analysis.view_of(item) else { continue };
                 let mut symbols: Vec<(String, Option<TextSize>)> = Vec::new();
                 let ops = view.lowered.item.ops.iter();
-                for op in ops.filter(|op| op.short_name() == "instance") {
+                for op in ops.filter(|op| OpKind::of(op) == Some(OpKind::Instance)) {
                     let Some((symbol, _)) = &op.symbol else { continue };
                     let symbol = symbol.trim_start_matches('@').trim_matches('"');
                     if symbols.iter().any(|(s, _)| s == symbol) {
@@ -426,13 +442,17 @@ impl Program {
                 .or_else(|| top.symbol.as_ref().map(|(n, _)| n.trim_start_matches('@').to_string()))
                 .unwrap_or_default();
             let errors = errors_at(start);
-            if top.name == "handshake.func" {
+            if OpKind::of(top) == Some(OpKind::Func) {
                 // A declaration may name its arguments; what makes it one is having no body.
                 let external =
                     top.signature.as_ref().is_some_and(|s| s.external) || top.regions.is_empty();
-                let (types, style) = match taken.typed {
-                    Some(t) => (t.types, t.style),
-                    None => (item.values.iter().map(|v| v.ty.clone()).collect(), Style::Circt),
+                let (types, style, era) = match taken.typed {
+                    Some(t) => (t.types, t.style, t.era),
+                    None => (
+                        item.values.iter().map(|v| v.ty.clone()).collect(),
+                        Style::Circt,
+                        Era::Circt,
+                    ),
                 };
                 callees.push(instances.remove(&start).unwrap_or_default());
                 program.funcs.push(Func {
@@ -442,6 +462,7 @@ impl Program {
                     offset: start,
                     types,
                     style,
+                    era,
                     external,
                     case: taken.item.case,
                     errors,
@@ -513,7 +534,8 @@ impl Program {
                 while let Some(&caller) = reached.get(next) {
                     next += 1;
                     let caller = &self.funcs[caller];
-                    for op in caller.item.ops.iter().filter(|op| op.short_name() == "instance") {
+                    let instances = caller.item.ops.iter();
+                    for op in instances.filter(|op| OpKind::of(op) == Some(OpKind::Instance)) {
                         let Some(callee) = op.symbol.as_ref().and_then(|(s, _)| {
                             caller.callees.get(s.trim_start_matches('@').trim_matches('"'))
                         }) else {

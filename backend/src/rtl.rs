@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use hsir_analysis::ops::OpKind;
 use hsir_analysis::{Diagnostic, DiagnosticCode as Code, Parse, TextRange};
 
 use crate::netlist::{self, Netlist};
@@ -96,7 +97,7 @@ pub fn generate_program(
                     return Err(vec![Diagnostic::new(
                         Code::BackendNoTop,
                         first_item(program),
-                        "the file has no `handshake.func` with a body and no `hw.module` with a pipeline to generate".to_string(),
+                        format!("the file has no `{}` with a body and no `hw.module` with a pipeline to generate", OpKind::Func.full_name()),
                     )])
                 }
             },
@@ -156,7 +157,7 @@ fn first_item(program: &Program) -> TextRange {
 
 /// Whether an `hw.module` holds a pipeline.
 fn has_pipeline(module: &crate::HwModule) -> bool {
-    module.item.ops.iter().any(|op| op.name.starts_with("pipeline."))
+    module.item.ops.iter().any(|op| OpKind::of(op).is_some_and(OpKind::is_pipeline))
 }
 
 fn pipeline_output(module: &crate::HwModule, options: &Options) -> Result<Output, Vec<Diagnostic>> {

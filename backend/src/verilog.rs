@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use hsir_analysis::ops::OpKind;
+
 use crate::netlist::{Cell, Module, Netlist, Pins};
 
 macro_rules! library {
@@ -203,7 +205,10 @@ pub fn typed_name(module: &Module, cell: &Cell) -> Option<String> {
 fn float_port(cell: &Cell, port: &str) -> bool {
     let param = |key: &str| cell.params.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
     match (cell.module.as_ref(), port) {
-        ("hsir_float_binary", "out") => !param("OP").is_some_and(|op| op.contains("cmpf")),
+        // A comparison's `OP` is `cmpf_<predicate>`.
+        ("hsir_float_binary", "out") => {
+            !param("OP").is_some_and(|op| op.contains(OpKind::CmpF.key()))
+        }
         ("hsir_float_binary", _) => true,
         ("hsir_float_unary", "in") => param("IEW") != Some("0"),
         ("hsir_float_unary", _) => param("OEW") != Some("0"),

@@ -99,7 +99,11 @@ fn leftover_names_the_consuming_operand() {
     assert_eq!(outcome.results, vec![vec![7], vec![3]]);
     assert_eq!(outcome.leftovers.len(), 1);
     let leftover = &outcome.leftovers[0];
-    assert_eq!(leftover.message, "1 token left on the ctrl of `load` (`%ctrl`)");
+    assert_eq!(leftover.message, "1 token left on the control of `load` (`%ctrl`)");
+    // The role is the op table's, as signature help shows it.
+    let role =
+        hsir_analysis::ops::OpKind::Load.def().operand_role(hsir_analysis::ops::Era::Circt, 2, 3);
+    assert_eq!(role, Some("control"));
     assert_eq!(leftover.count, 1);
     assert_eq!(leftover.tokens, vec![0]);
     let func = program.func("f").unwrap();
@@ -289,4 +293,71 @@ fn directives_of_a_file_and_of_a_function() {
     let program = self::program(bad);
     let error = stimulus::directives(bad, &program, program.func("f").unwrap()).unwrap_err();
     assert_eq!(error, "`@f` has no argument or memory `b`");
+}
+
+/// The interpreter names a `dataflow.carry`'s operands by the op table's roles, the ones
+/// signature help shows: the second initial value waits on the "initial value", and the held
+/// carry waits for its "condition" and "carried value".
+#[test]
+fn carry_roles_are_the_tables() {
+    use hsir_analysis::ops::{Era, OpKind};
+    let text = "handshake.func @f(%c: i1, %init: i32, %next: i32) -> i32 {\n  %v = dataflow.carry %c, %init, %next : i1, i32, i32 -> i32\n  return %v : i32\n}\n";
+    let outcome = run(text, "f", vec![vec![], vec![1, 2], vec![]]).unwrap();
+    assert_eq!(outcome.results, vec![vec![1]]);
+    let role = |i: usize| OpKind::Carry.def().operand_role(Era::Loom, i, 3).unwrap();
+    assert_eq!((role(0), role(1), role(2)), ("condition", "initial value", "carried value"));
+    let left: Vec<&str> = outcome.leftovers.iter().map(|l| l.message.as_str()).collect();
+    assert_eq!(left, [format!("1 token left on the {} of `dataflow.carry` (`%init`)", role(1))]);
+    let held: Vec<&str> = outcome.held.iter().map(|h| h.message.as_str()).collect();
+    assert_eq!(
+        held,
+        [format!(
+            "`dataflow.carry` (`%v`) is still inside a loop: it waits for its {} (and, when it is true, its {})",
+            role(0),
+            role(2)
+        )]
+    );
+}
+
+/// Dynamatic 2024: `end` takes the function's result, then the `mem_controller`'s done token,
+/// which is offered only while no store its store counts announced is pending. The result
+/// leaves once the announced store is written, and waits for ever when the store never comes.
+#[test]
+fn end_of_2024_waits_for_the_memory_done_token() {
+    let text = r#"handshake.func @f(%mem: memref<4xi32>, %a: !handshake.channel<i32>, %start: !handshake.control<>, ...) -> !handshake.control<> attributes {argNames = ["mem", "a", "start"], resNames = ["end"]} {
+  %done = mem_controller[%mem : memref<4xi32>] (%count, %st_addr, %st_data) {connectedBlocks = [0 : i32]} : (!handshake.channel<i32>, !handshake.channel<i2>, !handshake.channel<i32>) -> !handshake.control<>
+  %s:2 = fork [2] %start : <>
+  %count = constant %s#0 {value = 1 : i32} : <i32>
+  %af:2 = fork [2] %a : <i32>
+  %addr = trunci %af#0 : <i32> to <i2>
+  %st_addr, %st_data = mc_store[%addr] %af#1 : <i32>, <i2>
+  end %s#1, %done : <>, <>
+}
+"#;
+    let stored = run(text, "f", vec![vec![], vec![2], vec![0]]).unwrap();
+    assert_eq!(stored.results, vec![vec![0]], "one result: the done token is not one");
+    assert_eq!(stored.memories["mem"], vec![0, 0, 2, 0]);
+    assert!(stored.leftovers.is_empty() && stored.held.is_empty(), "{stored:?}");
+    let waiting = run(text, "f", vec![vec![], vec![], vec![0]]).unwrap();
+    assert_eq!(waiting.results, vec![Vec::<u64>::new()]);
+    let left: Vec<&str> = waiting.leftovers.iter().map(|l| l.message.as_str()).collect();
+    assert_eq!(left, ["1 token left on the result of `end` (`%s#1`)"]);
+    let held: Vec<&str> = waiting.held.iter().map(|h| h.message.as_str()).collect();
+    assert_eq!(held, ["`mem_controller` (`%done`) was told of 1 store it never received"]);
+}
+
+/// How the interpreter's reports name operands: the table's roles, a repeated variadic port
+/// numbered within its repetitions.
+#[test]
+fn operand_labels_number_repeated_variadic_ports() {
+    use hsir_analysis::ops::{Era, OpKind};
+    let label = |kind: OpKind, era: Era, i: usize, n: usize| kind.operand_label(era, i, n);
+    assert_eq!(label(OpKind::Join, Era::Circt, 1, 2).as_deref(), Some("input 1"));
+    assert_eq!(label(OpKind::Join, Era::Circt, 0, 1).as_deref(), Some("input"));
+    assert_eq!(label(OpKind::Mux, Era::Dynamatic2026, 0, 3).as_deref(), Some("select"));
+    assert_eq!(label(OpKind::Mux, Era::Dynamatic2026, 2, 3).as_deref(), Some("data 1"));
+    assert_eq!(label(OpKind::Load, Era::Circt, 1, 3).as_deref(), Some("data from memory"));
+    assert_eq!(label(OpKind::Load, Era::Circt, 1, 4).as_deref(), Some("address 1"));
+    assert_eq!(label(OpKind::Load, Era::Circt, 3, 4).as_deref(), Some("control"));
+    assert_eq!(label(OpKind::CondBr, Era::Dynamatic2025, 2, 2), None);
 }

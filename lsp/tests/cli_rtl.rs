@@ -604,7 +604,7 @@ fn sim_shows_the_token_the_raw_will_continue_bug_leaves() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(
-        text.lines().any(|l| l == "  left: 1 token left on the ctrl of `store` (`%tick`)"),
+        text.lines().any(|l| l == "  left: 1 token left on the control of `store` (`%tick`)"),
         "{text}"
     );
     expect_file!["snapshots/sim_fill_raw_bug.txt"].assert_eq(&text);

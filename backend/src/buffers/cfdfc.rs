@@ -18,6 +18,8 @@
 
 use std::collections::BTreeSet;
 
+use hsir_analysis::ops::OpKind;
+
 use super::graph::Graph;
 
 /// Iterations assumed per loop level when no profile is given.
@@ -142,7 +144,7 @@ pub fn find(graph: &Graph, profile: Option<&Profile>) -> Loops {
     // loop; of the loops holding it, the smallest is the mux's own level.
     for a in 0..loops.len() {
         let h = graph.channels[loops[a].0].to;
-        if graph.units[h].name != "mux" {
+        if graph.units[h].kind != Some(OpKind::Mux) {
             continue;
         }
         let Some(&select) = graph.ins[h].iter().find(|&&c| graph.channels[c].operand == 0) else {
@@ -284,8 +286,9 @@ fn back_edges(graph: &Graph) -> Vec<bool> {
         if !graph.cycle_edge(c) || !unit.merge_like || scc[ch.from] != scc[ch.to] {
             continue;
         }
-        let first_data = match unit.name.as_str() {
-            "mux" | "carry" => 1,
+        // A `mux`'s select and a `carry`'s condition come before the data inputs.
+        let first_data = match unit.kind {
+            Some(OpKind::Mux | OpKind::Carry) => 1,
             _ => 0,
         };
         candidate[c] = ch.operand > first_data;

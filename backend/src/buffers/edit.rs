@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 
 use hsir_analysis::dataflow::{self, BufferSyntax, BufferType};
 use hsir_analysis::ir::{Def, OpId, ValueId};
+use hsir_analysis::ops::OpKind;
 use hsir_analysis::signatures::Style;
 use hsir_analysis::TextRange;
 use hsir_parser::TextSize;
@@ -28,8 +29,10 @@ pub struct TextEdit {
 /// Which syntax new buffers use in `func`.
 pub fn syntax(func: &Func) -> BufferSyntax {
     let buffers = dataflow::buffers(&func.item);
-    if let Some(info) =
-        buffers.iter().flatten().find(|b| func.item.ops[b.op as usize].short_name() == "buffer")
+    if let Some(info) = buffers
+        .iter()
+        .flatten()
+        .find(|b| OpKind::of(&func.item.ops[b.op as usize]) == Some(OpKind::Buffer))
     {
         return info.syntax;
     }
@@ -77,7 +80,7 @@ pub fn edits(func: &Func, placement: &Placement, file_text: &str) -> Vec<TextEdi
             if syntax == BufferSyntax::Circt { circt_chain(&p.chain) } else { p.chain.clone() };
         for &(ty_buf, slots) in &chain {
             let name = fresh(&mut names, "%buf");
-            let attrs_name = named.then(|| fresh(&mut op_names, "buffer"));
+            let attrs_name = named.then(|| fresh(&mut op_names, OpKind::Buffer.key()));
             text.push_str(&indent);
             text.push_str(&buffer_op(
                 syntax,
@@ -239,6 +242,7 @@ fn buffer_op(
     op_name: Option<&str>,
 ) -> String {
     let timing = ty.timing();
+    let buffer = OpKind::Buffer.key();
     let name_attr = |rest: &str| match (op_name, rest.is_empty()) {
         (Some(n), true) => format!(" {{handshake.name = \"{n}\"}}"),
         (Some(n), false) => format!(" {{handshake.name = \"{n}\", {rest}}}"),
@@ -247,7 +251,7 @@ fn buffer_op(
     };
     match syntax {
         BufferSyntax::HwParameters => format!(
-            "{name} = buffer {input}{} : {channel_type}",
+            "{name} = {buffer} {input}{} : {channel_type}",
             name_attr(&format!(
                 "hw.parameters = {{BUFFER_TYPE = \"{}\", NUM_SLOTS = {slots} : ui32, TIMING = #handshake<timing {{D: {}, V: {}, R: {}}}>}}",
                 ty.name(),
@@ -257,7 +261,7 @@ fn buffer_op(
             ))
         ),
         BufferSyntax::Inline => format!(
-            "{name} = buffer {input}, bufferType = {}, numSlots = {slots}{}{} : {channel_type}",
+            "{name} = {buffer} {input}, bufferType = {}, numSlots = {slots}{}{} : {channel_type}",
             ty.name(),
             if timing.d > 0 { ", dvLatency = 1" } else { "" },
             name_attr("")
@@ -266,7 +270,7 @@ fn buffer_op(
             // CIRCT has two kinds: `seq` breaks data, valid and ready; `fifo` breaks data and
             // valid. It has no transparent buffer, so transparent slots become a `fifo`.
             let kind = if timing.r > 0 { "seq" } else { "fifo" };
-            format!("{name} = buffer [{slots}] {kind} {input} : {channel_type}")
+            format!("{name} = {buffer} [{slots}] {kind} {input} : {channel_type}")
         }
     }
 }

@@ -6,21 +6,18 @@
 
 use hsir_analysis::dataflow::{self, BufferInfo};
 use hsir_analysis::ir::{Def, OpId, UseId, ValueId};
+use hsir_analysis::ops::OpKind;
 use hsir_analysis::TextRange;
 
 use super::timing::{OpTiming, TimingModel};
 use crate::program::Func;
 
-/// Ops whose ports are memory ports: never buffered (seed 000, "Unbufferizable Channels").
-pub const MEMORY_INTERFACES: &[&str] = &["mem_controller", "lsq", "memory", "extmemory"];
-
-/// Ops that merge tokens from several inputs (seed 000's "merge-like operations").
-pub const MERGE_LIKE: &[&str] = &["merge", "mux", "control_merge", "carry"];
-
 #[derive(Debug, Clone)]
 pub struct Unit {
     /// The op, or `None` for a function argument.
     pub op: Option<OpId>,
+    /// What the op is, when the op table knows it.
+    pub kind: Option<OpKind>,
     /// The op's name without dialect (`addi`), or `argument`.
     pub name: String,
     /// How messages name the unit: `addi0` (Dynamatic's `handshake.name`) or `addi %5`.
@@ -30,7 +27,11 @@ pub struct Unit {
     pub timing: OpTiming,
     /// Whether the timing model had no entry for the op (its fallback was used).
     pub missing_timing: bool,
+    /// Merges tokens from several inputs (seed 000's "merge-like operations":
+    /// `OpKind::is_merge_like`).
     pub merge_like: bool,
+    /// Its ports are memory ports, never buffered (seed 000, "Unbufferizable Channels"): memory
+    /// interfaces and memories.
     pub memory_interface: bool,
     /// Dynamatic's `handshake.bb`, when written.
     pub block: Option<u32>,
@@ -149,6 +150,7 @@ impl Graph {
                 let v = &item.values[value as usize];
                 units.push(Unit {
                     op: None,
+                    kind: None,
                     name: "argument".into(),
                     label: format!("argument {}", v.name),
                     range: func.absolute(v.range),
@@ -184,14 +186,16 @@ impl Graph {
                 notes.missing_timing.push((name.clone(), units.len()));
             }
             unit_of_op[id] = Some(units.len());
+            let kind = OpKind::of(op);
             units.push(Unit {
                 op: Some(id as OpId),
+                kind,
                 label: label(func, id as OpId),
                 range: func.absolute(op.range),
                 timing: timing_entry,
                 missing_timing: missing,
-                merge_like: MERGE_LIKE.contains(&name.as_str()),
-                memory_interface: MEMORY_INTERFACES.contains(&name.as_str()),
+                merge_like: kind.is_some_and(OpKind::is_merge_like),
+                memory_interface: kind.is_some_and(|k| k.is_interface() || k.is_memory()),
                 block: op
                     .attr("handshake.bb")
                     .and_then(|a| {

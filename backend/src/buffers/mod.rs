@@ -33,6 +33,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use hsir_analysis::diagnostics::{Diagnostic, DiagnosticCode};
+use hsir_analysis::ops::OpKind;
 
 use crate::program::Func;
 use cfdfc::{Loops, Profile};
@@ -1115,9 +1116,10 @@ pub fn place_program(
         .filter(|f| !f.external && only.is_none_or(|name| f.name == name))
         .collect();
     if funcs.is_empty() {
+        let func = OpKind::Func.full_name();
         let message = match only {
-            Some(name) => format!("the file has no `handshake.func` named `{name}` with a body"),
-            None => "the file has no `handshake.func` with a body to place buffers in".to_string(),
+            Some(name) => format!("the file has no `{func}` named `{name}` with a body"),
+            None => format!("the file has no `{func}` with a body to place buffers in"),
         };
         return Err(vec![Diagnostic::new(
             DiagnosticCode::BackendNoTop,

@@ -7,6 +7,8 @@
 //!   LSQ break data/valid, and the fork's other outputs get a transparent slot;
 //! - FPGA20 only: a ready-breaking buffer after a merge-like op whose output is on a cycle.
 
+use hsir_analysis::ops::OpKind;
+
 use super::cfdfc::Loops;
 use super::formulation::Algorithm;
 use super::graph::Graph;
@@ -27,9 +29,9 @@ pub fn apply(func: &Func, graph: &mut Graph, loops: &Loops, algorithm: Algorithm
             && loops.cfdfcs.iter().any(|k| k.channels.contains(&c))
     };
     for u in 0..graph.units.len() {
-        let name = graph.units[u].name.clone();
+        let kind = graph.units[u].kind;
         let outs = graph.outs[u].clone();
-        if name == "merge" && graph.ins[u].len() > 1 {
+        if kind == Some(OpKind::Merge) && graph.ins[u].len() > 1 {
             for &c in &outs {
                 if on_cycle(graph, c) {
                     let ch = &mut graph.channels[c];
@@ -46,7 +48,7 @@ pub fn apply(func: &Func, graph: &mut Graph, loops: &Loops, algorithm: Algorithm
                 }
             }
         }
-        if (name == "load" || name == "store") && attached_to_lsq(func, graph, u) {
+        if kind.is_some_and(OpKind::is_access) && attached_to_lsq(func, graph, u) {
             for &c in &graph.ins[u].clone() {
                 let ch = &mut graph.channels[c];
                 if ch.bufferable {
@@ -55,7 +57,7 @@ pub fn apply(func: &Func, graph: &mut Graph, loops: &Loops, algorithm: Algorithm
                 }
             }
         }
-        if name == "lsq" {
+        if kind == Some(OpKind::Lsq) {
             lsq_control_paths(func, graph, u);
         }
     }
@@ -69,7 +71,8 @@ fn attached_to_lsq(func: &Func, graph: &Graph, u: usize) -> bool {
     }
     graph.outs[u].iter().chain(&graph.ins[u]).any(|&c| {
         let ch = &graph.channels[c];
-        graph.units[ch.to].name == "lsq" || graph.units[ch.from].name == "lsq"
+        let lsq = |u: usize| graph.units[u].kind == Some(OpKind::Lsq);
+        lsq(ch.to) || lsq(ch.from)
     })
 }
 
@@ -91,7 +94,7 @@ fn lsq_control_paths(func: &Func, graph: &mut Graph, lsq: usize) {
         operands[1..operands.len() - 1].iter().copied().filter(|&c| is_control(c)).collect();
     for (g, &alloc) in groups.iter().enumerate() {
         let fork = graph.channels[alloc].from;
-        if !matches!(graph.units[fork].name.as_str(), "fork" | "lazy_fork") {
+        if !matches!(graph.units[fork].kind, Some(OpKind::Fork | OpKind::LazyFork)) {
             continue;
         }
         for c in graph.outs[fork].clone() {

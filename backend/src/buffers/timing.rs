@@ -9,6 +9,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use hsir_analysis::dataflow::{BufferKind, BufferType, Timing};
+use hsir_analysis::ops::Dialect;
 
 /// The built-in model's text.
 const BUILTIN: &str = include_str!("../../data/timing.txt");
@@ -76,11 +77,15 @@ impl fmt::Display for TimingFileError {
 
 impl std::error::Error for TimingFileError {}
 
-/// The name a section is filed under for an op name as written: `handshake.` and `arith.`
-/// are dropped (`arith.addi` and `handshake.addi` are both `addi`); other names, such as
-/// LOOM's `dataflow.stream`, stay whole.
+/// The name a section is filed under for an op name as written: the Handshake and arith
+/// dialects' prefixes are dropped (`arith.addi` and `handshake.addi` are both `addi`); other
+/// names, such as LOOM's `dataflow.stream`, stay whole. The file's sections are data: no op
+/// name is written here.
 pub fn op_key(name: &str) -> &str {
-    name.strip_prefix("handshake.").or_else(|| name.strip_prefix("arith.")).unwrap_or(name)
+    [Dialect::Handshake, Dialect::Arith]
+        .iter()
+        .find_map(|d| name.strip_prefix(d.prefix()))
+        .unwrap_or(name)
 }
 
 impl TimingModel {

@@ -8,6 +8,7 @@
 //! (latency > 0) and a memory interface register their data/valid outputs.
 
 use hsir_analysis::dataflow::BufferType;
+use hsir_analysis::ops::OpKind;
 
 use super::graph::Graph;
 use super::timing::TimingModel;
@@ -53,7 +54,7 @@ pub fn registered(graph: &Graph, u: usize) -> bool {
     unit.timing.latency > 0
         || unit.memory_interface
         || unit.op.is_none()
-        || matches!(unit.name.as_str(), "end" | "return")
+        || unit.kind.is_some_and(OpKind::is_terminator)
 }
 
 /// Whether a unit's ready outputs are computed combinationally from its inputs.

@@ -5,6 +5,7 @@
 //! The queue is hsir's conservative, in-order LSQ (see `hsir_lsq` in `rtl/README.md`), not
 //! Dynamatic's out-of-order one: same results, less overlap between accesses.
 
+use hsir_analysis::ops::OpKind;
 use hsir_analysis::DiagnosticCode as Code;
 
 use super::{group, pins, ChannelId, Lowering};
@@ -49,24 +50,27 @@ impl Lowering<'_> {
             this.error(Code::BackendUnsupportedOp, op.name_range, why);
         };
         if iface.behind_controller {
-            return refuse(self, "`lsq [MC]`, an LSQ whose requests go through a `mem_controller` (Dynamatic's LSQ-MC form): hsir generates LSQs that reach their memref directly".into());
+            return refuse(self, format!("`{} [MC]`, an LSQ whose requests go through a `{}` (Dynamatic's LSQ-MC form): hsir generates LSQs that reach their memref directly", op.short_name(), OpKind::MemController.key()));
         }
         if let Some(problem) = &iface.problem {
-            return refuse(self, format!("`lsq` whose ports hsir cannot read: {problem}"));
+            return refuse(
+                self,
+                format!("`{}` whose ports hsir cannot read: {problem}", op.short_name()),
+            );
         }
         let specs = memories::memories(func);
         let Some(spec) = specs.iter().find(|m| m.interfaces.iter().any(|i| i.op == id)) else {
             return refuse(
                 self,
-                "`lsq` whose memory hsir cannot size (a memref argument with a static shape is needed)"
-                    .into(),
+                format!("`{}` whose memory hsir cannot size (a memref argument with a static shape is needed)", op.short_name()),
             );
         };
         if spec.interfaces.len() > 1 {
             return refuse(
                 self,
                 format!(
-                    "`lsq` on memory `{}`, which {} other interface{} also reach{}: hsir gives a memref one interface",
+                    "`{}` on memory `{}`, which {} other interface{} also reach{}: hsir gives a memref one interface",
+                    op.short_name(),
                     spec.name,
                     spec.interfaces.len() - 1,
                     if spec.interfaces.len() == 2 { "" } else { "s" },
@@ -119,7 +123,7 @@ impl Lowering<'_> {
         if addr_widths.iter().any(|&w| w != aw) {
             return refuse(
                 self,
-                format!("`lsq` whose addresses have different widths ({addr_widths:?} bits): give them one width"),
+                format!("`{}` whose addresses have different widths ({addr_widths:?} bits): give them one width", op.short_name()),
             );
         }
         let w = spec.width;
@@ -128,7 +132,11 @@ impl Lowering<'_> {
         if let Some(&other) = data_widths.iter().find(|&&x| x != w) {
             return refuse(
                 self,
-                format!("`lsq` on memory `{}` of {w}-bit words moves {other}-bit data", spec.name),
+                format!(
+                    "`{}` on memory `{}` of {w}-bit words moves {other}-bit data",
+                    op.short_name(),
+                    spec.name
+                ),
             );
         }
         let Some(mem) = self.module.memories.iter_mut().find(|m| m.arg == arg) else { return };

@@ -14,6 +14,7 @@ pub(crate) use crate::sim::Predicate;
 use std::collections::HashMap;
 
 use hsir_analysis::ir::{Container, OpData, OpId, ValueId};
+use hsir_analysis::ops::{Dialect, OpKind};
 use hsir_analysis::types::{self, Type};
 use hsir_analysis::{Diagnostic, DiagnosticCode, TextRange};
 use hsir_parser::ast::{self, AstNode};
@@ -723,14 +724,15 @@ impl Reader<'_> {
         let body: Vec<OpId> = item.blocks[block as usize].ops.clone();
         let mut saw_output = false;
         for op in body {
-            match self.op(op).name.as_str() {
-                "hw.output" => {
+            let data = self.op(op);
+            match (dialect_op(data), data.name.as_str()) {
+                (_, "hw.output") => {
                     saw_output = true;
                     if let Some(values) = self.operands(op, |_| true) {
                         self.design.outputs = values;
                     }
                 }
-                "pipeline.scheduled" => self.read_pipeline(op),
+                (Some(OpKind::PipelineScheduled), _) => self.read_pipeline(op),
                 _ => {
                     if let Some(node) = self.read_node(op, Place::Module) {
                         self.design.module_nodes.push(node);
@@ -763,7 +765,8 @@ impl Reader<'_> {
     fn read_node(&mut self, op: OpId, place: Place) -> Option<usize> {
         let data = self.op(op).clone();
         let name = data.name.as_str();
-        if !data.regions.is_empty() && name != "pipeline.latency" {
+        let kind = dialect_op(&data);
+        if !data.regions.is_empty() && kind != Some(OpKind::PipelineLatency) {
             self.unsupported(op, ": ops with regions are not supported here");
             return None;
         }
@@ -785,26 +788,13 @@ impl Reader<'_> {
             hsir_analysis::ir::TypeEntry::One(w) => Some(w.ty.clone()),
             _ => None,
         });
-        let binary = |n: &str| -> Option<BinaryOp> {
-            Some(match n {
-                "comb.add" | "arith.addi" => BinaryOp::Add,
-                "comb.sub" | "arith.subi" => BinaryOp::Sub,
-                "comb.mul" | "arith.muli" => BinaryOp::Mul,
-                "comb.divu" | "arith.divui" => BinaryOp::DivU,
-                "comb.divs" | "arith.divsi" => BinaryOp::DivS,
-                "comb.modu" | "arith.remui" => BinaryOp::ModU,
-                "comb.mods" | "arith.remsi" => BinaryOp::ModS,
-                "comb.and" | "arith.andi" => BinaryOp::And,
-                "comb.or" | "arith.ori" => BinaryOp::Or,
-                "comb.xor" | "arith.xori" => BinaryOp::Xor,
-                "comb.shl" | "arith.shli" => BinaryOp::Shl,
-                "comb.shru" | "arith.shrui" => BinaryOp::ShrU,
-                "comb.shrs" | "arith.shrsi" => BinaryOp::ShrS,
-                _ => return None,
-            })
+        // `comb`'s ops are not in the op table; `arith`'s are.
+        let binary = match kind {
+            Some(kind) => arith_binary(kind),
+            None => comb_binary(name),
         };
         let operands = self.operands(op, |_| true)?;
-        let (kind, widths): (Kind, Vec<u32>) = if let Some(b) = binary(name) {
+        let (node, widths): (Kind, Vec<u32>) = if let Some(b) = binary {
             let w = self.type_width(op, first_type.as_ref())?;
             let arity_ok = if b.variadic() && name.starts_with("comb.") {
                 !operands.is_empty()
@@ -817,8 +807,8 @@ impl Reader<'_> {
             }
             (Kind::Binary(b), vec![w])
         } else {
-            match name {
-                "comb.icmp" | "arith.cmpi" => {
+            match (kind, name) {
+                (Some(OpKind::CmpI), _) | (None, "comb.icmp") => {
                     let predicate = data.words.iter().find_map(|(w, _)| {
                         Some(match w.as_str() {
                             "eq" | "ceq" | "weq" => Predicate::Eq,
@@ -845,7 +835,7 @@ impl Reader<'_> {
                     }
                     (Kind::Compare(predicate), vec![1])
                 }
-                "comb.mux" | "arith.select" => {
+                (Some(OpKind::ArithSelect), _) | (None, "comb.mux") => {
                     let w = self.type_width(op, last_type.as_ref())?;
                     if operands.len() != 3 {
                         self.unsupported(op, &format!(" with {} operands", operands.len()));
@@ -853,7 +843,7 @@ impl Reader<'_> {
                     }
                     (Kind::Mux, vec![w])
                 }
-                "comb.concat" => {
+                (None, "comb.concat") => {
                     let mut total = 0;
                     for entry in &data.types {
                         let hsir_analysis::ir::TypeEntry::One(w) = entry else {
@@ -876,7 +866,7 @@ impl Reader<'_> {
                     }
                     (Kind::Concat, vec![total])
                 }
-                "comb.extract" => {
+                (None, "comb.extract") => {
                     let w = self.type_width(op, function_out.as_ref())?;
                     let Some(low) = self.facts(op).from else {
                         self.unsupported(op, " without `from N`");
@@ -884,23 +874,23 @@ impl Reader<'_> {
                     };
                     (Kind::Extract { low: low.min(u32::MAX as u64) as u32 }, vec![w])
                 }
-                "comb.replicate" => {
+                (None, "comb.replicate") => {
                     let w = self.type_width(op, function_out.as_ref())?;
                     (Kind::Replicate, vec![w])
                 }
-                "comb.parity" => {
+                (None, "comb.parity") => {
                     self.type_width(op, first_type.as_ref())?;
                     (Kind::Parity, vec![1])
                 }
-                "arith.extsi" | "arith.extui" => {
+                (Some(OpKind::ExtSI | OpKind::ExtUI), _) => {
                     let w = self.type_width(op, after_type.as_ref())?;
-                    (Kind::Extend { signed: name == "arith.extsi" }, vec![w])
+                    (Kind::Extend { signed: kind == Some(OpKind::ExtSI) }, vec![w])
                 }
-                "arith.trunci" => {
+                (Some(OpKind::TruncI), _) => {
                     let w = self.type_width(op, after_type.as_ref())?;
                     (Kind::Truncate, vec![w])
                 }
-                "hw.constant" | "arith.constant" => {
+                (Some(OpKind::ArithConstant), _) | (None, "hw.constant") => {
                     let facts = self.facts(op);
                     let Some(literal) = facts.literal else {
                         self.unsupported(op, " without an integer or boolean value");
@@ -913,7 +903,7 @@ impl Reader<'_> {
                     let value = (literal as u128 as u64) & mask(w);
                     (Kind::Constant(value), vec![w])
                 }
-                "seq.compreg" | "seq.compreg.ce" => {
+                (None, "seq.compreg" | "seq.compreg.ce") => {
                     if data.word("initial") || data.word("powerOn") {
                         self.unsupported(op, " with a power-on value");
                         return None;
@@ -933,7 +923,7 @@ impl Reader<'_> {
                     });
                     (Kind::CompReg { enable, reset }, vec![w])
                 }
-                "pipeline.src" => {
+                (Some(OpKind::PipelineSrc), _) => {
                     if !matches!(place, Place::Stage { .. }) {
                         self.unsupported(op, " outside a pipeline stage");
                         return None;
@@ -945,14 +935,14 @@ impl Reader<'_> {
                     }
                     (Kind::Source, vec![w])
                 }
-                "pipeline.latency" => return self.read_latency(op, place),
+                (Some(OpKind::PipelineLatency), _) => return self.read_latency(op, place),
                 _ => {
                     self.unsupported(op, "");
                     return None;
                 }
             }
         };
-        let arity_ok = match kind {
+        let arity_ok = match node {
             Kind::Extract { .. }
             | Kind::Replicate
             | Kind::Parity
@@ -976,7 +966,13 @@ impl Reader<'_> {
             self.design.place[r as usize] = place;
             self.design.origin[r as usize] = Origin::Node { node: index, index: n };
         }
-        self.design.nodes.push(Node { op, kind, operands, results: data.results.clone(), place });
+        self.design.nodes.push(Node {
+            op,
+            kind: node,
+            operands,
+            results: data.results.clone(),
+            place,
+        });
         Some(index)
     }
 
@@ -990,10 +986,7 @@ impl Reader<'_> {
         let cycles = match facts.literal {
             Some(n) if n >= 1 && n <= u32::MAX as i128 => n as u32,
             _ => {
-                self.malformed(
-                    op,
-                    "`pipeline.latency` needs a latency of at least 1 cycle".to_string(),
-                );
+                self.malformed(op, format!("`{}` needs a latency of at least 1 cycle", data.name));
                 return None;
             }
         };
@@ -1008,24 +1001,26 @@ impl Reader<'_> {
         let mut body = Vec::new();
         let mut returned = None;
         for inner in ops {
-            match self.op(inner).name.as_str() {
-                "pipeline.latency.return" => returned = self.operands(inner, |_| true),
-                "pipeline.latency" => {
-                    self.unsupported(inner, " nested in another `pipeline.latency`");
+            match dialect_op(self.op(inner)) {
+                Some(OpKind::PipelineLatencyReturn) => returned = self.operands(inner, |_| true),
+                Some(OpKind::PipelineLatency) => {
+                    self.unsupported(inner, &format!(" nested in another `{}`", data.name));
                     return None;
                 }
                 _ => body.push(self.read_node(inner, place)?),
             }
         }
         let Some(returned) = returned else {
-            self.unsupported(op, " without a `pipeline.latency.return`");
+            let end = OpKind::PipelineLatencyReturn.full_name();
+            self.unsupported(op, &format!(" without a `{end}`"));
             return None;
         };
         if returned.len() != data.results.len() || facts.arrow_types.len() != data.results.len() {
             self.malformed(
                 op,
                 format!(
-                    "`pipeline.latency` declares {} results and returns {}",
+                    "`{}` declares {} results and returns {}",
+                    data.name,
                     facts.arrow_types.len(),
                     returned.len()
                 ),
@@ -1123,9 +1118,10 @@ impl Reader<'_> {
                 );
                 return;
             };
-            match self.op(last).name.as_str() {
-                "pipeline.return" => break,
-                "pipeline.stage" => {
+            let terminator = self.op(last);
+            match dialect_op(terminator) {
+                Some(OpKind::PipelineReturn) => break,
+                Some(OpKind::PipelineStage) => {
                     let target = self.facts(last).successor.unwrap_or_default();
                     let next = blocks.iter().position(|&b| {
                         item.blocks[b as usize].label.as_ref().is_some_and(|(l, _)| *l == target)
@@ -1136,12 +1132,14 @@ impl Reader<'_> {
                     };
                     current = next;
                 }
-                other => {
-                    let other = other.to_string();
+                _ => {
+                    let other = terminator.name.clone();
                     self.malformed(
                         last,
                         format!(
-                            "a stage ends in `{other}`, not `pipeline.stage` or `pipeline.return`"
+                            "a stage ends in `{other}`, not `{}` or `{}`",
+                            OpKind::PipelineStage.full_name(),
+                            OpKind::PipelineReturn.full_name()
                         ),
                     );
                     return;
@@ -1261,7 +1259,7 @@ impl Reader<'_> {
                 }
             }
             let facts = self.facts(terminator);
-            stages[s].exit = if self.op(terminator).name == "pipeline.return" {
+            stages[s].exit = if dialect_op(self.op(terminator)) == Some(OpKind::PipelineReturn) {
                 match self.operands(terminator, |_| true) {
                     Some(values) => Exit::Return(values),
                     None => return,
@@ -1325,4 +1323,56 @@ fn identifier_or_empty(name: &str) -> String {
     } else {
         identifier(name)
     }
+}
+
+/// The op of the table `op` is, when written with its `arith.` or `pipeline.` prefix, as an
+/// `hw.module` holds them (Handshake's spellings of the same ops are not pipeline ops).
+fn dialect_op(op: &OpData) -> Option<OpKind> {
+    let prefixed =
+        [Dialect::Arith, Dialect::Pipeline].iter().any(|d| op.name.starts_with(d.prefix()));
+    if prefixed {
+        OpKind::of(op)
+    } else {
+        None
+    }
+}
+
+/// `arith`'s integer op with two operands, as a pipeline node.
+fn arith_binary(kind: OpKind) -> Option<BinaryOp> {
+    Some(match kind {
+        OpKind::AddI => BinaryOp::Add,
+        OpKind::SubI => BinaryOp::Sub,
+        OpKind::MulI => BinaryOp::Mul,
+        OpKind::DivUI => BinaryOp::DivU,
+        OpKind::DivSI => BinaryOp::DivS,
+        OpKind::RemUI => BinaryOp::ModU,
+        OpKind::RemSI => BinaryOp::ModS,
+        OpKind::AndI => BinaryOp::And,
+        OpKind::OrI => BinaryOp::Or,
+        OpKind::XOrI => BinaryOp::Xor,
+        OpKind::ShLI => BinaryOp::Shl,
+        OpKind::ShRUI => BinaryOp::ShrU,
+        OpKind::ShRSI => BinaryOp::ShrS,
+        _ => return None,
+    })
+}
+
+/// `comb`'s binary ops (not in the op table), as pipeline nodes.
+fn comb_binary(name: &str) -> Option<BinaryOp> {
+    Some(match name {
+        "comb.add" => BinaryOp::Add,
+        "comb.sub" => BinaryOp::Sub,
+        "comb.mul" => BinaryOp::Mul,
+        "comb.divu" => BinaryOp::DivU,
+        "comb.divs" => BinaryOp::DivS,
+        "comb.modu" => BinaryOp::ModU,
+        "comb.mods" => BinaryOp::ModS,
+        "comb.and" => BinaryOp::And,
+        "comb.or" => BinaryOp::Or,
+        "comb.xor" => BinaryOp::Xor,
+        "comb.shl" => BinaryOp::Shl,
+        "comb.shru" => BinaryOp::ShrU,
+        "comb.shrs" => BinaryOp::ShrS,
+        _ => return None,
+    })
 }

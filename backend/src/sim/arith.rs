@@ -1,6 +1,8 @@
 //! Integer arithmetic on tokens of a given width, with the library's rules (backend/rtl/README.md
 //! `hsir_binary`, `hsir_unary`) for division by zero, signed overflow and wide shifts.
 
+use hsir_analysis::ops::OpKind;
+
 use crate::program::mask;
 
 /// `arith`'s binary integer ops that the component library implements.
@@ -26,25 +28,26 @@ pub enum BinaryOp {
 }
 
 impl BinaryOp {
-    pub fn from_name(name: &str) -> Option<BinaryOp> {
-        Some(match name {
-            "addi" => BinaryOp::Add,
-            "subi" => BinaryOp::Sub,
-            "muli" => BinaryOp::Mul,
-            "divsi" => BinaryOp::DivS,
-            "divui" => BinaryOp::DivU,
-            "remsi" => BinaryOp::RemS,
-            "remui" => BinaryOp::RemU,
-            "andi" => BinaryOp::And,
-            "ori" => BinaryOp::Or,
-            "xori" => BinaryOp::Xor,
-            "shli" => BinaryOp::Shl,
-            "shrsi" => BinaryOp::ShrS,
-            "shrui" => BinaryOp::ShrU,
-            "maxsi" => BinaryOp::MaxS,
-            "maxui" => BinaryOp::MaxU,
-            "minsi" => BinaryOp::MinS,
-            "minui" => BinaryOp::MinU,
+    /// The integer op of the component library that `kind` is, if any.
+    pub fn of(kind: OpKind) -> Option<BinaryOp> {
+        Some(match kind {
+            OpKind::AddI => BinaryOp::Add,
+            OpKind::SubI => BinaryOp::Sub,
+            OpKind::MulI => BinaryOp::Mul,
+            OpKind::DivSI => BinaryOp::DivS,
+            OpKind::DivUI => BinaryOp::DivU,
+            OpKind::RemSI => BinaryOp::RemS,
+            OpKind::RemUI => BinaryOp::RemU,
+            OpKind::AndI => BinaryOp::And,
+            OpKind::OrI => BinaryOp::Or,
+            OpKind::XOrI => BinaryOp::Xor,
+            OpKind::ShLI => BinaryOp::Shl,
+            OpKind::ShRSI => BinaryOp::ShrS,
+            OpKind::ShRUI => BinaryOp::ShrU,
+            OpKind::MaxSI => BinaryOp::MaxS,
+            OpKind::MaxUI => BinaryOp::MaxU,
+            OpKind::MinSI => BinaryOp::MinS,
+            OpKind::MinUI => BinaryOp::MinU,
             _ => return None,
         })
     }

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use hsir_analysis::ir::{Container, Def, OpData, OpId, ValueId};
-use hsir_analysis::ops::OpKind;
-use hsir_analysis::signatures::{known_name, Style};
+use hsir_analysis::ops::{Era, OpKind};
+use hsir_analysis::signatures::Style;
 use hsir_analysis::types::Type;
 use hsir_analysis::TextRange;
 
@@ -367,8 +367,8 @@ impl<'p> Builder<'p> {
         // Ops the interpreter does not model are reported before their result types are.
         for &op in &entry.ops {
             let data = &item.ops[op as usize];
-            if !known_name(data).is_some_and(modelled) {
-                return Err(unsupported(func, data, unmodelled_reason(data)));
+            if let Err(reason) = model_of(data) {
+                return Err(unsupported(func, data, reason));
             }
         }
         // A channel for every result of every op, but memrefs.
@@ -410,11 +410,10 @@ impl<'p> Builder<'p> {
                 }
             }
         }
-        let terminator = entry
-            .ops
-            .last()
-            .copied()
-            .filter(|&op| matches!(item.ops[op as usize].short_name(), "return" | "end"));
+        let terminator =
+            entry.ops.last().copied().filter(|&op| {
+                OpKind::of(&item.ops[op as usize]).is_some_and(OpKind::is_terminator)
+            });
         for &id in &entry.ops {
             let op = &item.ops[id as usize];
             if op.broken {
@@ -441,7 +440,7 @@ impl<'p> Builder<'p> {
             let all_outputs = || -> Result<Vec<usize>, SimError> {
                 (0..op.results.len()).map(result_channel).collect()
             };
-            if op.short_name() == "instance" {
+            if OpKind::of(op) == Some(OpKind::Instance) {
                 let mut args = Vec::with_capacity(op.operands.len());
                 for i in 0..op.operands.len() {
                     let value = operand_value(i);
@@ -455,25 +454,27 @@ impl<'p> Builder<'p> {
                 continue;
             }
             let (kind, inputs, outputs) = if Some(id) == terminator {
+                // Dynamatic 2024's `end` takes the memories' done tokens after the results.
+                let returned = func.terminator_results(op);
+                let done = op.operands.len() - returned;
                 match results {
                     Some(outs) => {
-                        if outs.len() != op.operands.len() {
+                        if outs.len() != returned {
                             return Err(malformed(
                                 func,
                                 op.name_range,
                                 format!(
-                                    "`{}` returns {} values, but the instance binds {}",
+                                    "`{}` returns {returned} values, but the instance binds {}",
                                     op.name,
-                                    op.operands.len(),
                                     outs.len()
                                 ),
                             ));
                         }
-                        (Kind::Each { results: false }, all_inputs()?, outs.to_vec())
+                        (Kind::Each { results: false, done }, all_inputs()?, outs.to_vec())
                     }
                     None => {
-                        self.net.results = vec![Vec::new(); op.operands.len()];
-                        (Kind::Each { results: true }, all_inputs()?, Vec::new())
+                        self.net.results = vec![Vec::new(); returned];
+                        (Kind::Each { results: true, done }, all_inputs()?, Vec::new())
                     }
                 }
             } else {
@@ -496,7 +497,18 @@ impl<'p> Builder<'p> {
                 };
                 (kind, inputs, outputs)
             };
+            // A done token that stays offered while the memory is idle (Dynamatic 2024's
+            // `mem_controller`) is always there, as a source's token is.
+            let steady = match &kind {
+                Kind::Memory(memory) => {
+                    memory.completion.as_ref().filter(|c| c.steady()).map(|c| outputs[c.end_out])
+                }
+                _ => None,
+            };
             self.node(ctx, func, id, kind, inputs, outputs)?;
+            if let Some(channel) = steady {
+                self.net.channels[channel].infinite = true;
+            }
         }
         Ok(())
     }
@@ -535,7 +547,11 @@ impl<'p> Builder<'p> {
                 return Err(malformed(
                     func,
                     use_.range,
-                    format!("`{}` is consumed more than once; a channel needs a `fork`", use_.text),
+                    format!(
+                        "`{}` is consumed more than once; a channel needs a `{}`",
+                        use_.text,
+                        OpKind::Fork.key()
+                    ),
                 ));
             }
             channel.consumer = Some(n);
@@ -584,7 +600,7 @@ impl<'p> Builder<'p> {
             return Err(unsupported(
                 caller,
                 data,
-                "its callee is not a `handshake.func` of this file",
+                format!("its callee is not a `{}` of this file", OpKind::Func.full_name()),
             ));
         };
         let callee = &program.funcs[index];
@@ -642,9 +658,7 @@ impl<'p> Builder<'p> {
     ) -> Result<Kind, SimError> {
         let item = &func.item;
         let op = &item.ops[id as usize];
-        let Some(name) = known_name(op).filter(|n| modelled(n)) else {
-            return Err(unsupported(func, op, unmodelled_reason(op)));
-        };
+        let model = model_of(op).map_err(|reason| unsupported(func, op, reason))?;
         let (ins, outs) = (op.operands.len(), op.results.len());
         let shape = |ok: bool| -> Result<(), SimError> {
             if ok {
@@ -663,35 +677,35 @@ impl<'p> Builder<'p> {
                 .and_then(|v| data_width(func, v))
                 .ok_or_else(|| unsupported(func, op, "its operands are not plain integer channels (extra signals, or an unknown width)"))
         };
-        let kind = match name {
-            "fork" | "lazy_fork" => {
+        let kind = match model {
+            Model::Fork => {
                 shape(ins == 1 && outs >= 1)?;
                 Kind::Fork
             }
-            "join" => {
+            Model::Join => {
                 shape(ins >= 1 && outs == 1)?;
                 Kind::Join
             }
-            "sync" => {
+            Model::Sync => {
                 shape(ins >= 1 && outs == ins)?;
                 Kind::Sync
             }
-            "merge" | "control_merge" => {
-                shape(ins >= 1 && outs == if name == "merge" { 1 } else { 2 })?;
+            Model::Merge { index } => {
+                shape(ins >= 1 && outs == if index { 2 } else { 1 })?;
                 Kind::Merge(Merge { component: self.component(), last: vec![0; ins] })
             }
-            "mux" => {
+            Model::Mux => {
                 shape(ins >= 2 && outs == 1)?;
                 Kind::Mux
             }
-            // compose and decompose retype the same bits.
-            "br" | "buffer" | "compose" | "decompose" => {
+            Model::Pass => {
                 shape(ins == 1 && outs == 1)?;
                 Kind::Pass
             }
-            "unbundle" | "bundle" => {
+            Model::Split | Model::Concat => {
                 // Raw signals in order: the data in the low bits, then each extra signal.
-                let (signals, control): (Vec<Option<ValueId>>, bool) = if name == "unbundle" {
+                let split = model == Model::Split;
+                let (signals, control): (Vec<Option<ValueId>>, bool) = if split {
                     (op.results.iter().skip(1).map(|&v| Some(v)).collect(), ins == 1)
                 } else {
                     ((1..ins).map(operand_value).collect(), outs == 1)
@@ -709,30 +723,44 @@ impl<'p> Builder<'p> {
                     offsets.push(at);
                     at += width(signal)?;
                 }
-                if name == "unbundle" {
+                if split {
                     Kind::Split { offsets }
                 } else {
                     Kind::Concat { offsets }
                 }
             }
             // The proposals' `%out = return %x`, before `end`.
-            "return" => {
+            Model::Each => {
                 shape(ins == outs)?;
-                Kind::Each { results: false }
+                Kind::Each { results: false, done: 0 }
             }
-            "cond_br" => {
+            Model::Terminator => {
+                return Err(malformed(
+                    func,
+                    op.name_range,
+                    format!("`{}` is not the last op of the body", op.name),
+                ))
+            }
+            Model::Instance => {
+                return Err(malformed(
+                    func,
+                    op.name_range,
+                    format!("`{}` is elaborated with its callee, not as a node", op.name),
+                ))
+            }
+            Model::CondBr => {
                 shape(ins == 2 && outs == 2)?;
                 Kind::CondBr
             }
-            "sink" => {
+            Model::Sink => {
                 shape(ins == 1 && outs == 0)?;
                 Kind::Sink
             }
-            "source" => {
+            Model::Source => {
                 shape(ins == 0 && outs == 1)?;
                 Kind::Source
             }
-            "constant" | "arith.constant" => {
+            Model::Constant => {
                 shape(ins <= 1 && outs == 1)?;
                 let text = match op.attr("value") {
                     Some(attr) => attr.value.clone(),
@@ -759,8 +787,7 @@ impl<'p> Builder<'p> {
                 };
                 Kind::Constant(value & mask(width(Some(op.results[0]))?))
             }
-            _ if crate::float::is_float_op(name) => {
-                let binary = matches!(name, "addf" | "subf" | "mulf" | "divf" | "cmpf");
+            Model::Float { binary } => {
                 shape(ins == if binary { 2 } else { 1 } && outs == 1)?;
                 match crate::float::unit(func, op) {
                     Some(Ok(unit)) => Kind::Float(unit),
@@ -771,21 +798,14 @@ impl<'p> Builder<'p> {
                             format!("hsir has no float unit for it {why}"),
                         ))
                     }
-                    None => return Err(unsupported(func, op, unmodelled_reason(op))),
+                    None => return Err(unsupported(func, op, "hsir has no float unit for it")),
                 }
             }
-            _ if OpKind::from_name(name).is_some_and(OpKind::is_binary) => {
+            Model::Binary(bin) => {
                 shape(ins == 2 && outs == 1)?;
-                let Some(bin) = BinaryOp::from_name(name) else {
-                    return Err(unsupported(
-                        func,
-                        op,
-                        "the component library has no integer module for it",
-                    ));
-                };
                 Kind::Binary { op: bin, width: width(operand_value(0))? }
             }
-            "cmpi" => {
+            Model::Compare => {
                 shape(ins == 2 && outs == 1)?;
                 let text = op
                     .words
@@ -802,30 +822,24 @@ impl<'p> Builder<'p> {
                 };
                 Kind::Compare { pred, width: width(operand_value(0))? }
             }
-            "extsi" | "extui" | "trunci" | "bitcast" | "index_cast" | "index_castui" | "not" => {
+            Model::Unary(unary) => {
                 shape(ins == 1 && outs == 1)?;
                 let from = width(operand_value(0))?;
                 let to = width(Some(op.results[0]))?;
-                let unary = match name {
-                    "not" => UnaryOp::Not,
-                    "extsi" | "index_cast" => UnaryOp::SignExtend,
-                    _ => UnaryOp::ZeroExtend,
-                };
                 Kind::Unary { op: unary, from, to }
             }
-            "select" | "arith.select" => {
+            Model::Select => {
                 shape(ins == 3 && outs == 1)?;
                 Kind::Select
             }
-            "wait" => {
+            Model::Wait => {
                 shape(ins >= 1 && outs == 1)?;
                 Kind::Wait
             }
-            "load" | "store" => access(func, op, name == "load")?,
-            "memory" | "extmemory" | "mem_controller" => {
-                Kind::Memory(self.memory_node(func, id, memories, internal)?)
-            }
-            "lsq" => {
+            Model::Load => access(func, op, true)?,
+            Model::Store => access(func, op, false)?,
+            Model::Memory => Kind::Memory(self.memory_node(func, id, memories, internal)?),
+            Model::Lsq => {
                 let memory = op
                     .operands
                     .first()
@@ -834,7 +848,7 @@ impl<'p> Builder<'p> {
                 let component = self.component();
                 Kind::Lsq(Box::new(super::lsq::Lsq::new(func, id, memory, component)?))
             }
-            "dataflow.stream" => {
+            Model::Stream => {
                 shape(ins == 3 && outs == 2)?;
                 let attr = |keys: &[&str], default: &str| {
                     keys.iter()
@@ -860,22 +874,18 @@ impl<'p> Builder<'p> {
                     state: None,
                 })
             }
-            "dataflow.gate" => {
+            Model::Gate => {
                 shape(ins == 2 && outs == 2)?;
                 Kind::Gate { held: None }
             }
-            "dataflow.carry" => {
+            Model::Carry => {
                 shape(ins == 3 && outs == 1)?;
                 Kind::Carry { running: false }
             }
-            "dataflow.invariant" => {
+            Model::Invariant => {
                 shape(ins == 2 && outs == 1)?;
                 Kind::Invariant { kept: None }
             }
-            "end" => {
-                return Err(malformed(func, op.name_range, "`end` is not the last op of the body"))
-            }
-            _ => return Err(unsupported(func, op, unmodelled_reason(op))),
         };
         Ok(kind)
     }
@@ -937,9 +947,17 @@ impl<'p> Builder<'p> {
         let counts =
             (0..interface.store_counts).filter_map(|k| input(Port::StoreCount(k))).collect();
         let completion = match interface.kind {
+            // Dynamatic 2024's `mem_controller` has no `memStart` / `ctrlEnd`: its done token
+            // is offered whenever no announced store is still to be written.
+            InterfaceKind::MemController if func.era == Era::Dynamatic2024 => Some(Completion {
+                start_in: None,
+                end_in: None,
+                end_out: interface.result(Port::MemEnd).ok_or_else(|| bad("a done token"))?,
+                pending: 0,
+            }),
             InterfaceKind::MemController => Some(Completion {
-                start_in: input(Port::MemStart).ok_or_else(|| bad("`memStart`"))?,
-                end_in: input(Port::CtrlEnd).ok_or_else(|| bad("`ctrlEnd`"))?,
+                start_in: Some(input(Port::MemStart).ok_or_else(|| bad("`memStart`"))?),
+                end_in: Some(input(Port::CtrlEnd).ok_or_else(|| bad("`ctrlEnd`"))?),
                 end_out: interface.result(Port::MemEnd).ok_or_else(|| bad("`memEnd`"))?,
                 pending: 0,
             }),
@@ -950,12 +968,14 @@ impl<'p> Builder<'p> {
 
     /// Fails when a result of the top function is fed by sources alone: an endless stream.
     fn endless_results(&self, func: &Func) -> Result<(), SimError> {
-        let Some(node) =
-            self.net.nodes.iter().find(|n| matches!(n.kind, Kind::Each { results: true }))
-        else {
+        let Some((node, done)) = self.net.nodes.iter().find_map(|n| match n.kind {
+            Kind::Each { results: true, done } => Some((n, done)),
+            _ => None,
+        }) else {
             return Ok(());
         };
-        match node.inputs.iter().position(|&c| self.net.channels[c].infinite) {
+        let results = &node.inputs[..node.inputs.len() - done];
+        match results.iter().position(|&c| self.net.channels[c].infinite) {
             Some(i) => Err(unsupported(
                 func,
                 &func.item.ops[node.op as usize],
@@ -975,7 +995,7 @@ impl<'p> Builder<'p> {
                 if node.source_driven
                     || matches!(
                         node.kind,
-                        Kind::Memory(_) | Kind::Lsq(_) | Kind::Each { results: true }
+                        Kind::Memory(_) | Kind::Lsq(_) | Kind::Each { results: true, .. }
                     )
                 {
                     continue;
@@ -1006,67 +1026,160 @@ impl<'p> Builder<'p> {
     }
 }
 
-/// The ops the interpreter models, by `known_name`.
-const MODELLED: &[&str] = &[
-    "fork",
-    "lazy_fork",
-    "join",
-    "sync",
-    "merge",
-    "control_merge",
-    "mux",
-    "br",
-    "buffer",
-    "compose",
-    "decompose",
-    "bundle",
-    "unbundle",
-    "return",
-    "end",
-    "cond_br",
-    "sink",
-    "source",
-    "constant",
-    "arith.constant",
-    "cmpi",
-    "extsi",
-    "extui",
-    "trunci",
-    "bitcast",
-    "index_cast",
-    "index_castui",
-    "not",
-    "select",
-    "arith.select",
-    "wait",
-    "load",
-    "store",
-    "memory",
-    "extmemory",
-    "mem_controller",
-    "lsq",
-    "instance",
-    "dataflow.stream",
-    "dataflow.gate",
-    "dataflow.carry",
-    "dataflow.invariant",
-];
-
-fn modelled(name: &str) -> bool {
-    MODELLED.contains(&name)
-        || BinaryOp::from_name(name).is_some()
-        || crate::float::is_float_op(name)
+/// What the interpreter does with an op, decided for every op of the table in `model`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Model {
+    Fork,
+    Join,
+    Sync,
+    /// `merge`, or `control_merge` (`index`: its second result says which input passed).
+    Merge {
+        index: bool,
+    },
+    Mux,
+    /// The token passes unchanged: branches, buffers of every era (an untimed interpreter does
+    /// not see their slots), `compose` / `decompose` (the same bits, retyped).
+    Pass,
+    /// `unbundle`.
+    Split,
+    /// `bundle`.
+    Concat,
+    /// A `return` before `end`: each operand to its result.
+    Each,
+    /// `end` (or a terminating `return`): fine as the last op only.
+    Terminator,
+    /// Elaborated inline with its callee.
+    Instance,
+    CondBr,
+    Sink,
+    Source,
+    Constant,
+    Float {
+        binary: bool,
+    },
+    Binary(BinaryOp),
+    Compare,
+    Unary(UnaryOp),
+    Select,
+    Wait,
+    Load,
+    Store,
+    Memory,
+    Lsq,
+    Stream,
+    Gate,
+    Carry,
+    Invariant,
 }
 
-fn unmodelled_reason(op: &OpData) -> String {
-    let name = known_name(op).unwrap_or(&op.name);
-    if known_name(op).is_none() {
-        "the interpreter models Handshake, arith and LOOM's dataflow ops only".to_string()
-    } else if name.ends_with('f') {
-        format!("its floating-point ops are {} only", crate::float::FLOAT_OPS.join(", "))
-    } else {
-        "the interpreter does not model this op".to_string()
+/// Why the interpreter has no model of an op.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unmodelled {
+    /// A float op without a float unit.
+    Float,
+    Op,
+}
+
+/// The interpreter's model of every op of the table: adding an op makes this match ask what
+/// the interpreter does with it.
+fn model(kind: OpKind) -> Result<Model, Unmodelled> {
+    use OpKind as K;
+    let unary = |op| Ok(Model::Unary(op));
+    match kind {
+        K::Fork | K::LazyFork => Ok(Model::Fork),
+        K::Join => Ok(Model::Join),
+        K::Sync => Ok(Model::Sync),
+        K::Merge => Ok(Model::Merge { index: false }),
+        K::ControlMerge => Ok(Model::Merge { index: true }),
+        K::Mux => Ok(Model::Mux),
+        K::Br | K::Buffer | K::Oehb | K::Tehb | K::Tfifo | K::Compose | K::Decompose => {
+            Ok(Model::Pass)
+        }
+        K::Unbundle => Ok(Model::Split),
+        K::Bundle => Ok(Model::Concat),
+        K::Return => Ok(Model::Each),
+        K::End => Ok(Model::Terminator),
+        K::Instance => Ok(Model::Instance),
+        K::CondBr => Ok(Model::CondBr),
+        K::Sink => Ok(Model::Sink),
+        K::Source => Ok(Model::Source),
+        K::Constant | K::ArithConstant => Ok(Model::Constant),
+        K::AddF | K::SubF | K::MulF | K::DivF | K::CmpF => Ok(Model::Float { binary: true }),
+        K::NegF | K::ExtF | K::TruncF | K::SIToFP | K::UIToFP | K::FPToSI | K::FPToUI => {
+            Ok(Model::Float { binary: false })
+        }
+        K::RemF | K::MaximumF | K::MinimumF | K::MaxNumF | K::MinNumF | K::AbsF => {
+            Err(Unmodelled::Float)
+        }
+        K::AddI
+        | K::SubI
+        | K::MulI
+        | K::DivSI
+        | K::DivUI
+        | K::RemSI
+        | K::RemUI
+        | K::AndI
+        | K::OrI
+        | K::XOrI
+        | K::ShLI
+        | K::ShRSI
+        | K::ShRUI
+        | K::MaxSI
+        | K::MaxUI
+        | K::MinSI
+        | K::MinUI => BinaryOp::of(kind).map(Model::Binary).ok_or(Unmodelled::Op),
+        K::CeilDivSI | K::CeilDivUI | K::FloorDivSI => Err(Unmodelled::Op),
+        K::CmpI => Ok(Model::Compare),
+        K::Not => unary(UnaryOp::Not),
+        K::ExtSI | K::IndexCast => unary(UnaryOp::SignExtend),
+        K::ExtUI | K::TruncI | K::Bitcast | K::IndexCastUI => unary(UnaryOp::ZeroExtend),
+        K::Select | K::ArithSelect => Ok(Model::Select),
+        K::Wait => Ok(Model::Wait),
+        K::Load | K::McLoad | K::LsqLoad => Ok(Model::Load),
+        K::Store | K::McStore | K::LsqStore => Ok(Model::Store),
+        K::Memory | K::ExtMemory | K::MemController => Ok(Model::Memory),
+        K::Lsq => Ok(Model::Lsq),
+        K::Stream => Ok(Model::Stream),
+        K::Gate => Ok(Model::Gate),
+        K::Carry => Ok(Model::Carry),
+        K::Invariant => Ok(Model::Invariant),
+        K::Func
+        | K::EsiInstance
+        | K::Init
+        | K::Pack
+        | K::Unpack
+        | K::Reshape
+        | K::SpecCommit
+        | K::Speculator
+        | K::SpecSave
+        | K::SpecSaveCommit
+        | K::SpeculatingBranch
+        | K::NonSpec
+        | K::Blocker
+        | K::ReadyRemover
+        | K::ValidMerger
+        | K::PipelineScheduled
+        | K::PipelineUnscheduled
+        | K::PipelineStage
+        | K::PipelineReturn
+        | K::PipelineLatency
+        | K::PipelineLatencyReturn
+        | K::PipelineSrc => Err(Unmodelled::Op),
     }
+}
+
+/// The model of `op`, or why the interpreter has none.
+fn model_of(op: &OpData) -> Result<Model, String> {
+    let Some(kind) = OpKind::of(op) else {
+        return Err("the interpreter models Handshake, arith and LOOM's dataflow ops only".into());
+    };
+    model(kind).map_err(|why| match why {
+        Unmodelled::Float => {
+            let units: Vec<&str> = crate::float::float_ops().map(OpKind::key).collect();
+            format!("its floating-point ops are {} only", units.join(", "))
+        }
+        Unmodelled::Op => "the interpreter does not model this op".to_string(),
+    })
 }
 
 fn memref(ty: &Type) -> bool {
@@ -1091,20 +1204,20 @@ fn data_width(func: &Func, value: ValueId) -> Option<u32> {
     }
 }
 
-/// A `load` / `store` in CIRCT's form (`[addr...] data, ctrl : Taddr, Tdata`; results data,
-/// addresses) or Dynamatic's (`[addr] data : 4 types`; results address, data).
+/// A load / store in CIRCT's form (`[addr...] data, ctrl : Taddr, Tdata`; results data,
+/// addresses) or Dynamatic's of every era (`[addr] data`, two or four types; results address,
+/// data; 2024's `mc_*` / `lsq_*` too, whose stores write the data type first).
 fn access(func: &Func, op: &OpData, is_load: bool) -> Result<Kind, SimError> {
     let item = &func.item;
-    let written = hsir_analysis::signatures::flat_types(&op.types).len();
     let naddr = op
         .operands
         .iter()
         .filter(|&&u| item.uses[u as usize].container == Container::Bracket)
         .count();
     let (ins, outs) = (op.operands.len(), op.results.len());
-    let access = if written == 4 && ins == 2 && outs == 2 {
+    let access = if naddr == 1 && ins == 2 && outs == 2 {
         Access { addr_in: vec![0], data_in: 1, ctrl_in: None, addr_out: vec![0], data_out: 1 }
-    } else if written == 2 && naddr >= 1 && ins == naddr + 2 && outs == naddr + 1 {
+    } else if naddr >= 1 && ins == naddr + 2 && outs == naddr + 1 {
         Access {
             addr_in: (0..naddr).collect(),
             data_in: naddr,

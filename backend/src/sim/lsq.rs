@@ -20,6 +20,7 @@
 use std::collections::VecDeque;
 
 use hsir_analysis::ir::OpId;
+use hsir_analysis::ops::OpKind;
 
 use super::build::Memory;
 use super::node::{join, Clock, Event, Io};
@@ -83,14 +84,14 @@ impl Lsq {
         };
         if iface.behind_controller {
             return Err(unsupported(
-                "an LSQ behind a `mem_controller` (`lsq [MC]`) is not modelled; only LSQs that reach their memref".into(),
+                format!("an LSQ behind a `{}` (`{} [MC]`) is not modelled; only LSQs that reach their memref", OpKind::MemController.key(), op.short_name()),
             ));
         }
         if let Some(problem) = &iface.problem {
             return Err(SimError::Malformed {
                 func: func.name.clone(),
                 range: op.name_range,
-                message: format!("the ports of `lsq` cannot be read: {problem}"),
+                message: format!("the ports of `{}` cannot be read: {problem}", op.short_name()),
             });
         }
         let Some(memory) = memory else {

@@ -101,7 +101,7 @@ pub struct Leftover {
     pub count: usize,
     /// The op and operand position that would consume them, if any.
     pub consumer: Option<(OpId, usize)>,
-    /// E.g. "1 token left on the ctrl of `load` (`%body`)".
+    /// E.g. "1 token left on the control of `load` (`%body`)".
     pub message: String,
     /// The consuming operand's range, or the value's definition when nothing consumes it;
     /// relative to the item of `site.func`.

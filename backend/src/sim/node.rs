@@ -125,9 +125,12 @@ pub(crate) enum Kind {
         kept: Option<u64>,
     },
     /// Input `i` passes to output `i`, each on its own; to the function's results when
-    /// `results` (the top function's terminator).
+    /// `results` (the top function's terminator). The last `done` inputs are Dynamatic 2024's
+    /// memory done tokens after `end`'s results: every one must be offered for a result to
+    /// pass, and none is taken (they stay offered while their memory is idle).
     Each {
         results: bool,
+        done: usize,
     },
     /// `unbundle`: each token becomes a control token and its signals, output `i` taking the
     /// bits from `offsets[i]` (the data in the low bits, then each extra signal).
@@ -175,14 +178,22 @@ pub(crate) struct LoadPort {
     pub component: usize,
 }
 
-/// `mem_controller`'s completion: `memStart`, `ctrlEnd` in, `memEnd` out.
+/// `mem_controller`'s completion: `memStart`, `ctrlEnd` in, `memEnd` out. Dynamatic 2024's has
+/// neither input: its done token is offered while no announced store is pending (`steady`).
 #[derive(Debug)]
 pub(crate) struct Completion {
-    pub start_in: usize,
-    pub end_in: usize,
+    pub start_in: Option<usize>,
+    pub end_in: Option<usize>,
     pub end_out: usize,
     /// Stores announced by store-count tokens minus stores written.
     pub pending: i64,
+}
+
+impl Completion {
+    /// A done token offered while the memory is idle rather than sent once per `ctrlEnd`.
+    pub fn steady(&self) -> bool {
+        self.start_in.is_none() && self.end_in.is_none()
+    }
 }
 
 #[derive(Debug)]
@@ -283,6 +294,17 @@ impl Io<'_> {
         }
         clock[c] += 1;
         clock[c]
+    }
+
+    /// Whether output `o` holds a token.
+    fn offered(&self, o: usize) -> bool {
+        !self.channels[self.outputs[o]].tokens.is_empty()
+    }
+
+    /// Takes back the token output `o` offers, if any (a steady done token whose memory is
+    /// busy again).
+    fn retract(&mut self, o: usize) {
+        self.channels[self.outputs[o]].tokens.pop_back();
     }
 
     pub(super) fn push(&mut self, o: usize, value: u64) {
@@ -556,8 +578,12 @@ fn step(
                 }
             }
         },
-        Kind::Each { results: to_results } => {
-            let i = (0..io.inputs.len()).find(|&i| io.has(i))?;
+        Kind::Each { results: to_results, done } => {
+            let returned = io.inputs.len() - *done;
+            if (returned..io.inputs.len()).any(|i| !io.has(i)) {
+                return None;
+            }
+            let i = (0..returned).find(|&i| io.has(i))?;
             io.part = i;
             let v = io.pop(i);
             if *to_results {
@@ -645,6 +671,7 @@ fn port(io: &mut Io<'_>, node: &mut MemoryNode, memory: &mut Memory) -> Option<O
         let count = io.pop(node.counts[k]);
         if let Some(completion) = &mut node.completion {
             completion.pending += count as i64;
+            withdraw(io, completion);
         }
         return Some(None);
     }
@@ -661,6 +688,7 @@ fn port(io: &mut Io<'_>, node: &mut MemoryNode, memory: &mut Memory) -> Option<O
         }
         if let Some(completion) = &mut node.completion {
             completion.pending -= 1;
+            withdraw(io, completion);
         }
         return Some(race);
     }
@@ -680,14 +708,26 @@ fn port(io: &mut Io<'_>, node: &mut MemoryNode, memory: &mut Memory) -> Option<O
     None
 }
 
-/// `mem_controller`'s end: `memStart` and `ctrlEnd` arrived and every announced store written.
+/// A steady done token is not offered while stores are pending.
+fn withdraw(io: &mut Io<'_>, completion: &Completion) {
+    if completion.steady() && completion.pending != 0 && io.offered(completion.end_out) {
+        io.retract(completion.end_out);
+    }
+}
+
+/// `mem_controller`'s end: `memStart` and `ctrlEnd` arrived and every announced store written;
+/// for a steady done token, every announced store written and no token offered yet.
 fn complete(io: &mut Io<'_>, node: &mut MemoryNode) -> bool {
     let Some(c) = &node.completion else { return false };
-    let ready = io.has(c.start_in) && io.has(c.end_in) && c.pending == 0;
+    let inputs = [c.start_in, c.end_in];
+    let ready = c.pending == 0
+        && inputs.iter().flatten().all(|&i| io.has(i))
+        && !(c.steady() && io.offered(c.end_out));
     ready && {
         io.part = node.counts.len() + node.stores.len() + node.loads.len();
-        io.pop(c.start_in);
-        io.pop(c.end_in);
+        for i in inputs.into_iter().flatten() {
+            io.pop(i);
+        }
         io.push(c.end_out, 0);
         true
     }

@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use hsir_analysis::ir::{group_len, Container, OpData, OpId, ValueId};
+use hsir_analysis::ir::{group_len, OpData, OpId, ValueId};
+use hsir_analysis::ops::OpKind;
 
 use super::build::{Network, RaceRecord};
 use super::node::{Event, Kind};
@@ -72,9 +73,15 @@ pub(crate) fn outcome(program: &Program, net: Network, firings: u64) -> Outcome 
             Kind::Gate { held: Some(v) } => {
                 format!("{what} still holds the value {v}, for a condition that never came")
             }
-            Kind::Carry { running: true } => format!(
-                "{what} is still inside a loop: it waits for a condition (and, when it is true, a `next` token)"
-            ),
+            Kind::Carry { running: true } => {
+                // The roles of its condition and carried-value operands, as the table names them.
+                let role = |i: usize| operand_role(func, data, node.op, i);
+                format!(
+                    "{what} is still inside a loop: it waits for its {} (and, when it is true, its {})",
+                    role(0),
+                    role(2)
+                )
+            }
             Kind::Invariant { kept: Some(v) } => {
                 format!("{what} still repeats the value {v}: its loop never saw a false condition")
             }
@@ -166,66 +173,35 @@ fn value_text(func: &Func, value: ValueId) -> String {
     func.item.values[value as usize].display(group_len(&func.item, value))
 }
 
-/// What operand `i` of `op` is, in words: "ctrl", "condition", "input 1".
+/// What operand `i` of `op` is, in words, as the op table's layout in the function's era names
+/// it ("control", "condition", "input 1", "carried value"); for a memory interface, the port
+/// `memories` reads it as ("store data 0", "load address 1").
 pub(crate) fn operand_role(func: &Func, op: &OpData, id: OpId, i: usize) -> String {
     let n = op.operands.len();
     let numbered = |what: &str, k: usize| format!("{what} {k}");
-    let name = hsir_analysis::signatures::known_name(op).unwrap_or(op.name.as_str());
-    match name {
-        "load" | "store" => {
-            let addresses = op
-                .operands
-                .iter()
-                .filter(|&&u| func.item.uses[u as usize].container == Container::Bracket)
-                .count();
-            let data = if name == "load" { "data from memory" } else { "data" };
-            if i < addresses {
-                if addresses == 1 {
-                    "address".to_string()
-                } else {
-                    numbered("address", i)
-                }
-            } else if i == addresses {
-                data.to_string()
-            } else {
-                "ctrl".to_string()
-            }
-        }
-        "cond_br" => ["condition", "data"].get(i).unwrap_or(&"operand").to_string(),
-        "mux" if i == 0 => "select".to_string(),
-        "mux" => numbered("input", i - 1),
-        "select" | "arith.select" => {
-            ["condition", "true value", "false value"].get(i).unwrap_or(&"operand").to_string()
-        }
-        "constant" => "ctrl".to_string(),
-        "cmpi" => ["lhs", "rhs"].get(i).unwrap_or(&"operand").to_string(),
-        _ if hsir_analysis::ops::OpKind::from_name(name)
-            .is_some_and(hsir_analysis::ops::OpKind::is_binary) =>
-        {
-            ["lhs", "rhs"].get(i).unwrap_or(&"operand").to_string()
-        }
-        "dataflow.stream" => ["start", "step", "bound"].get(i).unwrap_or(&"operand").to_string(),
-        "dataflow.gate" => ["value", "cond"].get(i).unwrap_or(&"operand").to_string(),
-        "dataflow.carry" => ["cond", "init", "next"].get(i).unwrap_or(&"operand").to_string(),
-        "dataflow.invariant" => ["cond", "value"].get(i).unwrap_or(&"operand").to_string(),
-        "wait" if i + 1 == n => "data".to_string(),
-        "wait" if n == 2 => "token".to_string(),
-        "wait" => numbered("token", i),
-        "memory" | "extmemory" | "mem_controller" | "lsq" => {
-            match memories::interface(func, id).and_then(|f| f.operands.get(i).copied()) {
-                Some(Port::StoreData(k)) => numbered("store data", k),
-                Some(Port::StoreAddr(k)) => numbered("store address", k),
-                Some(Port::LoadAddr(k)) => numbered("load address", k),
-                Some(Port::StoreCount(k)) => numbered("store count", k),
-                Some(Port::GroupAlloc(k)) => numbered("allocation of group", k),
-                Some(Port::MemStart) => "memStart".to_string(),
-                Some(Port::CtrlEnd) => "ctrlEnd".to_string(),
-                _ => numbered("operand", i),
-            }
-        }
-        "return" | "end" => numbered("result", i),
-        "instance" => numbered("argument", i),
-        _ if n == 1 => "input".to_string(),
-        _ => numbered("input", i),
+    let Some(kind) = OpKind::of(op) else { return numbered("operand", i) };
+    if kind.is_interface() || kind.is_memory() {
+        // The table lists an interface's ports as one variadic group; `memories` tells them
+        // apart.
+        return match memories::interface(func, id).and_then(|f| f.operands.get(i).copied()) {
+            Some(Port::StoreData(k)) => numbered("store data", k),
+            Some(Port::StoreAddr(k)) => numbered("store address", k),
+            Some(Port::LoadAddr(k)) => numbered("load address", k),
+            Some(Port::StoreCount(k)) => numbered("store count", k),
+            Some(Port::GroupAlloc(k)) => numbered("allocation of group", k),
+            Some(Port::MemStart) => "memStart".to_string(),
+            Some(Port::CtrlEnd) => "ctrlEnd".to_string(),
+            _ => numbered("operand", i),
+        };
     }
+    let layout = kind.def().layout(func.era);
+    if kind.is_terminator() && layout.operands.len() == 2 {
+        // Dynamatic 2024's `end`: the function's results, then the memories' done tokens.
+        let returned = func.terminator_results(op);
+        let (port, k, of) =
+            if i < returned { (0, i, returned) } else { (1, i - returned, n - returned) };
+        let role = layout.operands[port].role;
+        return if of > 1 { numbered(role, k) } else { role.to_string() };
+    }
+    kind.operand_label(func.era, i, n).unwrap_or_else(|| numbered("operand", i))
 }

@@ -63,8 +63,8 @@ handshake.func @kernel_0(%a: i32, %start: none) -> (i32, none) {
 // One select token: the mux takes one `%a`; the other tokens stay where they are.
 // hsir-sim: s=0
 handshake.func @pick(%s: i1, %a: i32, %b: i32, %start: none) -> (i32, none) {
-  // expected-warning @+2 {{HS5006: 2 tokens left on the input 0 of `mux` (`%a`)}}
-  // expected-warning @+1 {{HS5006: 3 tokens left on the input 1 of `mux` (`%b`)}}
+  // expected-warning @+2 {{HS5006: 2 tokens left on the data 0 of `mux` (`%a`)}}
+  // expected-warning @+1 {{HS5006: 3 tokens left on the data 1 of `mux` (`%b`)}}
   %0 = mux %s [%a, %b] : i1, i32
   return %0, %start : i32, none
 }
