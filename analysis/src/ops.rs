@@ -270,7 +270,7 @@ pub struct Layout {
 #[derive(Debug, Clone, Copy)]
 pub struct OpDef {
     pub kind: OpKind,
-    /// Names by dialect; the first is the op's key (`known_name`).
+    /// Names by dialect; the first gives the op's key (`OpDef::key`).
     pub names: &'static [(Dialect, &'static str)],
     pub family: Family,
     /// The eras the op exists in.
@@ -374,7 +374,7 @@ impl OpKind {
         &OPS[self as usize]
     }
 
-    /// `known_name`'s key of the op.
+    /// The op's key (`OpDef::key`): how messages name it.
     pub fn key(self) -> &'static str {
         self.def().key()
     }
@@ -476,12 +476,6 @@ impl OpKind {
 }
 
 static INDEX: OnceLock<HashMap<String, OpKind>> = OnceLock::new();
-
-/// The op's key (`OpDef::key`) by its written name: `handshake.` and `arith.` prefixes
-/// removed where the short name is the op's (`arith.select` and `arith.constant` keep theirs).
-pub fn known_name(op: &OpData) -> Option<&'static str> {
-    OpKind::of(op).map(OpKind::key)
-}
 
 macro_rules! op_kinds {
     ($($kind:ident),* $(,)?) => {

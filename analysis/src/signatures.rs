@@ -47,8 +47,6 @@ pub struct Typing {
 }
 
 // The backend's interpreter still asks for ops by key; nothing in the analysis does.
-pub use crate::ops::known_name;
-
 impl Era {
     /// How functions of this era write channel types.
     pub fn style(self) -> Style {

@@ -35,6 +35,18 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("analysis/src/check_item.rs", "lsq", "the `lsq = false` attribute of `memory`"),
     ("analysis/src/ide/graph.rs", "buffer", "the SVG class of buffer nodes, a drawing category"),
     ("lsp/src/main.rs", "func", "the `--func` option of `hsir buffers`"),
+    (
+        "backend/src/buffers/timing.rs",
+        "buffer",
+        "the `[buffer TYPE]` section keyword of the timing file's format",
+    ),
+    ("backend/src/netlist.rs", "init", "the `init` port of the Verilog library's `hsir_carry`"),
+    ("backend/src/program.rs", "end", "a Verilog keyword, which a signal name must avoid"),
+    ("backend/src/program.rs", "fork", "a Verilog keyword, which a signal name must avoid"),
+    ("backend/src/program.rs", "join", "a Verilog keyword, which a signal name must avoid"),
+    ("backend/src/program.rs", "not", "a Verilog keyword, which a signal name must avoid"),
+    ("backend/src/program.rs", "wait", "a Verilog keyword, which a signal name must avoid"),
+    ("backend/src/program.rs", "return", "a Verilog keyword, which a signal name must avoid"),
 ];
 
 fn workspace_root() -> PathBuf {
