@@ -5,7 +5,7 @@
 //! stable and never reused: `HS0xxx` syntax, `HS1xxx` types and structure, `HS2xxx` dataflow
 //! graph and buffers, `HS3xxx` ctrl-done and memory, `HS4xxx` pipelines, `HS5xxx` backend.
 
-use hsir_parser::TextRange;
+use hsir_parser::{TextRange, TextSize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
@@ -263,6 +263,8 @@ diagnostic_codes! {
     BackendTopChosen = "HS5008", Information, "top function chosen among several";
     /// The function to generate instantiates, directly or through others, one with errors.
     BackendBrokenCallee = "HS5009", Error, "instance of a function with errors";
+    /// A design whose functions have dataflow lint errors, which RTL would build as they are.
+    BackendLintErrors = "HS5010", Error, "dataflow lint errors stop RTL generation";
 
     // ---- HS6001-HS6099: buffer placement ---------------------------------------------------
     /// The timing model has no entry for an op; its documented default was used.
@@ -341,6 +343,22 @@ impl Diagnostic {
 
     pub fn with_related(mut self, range: TextRange, message: impl Into<String>) -> Diagnostic {
         self.related.push(Related { range, message: message.into() });
+        self
+    }
+
+    /// The diagnostic with every range (its own, its notes', its fixes' edits) moved by
+    /// `offset`: from an item's text to its file's.
+    pub fn shifted(mut self, offset: TextSize) -> Diagnostic {
+        let shift = |r: TextRange| r + offset;
+        self.range = shift(self.range);
+        for related in &mut self.related {
+            related.range = shift(related.range);
+        }
+        for fix in &mut self.fixes {
+            for edit in &mut fix.edits {
+                edit.range = shift(edit.range);
+            }
+        }
         self
     }
 }

@@ -516,6 +516,60 @@ impl Program {
         Ok(program)
     }
 
+    /// The dataflow lint errors (HS2xxx, HS3xxx at error severity) of `top` and of every
+    /// function it instantiates, directly or through others, with file ranges; and, when there
+    /// are any, an HS5010 at `top` that says so first. RTL generation refuses them unless told
+    /// otherwise: hardware built from such a design shows the problem rather than the program.
+    /// The lints run here, on the reached functions only (`from_parse` leaves them off).
+    pub fn lint_errors(&self, top: &str) -> Vec<Diagnostic> {
+        let Some(index) = self.funcs.iter().position(|f| f.name == top) else {
+            return Vec::new();
+        };
+        let mut reached = vec![index];
+        let mut next = 0;
+        while let Some(&caller) = reached.get(next) {
+            next += 1;
+            for &callee in self.funcs[caller].callees.values() {
+                if !reached.contains(&callee) {
+                    reached.push(callee);
+                }
+            }
+        }
+        let mut errors = Vec::new();
+        for &i in &reached {
+            let f = &self.funcs[i];
+            if f.external {
+                continue;
+            }
+            let typed = hsir_analysis::Typed { types: f.types.clone(), style: f.style, era: f.era };
+            let mut found = Vec::new();
+            hsir_analysis::lints::lint(&f.item, &f.text, &typed, &mut found);
+            errors.extend(
+                found
+                    .into_iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .map(|d| d.shifted(f.offset)),
+            );
+        }
+        if errors.is_empty() {
+            return errors;
+        }
+        let f = &self.funcs[index];
+        let mut out = vec![Diagnostic::new(
+            DiagnosticCode::BackendLintErrors,
+            f.absolute(f.op().name_range),
+            format!(
+                "`@{top}` has {} dataflow lint error{}, which its RTL would build in; fix {}, or generate it anyway to watch {} in simulation (`hsir rtl --allow-lint-errors`)",
+                errors.len(),
+                if errors.len() == 1 { "" } else { "s" },
+                if errors.len() == 1 { "it" } else { "them" },
+                if errors.len() == 1 { "it" } else { "them" },
+            ),
+        )];
+        out.extend(errors);
+        out
+    }
+
     /// Whether the function or `hw.module` `top` can be worked on: it has no errors, nor has
     /// any function it instantiates, directly or through others, nor the file outside its
     /// items. Errors in functions `top` does not reach do not matter. Otherwise the errors, and

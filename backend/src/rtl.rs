@@ -17,6 +17,9 @@ pub struct Options {
     /// The function (or `hw.module`) to generate; by default the one nothing instantiates.
     pub top: Option<String>,
     pub testbench: Option<TestbenchOptions>,
+    /// Generate a design whose functions have dataflow lint errors (HS5010 otherwise): to
+    /// watch in simulation what a lint means.
+    pub allow_lint_errors: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -125,6 +128,12 @@ pub fn generate_program(
         )]);
     }
     program.check(&top)?;
+    if !options.allow_lint_errors {
+        let lint_errors = program.lint_errors(&top);
+        if !lint_errors.is_empty() {
+            return Err(lint_errors);
+        }
+    }
     let lowered = netlist::lower(program, &top);
     let Some(netlist) = lowered.netlist else {
         return Err(lowered.diagnostics);

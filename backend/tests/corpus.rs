@@ -39,6 +39,7 @@ fn every_corpus_function_lowers_or_says_why() {
                     tokens: Some(2),
                     ..TestbenchOptions::default()
                 }),
+                allow_lint_errors: false,
             };
             match std::panic::catch_unwind(|| rtl::generate(&parse, &options)) {
                 Ok(Ok(output)) => {

@@ -38,7 +38,8 @@ fn backend_fixtures_match_their_annotations() {
                 .find_map(|l| l.trim().strip_prefix("// hsir-rtl: top="))
                 .map(|t| t.trim().to_string());
             let (parse, _) = hsir_analysis::parse_bytes(case_text.as_bytes());
-            let options = Options { top, testbench: Some(TestbenchOptions::default()) };
+            let options =
+                Options { top, testbench: Some(TestbenchOptions::default()), ..Options::default() };
             let diagnostics = match rtl::generate(&parse, &options) {
                 Ok(output) => output.diagnostics,
                 Err(errors) => errors,

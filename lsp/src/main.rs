@@ -76,6 +76,10 @@ enum Command {
         /// Replace files in DIR even if hsir did not write them.
         #[arg(long)]
         force: bool,
+        /// Generate the design even when its functions have dataflow lint errors (HS5010
+        /// otherwise), to watch in simulation what a lint means.
+        #[arg(long)]
+        allow_lint_errors: bool,
     },
     /// Place buffers in a `handshake.func` with Dynamatic's FPGA20 or FPL22 MILP.
     ///
@@ -179,8 +183,17 @@ fn main() -> ExitCode {
         Command::Sim { file, top, args, mems, tokens, seed, max_firings } => {
             cli::sim::run(&cli::sim::SimArgs { file, top, args, mems, tokens, seed, max_firings })
         }
-        Command::Rtl { file, top, out, testbench, tokens, seed, force } => {
-            cli::rtl::run(&cli::rtl::RtlArgs { file, top, out, testbench, tokens, seed, force })
+        Command::Rtl { file, top, out, testbench, tokens, seed, force, allow_lint_errors } => {
+            cli::rtl::run(&cli::rtl::RtlArgs {
+                file,
+                top,
+                out,
+                testbench,
+                tokens,
+                seed,
+                force,
+                allow_lint_errors,
+            })
         }
         Command::Buffers {
             file,

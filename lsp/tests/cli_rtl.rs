@@ -635,3 +635,45 @@ fn a_reader_that_goes_away_is_not_a_panic() {
         assert_eq!(output.status.code(), Some(0), "{stderr}");
     }
 }
+
+/// `hsir rtl` refuses what `hsir check` reports as an error in the design, dataflow lint errors
+/// included (HS5010, with the lint errors after it), unless `--allow-lint-errors` asks for the
+/// hardware anyway; functions the top does not reach do not stop it.
+#[test]
+fn lint_errors_stop_rtl_unless_allowed() {
+    let out = scratch("lint-errors");
+    let out_arg = out.display().to_string();
+    let refused = hsir(&[
+        "rtl",
+        "backend/test_data/designs/raw_bug.mlir",
+        "--top",
+        "fill_raw_bug",
+        "-o",
+        &out_arg,
+    ]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    let message = stderr(&refused);
+    assert!(
+        message.contains("error[HS5010]: `@fill_raw_bug` has 2 dataflow lint errors"),
+        "{message}"
+    );
+    assert!(message.contains("error[HS3003]"), "{message}");
+    assert!(!out.join("fill_raw_bug.v").exists());
+
+    let allowed = hsir(&[
+        "rtl",
+        "backend/test_data/designs/raw_bug.mlir",
+        "--top",
+        "fill_raw_bug",
+        "-o",
+        &out_arg,
+        "--allow-lint-errors",
+    ]);
+    assert_eq!(allowed.status.code(), Some(0), "{}", stderr(&allowed));
+    assert!(out.join("fill_raw_bug.v").exists());
+
+    // The correct kernel of the same file has no lint error of its own.
+    let correct =
+        hsir(&["rtl", "backend/test_data/designs/raw_bug.mlir", "--top", "kernel", "-o", &out_arg]);
+    assert_eq!(correct.status.code(), Some(0), "{}", stderr(&correct));
+}

@@ -144,3 +144,19 @@ handshake.func @top(%a: i32, %b: i64, %start: none) -> (i32, none) {
   %0:2 = instance @broken(%a, %b, %start) : (i32, i64, none) -> (i32, none)
   return %0#0, %0#1 : i32, none
 }
+
+// -----
+
+// Dataflow lint errors stop RTL generation (HS5010, then the lint errors themselves).
+// expected-error @+1 {{HS5010: `@sunk_done` has 1 dataflow lint error, which its RTL would build in}}
+handshake.func @sunk_done(%a: memref<4xi32>, %i: index, %start: none) -> (i32, none) {
+  // expected-error @+1 {{HS3027: the done token `%ldDone` of load `%x` must reach the returned control `%done` on every path, but can end in a `sink`}}
+  %ld, %ldDone = extmemory [ld = 1, st = 0] (%a : memref<4xi32>) (%addr) {id = 0 : i32} : (index) -> (i32, none)
+  // expected-note @+1 {{the access}}
+  %x, %addr = load [%i] %ld, %start : index, i32
+  %d:2 = fork [2] %ldDone : none
+  // expected-note @+1 {{the token ends here}}
+  sink %d#1 : none
+  %done = join %d#0 : none
+  return %x, %done : i32, none
+}

@@ -21,6 +21,7 @@ pub struct RtlArgs {
     pub tokens: Option<usize>,
     pub seed: u64,
     pub force: bool,
+    pub allow_lint_errors: bool,
 }
 
 pub fn run(args: &RtlArgs) -> u8 {
@@ -32,6 +33,7 @@ pub fn run(args: &RtlArgs) -> u8 {
             seed: args.seed,
             probe_leftovers: true,
         }),
+        allow_lint_errors: args.allow_lint_errors,
     };
     // Errors in functions the top does not reach do not stop it (`Program::check`). The
     // analysis takes the parse; the text stays for the messages.

@@ -34,6 +34,7 @@ struct Args {
     function: Option<String>,
     output_dir: Option<String>,
     testbench: bool,
+    allow_lint_errors: bool,
 }
 
 fn invalid(message: String) -> Error {
@@ -46,7 +47,7 @@ fn failed(message: String) -> Error {
 }
 
 fn parse_args(arguments: &[Value]) -> std::result::Result<Args, String> {
-    let usage = "hsir.generateRtl takes { \"uri\": \"file:///...\", \"function\": \"f\", \"outputDir\": \"rtl\" } or [uri, function, outputDir]";
+    let usage = "hsir.generateRtl takes { \"uri\": \"file:///...\", \"function\": \"f\", \"outputDir\": \"rtl\", \"testbench\": false, \"allowLintErrors\": false } or [uri, function, outputDir]";
     let string = |v: &Value, what: &str| -> std::result::Result<Option<String>, String> {
         match v {
             Value::Null => Ok(None),
@@ -59,20 +60,19 @@ fn parse_args(arguments: &[Value]) -> std::result::Result<Args, String> {
         [Value::Object(map)] => {
             let uri = string(map.get("uri").unwrap_or(&Value::Null), "uri")?
                 .ok_or_else(|| format!("hsir.generateRtl needs a `uri`; {usage}"))?;
-            let testbench = match map.get("testbench") {
-                None | Some(Value::Null) => false,
-                Some(Value::Bool(b)) => *b,
+            let flag = |key: &str| match map.get(key) {
+                None | Some(Value::Null) => Ok(false),
+                Some(Value::Bool(b)) => Ok(*b),
                 Some(other) => {
-                    return Err(format!(
-                        "hsir.generateRtl: `testbench` must be true or false, not `{other}`"
-                    ))
+                    Err(format!("hsir.generateRtl: `{key}` must be true or false, not `{other}`"))
                 }
             };
             Ok(Args {
                 uri,
                 function: string(map.get("function").unwrap_or(&Value::Null), "function")?,
                 output_dir: string(map.get("outputDir").unwrap_or(&Value::Null), "outputDir")?,
-                testbench,
+                testbench: flag("testbench")?,
+                allow_lint_errors: flag("allowLintErrors")?,
             })
         }
         [first, rest @ ..] if rest.len() <= 2 => Ok(Args {
@@ -81,6 +81,7 @@ fn parse_args(arguments: &[Value]) -> std::result::Result<Args, String> {
             function: rest.first().map(|v| string(v, "function")).transpose()?.flatten(),
             output_dir: rest.get(1).map(|v| string(v, "outputDir")).transpose()?.flatten(),
             testbench: false,
+            allow_lint_errors: false,
         }),
         _ => Err(usage.to_string()),
     }
@@ -200,6 +201,7 @@ async fn generate(
     let options = Options {
         top: args.function.clone(),
         testbench: args.testbench.then(TestbenchOptions::default),
+        allow_lint_errors: args.allow_lint_errors,
     };
     let target = folder.clone();
     let work = tokio::task::spawn_blocking(move || {
