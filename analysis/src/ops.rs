@@ -85,6 +85,8 @@ impl Era {
         let mut era2025 = false;
         let mut loom = false;
         let mut proposal = false;
+        // Evidence of an era before 2026 that does not say which.
+        let mut older = false;
         // Raw scalar ports beside Dynamatic's types: only 2024's `end` (which Dynamatic did not
         // verify) could end such a function; later `end`s must match the results exactly.
         let raw_ports = item.ops.first().and_then(|f| f.signature.as_ref()).is_some_and(|s| {
@@ -115,6 +117,16 @@ impl Era {
                         era2025 = true;
                     }
                 }
+                // Before 2026 a mux wrote one data type and a control_merge no brackets
+                // (`: <i1>, <i32>`, `%a, %b : <>, <i1>`); 2026 writes `[...] to T`.
+                OpKind::Mux | OpKind::ControlMerge if op.types_after.is_empty() => {
+                    older |= !op.types.is_empty();
+                }
+                // 2024 wrote `source` without a type and `constant` with its result's only.
+                OpKind::Source if op.types.is_empty() && !op.generic => era2024 = true,
+                OpKind::Constant if written_count(&op.types) == 1 && !op.generic => {
+                    era2024 = true;
+                }
                 _ => {}
             }
             if op.attr("handshake.bufProps").is_some() {
@@ -134,7 +146,7 @@ impl Era {
         }
         if era2024 {
             Era::Dynamatic2024
-        } else if era2025 {
+        } else if era2025 || older {
             Era::Dynamatic2025
         } else if proposal {
             Era::Proposal

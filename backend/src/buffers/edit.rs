@@ -3,7 +3,8 @@
 //! operand is renamed to the last new buffer, and replaced buffers are deleted. Everything else,
 //! comments and layout included, is left byte for byte.
 //!
-//! The buffers are written in the function's own syntax: the syntax of a buffer it already has,
+//! The buffers are written in the function's own syntax (`form`): its era's (Dynamatic 2024's
+//! `oehb` / `tehb`, 2025's `NUM_SLOTS` + `TIMING`), else the syntax of a buffer it already has,
 //! else Dynamatic's `hw.parameters` form for Dynamatic-style functions and CIRCT's
 //! `buffer [N] seq|fifo` for CIRCT-style ones.
 
@@ -11,7 +12,7 @@ use std::collections::BTreeSet;
 
 use hsir_analysis::dataflow::{self, BufferSyntax, BufferType};
 use hsir_analysis::ir::{Def, OpId, ValueId};
-use hsir_analysis::ops::OpKind;
+use hsir_analysis::ops::{Era, OpKind};
 use hsir_analysis::signatures::Style;
 use hsir_analysis::TextRange;
 use hsir_parser::TextSize;
@@ -26,27 +27,79 @@ pub struct TextEdit {
     pub text: String,
 }
 
-/// Which syntax new buffers use in `func`.
-pub fn syntax(func: &Func) -> BufferSyntax {
+/// How new buffers are written in a function: one of the analysis's buffer syntaxes, or an
+/// older era's form that names no type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    Syntax(BufferSyntax),
+    /// Dynamatic 2025: `hw.parameters = {NUM_SLOTS, TIMING}` without `BUFFER_TYPE`, the form
+    /// its RTL backend chose a component from (`dataflow::implied_by_timing` reads it back).
+    Timing2025,
+    /// Dynamatic 2024: `oehb [N]` and `tehb [N]` ops.
+    Ops2024,
+}
+
+/// How new buffers are written in `func`: in its era's own form (2024's `oehb` / `tehb`, 2025's
+/// `NUM_SLOTS` + `TIMING`), else in the syntax of a buffer it already has, else Dynamatic's
+/// `hw.parameters` form for Dynamatic-style functions and CIRCT's `buffer [N] seq|fifo` for
+/// CIRCT-style ones.
+pub fn form(func: &Func) -> Form {
+    match func.era {
+        Era::Dynamatic2024 => return Form::Ops2024,
+        Era::Dynamatic2025 => return Form::Timing2025,
+        _ => {}
+    }
     let buffers = dataflow::buffers(&func.item);
     if let Some(info) = buffers
         .iter()
         .flatten()
         .find(|b| OpKind::of(&func.item.ops[b.op as usize]) == Some(OpKind::Buffer))
     {
-        return info.syntax;
+        return Form::Syntax(info.syntax);
     }
     match func.style {
-        Style::Circt => BufferSyntax::Circt,
-        Style::Dynamatic => BufferSyntax::HwParameters,
+        Style::Circt => Form::Syntax(BufferSyntax::Circt),
+        Style::Dynamatic => Form::Syntax(BufferSyntax::HwParameters),
     }
+}
+
+/// The chain as `form` writes it: CIRCT's one op per channel (`circt_chain`); in the forms of
+/// eras that have fewer buffer types (2024's `oehb` / `tehb`, 2025's `{D: 1, V: 1}` and
+/// `{R: 1}`), a `ONE_SLOT_BREAK_DVR` is an opaque then a transparent slot, a shift register of
+/// N slots N opaque ones; those eras had no one-slot FIFO (`{R: 1}` with one slot is a
+/// transparent buffer, which breaks ready), so a one-slot transparent FIFO gets a second slot
+/// (breaking no path, as placed) and a one-slot opaque FIFO is the opaque buffer it equals.
+/// Placement compares a channel's old buffers with this, so placing what it wrote changes
+/// nothing.
+pub fn written(form: Form, chain: &[(BufferType, u32)]) -> Vec<(BufferType, u32)> {
+    match form {
+        Form::Syntax(BufferSyntax::Circt) => return circt_chain(chain),
+        Form::Syntax(_) => return chain.to_vec(),
+        Form::Timing2025 | Form::Ops2024 => {}
+    }
+    let mut out = Vec::new();
+    for &(ty, slots) in chain {
+        match (ty, slots) {
+            (BufferType::OneSlotBreakDvr, _) => {
+                out.push((BufferType::OneSlotBreakDv, 1));
+                out.push((BufferType::OneSlotBreakR, 1));
+            }
+            (BufferType::ShiftRegBreakDv, _) => {
+                out.extend((0..slots).map(|_| (BufferType::OneSlotBreakDv, 1)));
+            }
+            (BufferType::FifoBreakNone, 1) => out.push((BufferType::FifoBreakNone, 2)),
+            (BufferType::FifoBreakDv, 1) => out.push((BufferType::OneSlotBreakDv, 1)),
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The edits that write `placement` into the text of `func` (a function of `file_text`).
 pub fn edits(func: &Func, placement: &Placement, file_text: &str) -> Vec<TextEdit> {
     let item = &func.item;
     let graph = &placement.graph;
-    let syntax = syntax(func);
+    let form = form(func);
     let named = item.ops.iter().skip(1).any(|op| op.attr("handshake.name").is_some());
     let mut names: BTreeSet<String> = item.values.iter().map(|v| v.name.clone()).collect();
     let mut op_names: BTreeSet<String> = item
@@ -76,14 +129,13 @@ pub fn edits(func: &Func, placement: &Placement, file_text: &str) -> Vec<TextEdi
         let ty = func.ty(ch.value).map(|t| t.to_string()).unwrap_or_else(|| "<>".into());
         let mut input = reference(func, ch.value);
         let mut text = String::new();
-        let chain =
-            if syntax == BufferSyntax::Circt { circt_chain(&p.chain) } else { p.chain.clone() };
+        let chain = written(form, &p.chain);
         for &(ty_buf, slots) in &chain {
             let name = fresh(&mut names, "%buf");
             let attrs_name = named.then(|| fresh(&mut op_names, OpKind::Buffer.key()));
             text.push_str(&indent);
             text.push_str(&buffer_op(
-                syntax,
+                form,
                 &name,
                 &input,
                 ty_buf,
@@ -233,7 +285,7 @@ fn line_range(func: &Func, op: OpId, text: &str) -> TextRange {
 }
 
 fn buffer_op(
-    syntax: BufferSyntax,
+    form: Form,
     name: &str,
     input: &str,
     ty: BufferType,
@@ -248,6 +300,28 @@ fn buffer_op(
         (Some(n), false) => format!(" {{handshake.name = \"{n}\", {rest}}}"),
         (None, true) => String::new(),
         (None, false) => format!(" {{{rest}}}"),
+    };
+    let syntax = match form {
+        Form::Syntax(syntax) => syntax,
+        Form::Timing2025 => {
+            // The latencies of the type, written out as Dynamatic 2025 did: `{D: 1, V: 1, R: 0}`
+            // for opaque slots, `{R: 1}` for transparent ones.
+            let latencies = if timing.d > 0 { "D: 1, V: 1, R: 0" } else { "R: 1" };
+            return format!(
+                "{name} = {buffer} {input}{} : {channel_type}",
+                name_attr(&format!(
+                    "hw.parameters = {{NUM_SLOTS = {slots} : ui32, TIMING = #handshake<timing {{{latencies}}}>}}"
+                ))
+            );
+        }
+        Form::Ops2024 => {
+            let op = if timing.d > 0 { OpKind::Oehb } else { OpKind::Tehb };
+            return format!(
+                "{name} = {} [{slots}] {input}{} : {channel_type}",
+                op.key(),
+                name_attr("")
+            );
+        }
     };
     match syntax {
         BufferSyntax::HwParameters => format!(

@@ -247,7 +247,8 @@ fn context<'a>(
     let (mut graph, notes) = Graph::build(func, timing, options.strip, options.period);
     let loops = cfdfc::find(&graph, options.profile.as_ref());
     rules::apply(func, &mut graph, &loops, options.algorithm);
-    let circt = edit::syntax(func) == hsir_analysis::dataflow::BufferSyntax::Circt;
+    let circt =
+        edit::form(func) == edit::Form::Syntax(hsir_analysis::dataflow::BufferSyntax::Circt);
     if options.algorithm == Algorithm::Fpga20 && !circt {
         // FPGA20's ready break is written as a buffer of its own, outside the slots the model
         // sizes: an old one is not a slot to keep (else each run would add one).
@@ -572,7 +573,7 @@ pub fn place(
         } else {
             mapping::map(options.algorithm, choice.dv, choice.r, choice.slots, choice.r)
         };
-        let unchanged = !options.strip && chain_matches_old(cx.func, ch, &chain, circt);
+        let unchanged = !options.strip && chain_matches_old(cx.func, ch, &chain);
         if options.strip || !unchanged {
             removed.extend(ch.old.iter().copied());
         }
@@ -600,31 +601,25 @@ pub fn place(
 }
 
 /// Whether the channel's existing buffers already are `chain` (then the text is left alone).
-fn chain_matches_old(func: &Func, ch: &graph::Channel, chain: &Chain, circt: bool) -> bool {
+fn chain_matches_old(func: &Func, ch: &graph::Channel, chain: &Chain) -> bool {
+    use hsir_analysis::dataflow::{BufferKind, BufferSyntax, BufferType};
     let infos = hsir_analysis::dataflow::buffers(&func.item);
-    if circt {
+    let form = edit::form(func);
+    let written = edit::written(form, chain);
+    let old_infos = ch.old.iter().filter_map(|&b| infos[b as usize].as_ref());
+    if form == edit::Form::Syntax(BufferSyntax::Circt) {
         // One op, `seq` when the chain breaks ready, else `fifo`, with the chain's slots.
-        use hsir_analysis::dataflow::BufferKind;
-        let written = edit::circt_chain(chain);
-        let old: Vec<(bool, u32)> = ch
-            .old
-            .iter()
-            .filter_map(|&b| infos[b as usize].as_ref())
+        let old: Vec<(bool, u32)> = old_infos
             .map(|b| (matches!(b.kind, BufferKind::CirctSeq), b.slot_count().unwrap_or(1)))
             .collect();
-        let new: Vec<(bool, u32)> = written
-            .iter()
-            .map(|&(t, n)| (t == hsir_analysis::dataflow::BufferType::OneSlotBreakDvr, n))
-            .collect();
+        let new: Vec<(bool, u32)> =
+            written.iter().map(|&(t, n)| (t == BufferType::OneSlotBreakDvr, n)).collect();
         return old == new;
     }
-    let old: Vec<(Option<hsir_analysis::dataflow::BufferType>, u32)> = ch
-        .old
-        .iter()
-        .filter_map(|&b| infos[b as usize].as_ref())
-        .map(|b| (b.buffer_type(), b.slot_count().unwrap_or(1)))
-        .collect();
-    old.len() == chain.len() && old.iter().zip(chain).all(|(o, n)| o.0 == Some(n.0) && o.1 == n.1)
+    let old: Vec<(Option<BufferType>, u32)> =
+        old_infos.map(|b| (b.buffer_type(), b.slot_count().unwrap_or(1))).collect();
+    old.len() == written.len()
+        && old.iter().zip(&written).all(|(o, n)| o.0 == Some(n.0) && o.1 == n.1)
 }
 
 /// Greedy timing repair (data/valid, then ready for FPL22), and cycle breaking: FPGA20's ready
