@@ -29,12 +29,20 @@
 //!   `trunci` as Dynamatic does (and through `lazy_fork` and `buffer` too): a `load` gives a load address, a `store` an address
 //!   then data, anything else a group allocation. Load and store ports are numbered in operand
 //!   order. Results: data per load port, then `memEnd`. An access's
-//!   `handshake.mem_interface = #handshake.mem_interface<LSQ: g>` must name its group. The
-//!   LSQ-MC form (`lsq [MC] (...)`, an LSQ whose requests go to a `mem_controller`) is read as
-//!   such (`Interface::behind_controller`) and not laid out further.
+//!   `handshake.mem_interface = #handshake.mem_interface<LSQ: g>` (2024: `mem_interface = ...`)
+//!   must name its group. Dynamatic 2024's `lsq [%m : memref] (groups...)` has no `memStart` /
+//!   `ctrlEnd`: its parenthesised operands are the groups alone, and its last result, its done
+//!   token, is `memEnd`. The LSQ-MC form (`lsq [MC] (...)`, an LSQ whose requests go to a
+//!   `mem_controller`) is read as such (`Interface::behind_controller`) and not laid out further.
+//!
+//! Dynamatic 2024's interfaces (`mem_controller`, `lsq`) have no `memStart` / `ctrlEnd`, so
+//! their done token cannot be sent once per use of the memory: it is offered whenever no access
+//! the interface was told of (by a store count, by a group allocation) is still to be done
+//! (`Interface::steady_done`). The era is read here and nowhere else: the interpreter, the
+//! netlist and the testbench follow the roles and that flag.
 
 use hsir_analysis::ir::{Container, Def, OpData, OpId, TypeEntry, UseId, ValueId};
-use hsir_analysis::ops::OpKind;
+use hsir_analysis::ops::{Era, OpKind};
 use hsir_analysis::types::Type;
 
 use crate::program::{memref_shape, Func};
@@ -97,6 +105,10 @@ pub struct Interface {
     pub groups: Vec<Vec<Access>>,
     /// `lsq [MC]`: an LSQ whose requests go through a `mem_controller` rather than to a memref.
     pub behind_controller: bool,
+    /// Dynamatic 2024's `mem_controller` and `lsq`: there is no `memStart` / `ctrlEnd`, and the
+    /// done token (`Port::MemEnd`) is offered whenever no access the interface was told of is
+    /// pending, rather than once per `ctrlEnd`.
+    pub steady_done: bool,
     /// Why the ports cannot be laid out, when they cannot (an `lsq` whose operands do not match
     /// its `groupSizes`); the roles concerned are `Port::Unknown`.
     pub problem: Option<String>,
@@ -265,6 +277,7 @@ fn circt_interface(op: &OpData, id: OpId, kind: InterfaceKind, skip: usize) -> I
         results,
         groups: Vec::new(),
         behind_controller: false,
+        steady_done: false,
         problem: None,
     }
 }
@@ -333,6 +346,7 @@ fn mem_controller(func: &Func, op: &OpData, id: OpId) -> Interface {
         results,
         groups: Vec::new(),
         behind_controller: false,
+        steady_done: func.era == Era::Dynamatic2024,
         problem: None,
     }
 }
@@ -350,6 +364,7 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
         results: vec![Port::Unknown; op.results.len()],
         groups: Vec::new(),
         behind_controller: false,
+        steady_done: func.era == Era::Dynamatic2024,
         problem: None,
     };
     let container = |i: usize| &item.uses[op.operands[i] as usize].container;
@@ -368,16 +383,22 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
         iface.problem = Some("it has no readable `groupSizes`".into());
         return iface;
     };
-    let (&start, rest) = match paren.split_first() {
-        Some(split) if paren.len() >= 2 => split,
-        _ => {
-            iface.problem = Some("it lacks its `memStart` or `ctrlEnd` operand".into());
-            return iface;
-        }
+    // Dynamatic 2024's has no `memStart` / `ctrlEnd`: its parenthesised operands are the groups.
+    let body = if iface.steady_done {
+        &paren[..]
+    } else {
+        let (&start, rest) = match paren.split_first() {
+            Some(split) if paren.len() >= 2 => split,
+            _ => {
+                iface.problem = Some("it lacks its `memStart` or `ctrlEnd` operand".into());
+                return iface;
+            }
+        };
+        let (&end, body) = rest.split_last().expect("two operands at least");
+        iface.operands[start] = Port::MemStart;
+        iface.operands[end] = Port::CtrlEnd;
+        body
     };
-    let (&end, body) = rest.split_last().expect("two operands at least");
-    iface.operands[start] = Port::MemStart;
-    iface.operands[end] = Port::CtrlEnd;
     let mut at = 0;
     let mut problem = None;
     for (g, &size) in sizes.iter().enumerate() {
@@ -400,7 +421,7 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
             let Some(&operand) = body.get(at) else { break };
             match access_producer(func, op.operands[operand]) {
                 Some((access, Access::Load(_))) => {
-                    if let Some(wrong) = wrong_group(&func.item.ops[access as usize], g) {
+                    if let Some(wrong) = wrong_group(func.era, &func.item.ops[access as usize], g) {
                         problem.get_or_insert(wrong);
                     }
                     iface.operands[operand] = Port::LoadAddr(iface.loads);
@@ -409,7 +430,7 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
                     at += 1;
                 }
                 Some((access, _)) => {
-                    if let Some(wrong) = wrong_group(&func.item.ops[access as usize], g) {
+                    if let Some(wrong) = wrong_group(func.era, &func.item.ops[access as usize], g) {
                         problem.get_or_insert(wrong);
                     }
                     let data = body.get(at + 1).copied();
@@ -450,9 +471,10 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
     }
     if problem.is_none() && op.results.len() != iface.loads + 1 {
         problem = Some(format!(
-            "it has {} loads, so {} results (load data, then `memEnd`), not {}",
+            "it has {} loads, so {} results (load data, then {}), not {}",
             iface.loads,
             iface.loads + 1,
+            if iface.steady_done { "its done token" } else { "`memEnd`" },
             op.results.len()
         ));
     }
@@ -486,10 +508,12 @@ fn access_producer(func: &Func, use_: UseId) -> Option<(OpId, Access)> {
     None
 }
 
-/// A message when `access` says (`handshake.mem_interface = #handshake.mem_interface<LSQ: g>`)
-/// that it belongs to another group than `group`.
-fn wrong_group(access: &OpData, group: usize) -> Option<String> {
-    let attr = access.attr("handshake.mem_interface")?;
+/// A message when `access` says (`handshake.mem_interface = #handshake.mem_interface<LSQ: g>`,
+/// 2024's `mem_interface = ...`) that it belongs to another group than `group`.
+fn wrong_group(era: Era, access: &OpData, group: usize) -> Option<String> {
+    // Dynamatic 2024 named op-attached dialect attributes by their bare mnemonic.
+    let key = if era == Era::Dynamatic2024 { "mem_interface" } else { "handshake.mem_interface" };
+    let attr = access.attr(key)?;
     let (_, after) = attr.value.split_once("LSQ")?;
     let digits: String = after
         .trim_start_matches(|c: char| c == ':' || c.is_whitespace())

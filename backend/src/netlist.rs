@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 
 use hsir_analysis::dataflow::{self, BufferKind, BufferType};
 use hsir_analysis::ir::{Def, OpData, OpId, UseId, ValueId};
-use hsir_analysis::ops::{Era, OpKind};
+use hsir_analysis::ops::OpKind;
 use hsir_analysis::{Diagnostic, DiagnosticCode as Code};
 
 use crate::program::{identifier, init_values, memref_shape, Func, Program, Shape, MAX_WIDTH};
@@ -1444,7 +1444,7 @@ impl<'p> Lowering<'p> {
                     // Dynamatic 2024's `mem_controller` has no `memStart` / `ctrlEnd`: both are
                     // always there, so its done token is offered while no announced store is
                     // pending (and taken again and again: it is never left over).
-                    let steady = func.era == Era::Dynamatic2024;
+                    let steady = iface.steady_done;
                     let (start, end) = if steady {
                         (Some(self.tie_valid(&base)), Some(self.tie_valid(&base)))
                     } else {

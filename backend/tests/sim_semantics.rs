@@ -237,6 +237,7 @@ fn mem_controller_ports_follow_their_producers() {
     );
     assert_eq!(interface.results, vec![Port::LoadData(0), Port::MemEnd]);
     assert_eq!((interface.loads, interface.stores, interface.store_counts), (1, 1, 1));
+    assert!(!interface.steady_done, "a 2025 `mem_controller`'s done token answers `ctrlEnd`");
 }
 
 /// Dynamatic's own IR (atax): two memory controllers with load ports only.
@@ -273,6 +274,7 @@ fn mem_controller_ports_in_dynamatic_output() {
     assert_eq!(y.results, vec![Port::LoadData(0), Port::MemEnd]);
     assert_eq!(y.groups, vec![vec![Access::Load(0), Access::Store(0)]]);
     assert_eq!(y.problem, None);
+    assert!(!y.steady_done);
 }
 
 #[test]
@@ -334,6 +336,8 @@ fn end_of_2024_waits_for_the_memory_done_token() {
   end %s#1, %done : <>, <>
 }
 "#;
+    let specs = memories::memories(program(text).func("f").unwrap());
+    assert!(specs[0].interfaces[0].steady_done);
     let stored = run(text, "f", vec![vec![], vec![2], vec![0]]).unwrap();
     assert_eq!(stored.results, vec![vec![0]], "one result: the done token is not one");
     assert_eq!(stored.memories["mem"], vec![0, 0, 2, 0]);
@@ -344,6 +348,60 @@ fn end_of_2024_waits_for_the_memory_done_token() {
     assert_eq!(left, ["1 token left on the result of `end` (`%s#1`)"]);
     let held: Vec<&str> = waiting.held.iter().map(|h| h.message.as_str()).collect();
     assert_eq!(held, ["`mem_controller` (`%done`) was told of 1 store it never received"]);
+}
+
+/// Dynamatic 2024's `lsq` has no `memStart` / `ctrlEnd`: its operands are the groups alone, and
+/// its done token, after the load data, is offered only while no allocated access is pending
+/// (`Interface::steady_done`, as a 2024 `mem_controller`'s). `end`'s result leaves once the
+/// group's store is done, and waits for ever when the store's address never comes.
+#[test]
+fn lsq_of_2024_has_no_start_or_end_and_end_waits_for_its_done_token() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/designs/lsq_2024.mlir");
+    let designed = program(&std::fs::read_to_string(path).unwrap());
+    let specs = memories::memories(designed.func("prefix_2024").unwrap());
+    let lsq = &specs[0].interfaces[0];
+    assert_eq!(
+        lsq.operands,
+        vec![
+            Port::Memref,
+            Port::GroupAlloc(0),
+            Port::LoadAddr(0),
+            Port::StoreAddr(0),
+            Port::StoreData(0)
+        ]
+    );
+    assert_eq!(lsq.results, vec![Port::LoadData(0), Port::MemEnd]);
+    assert_eq!(lsq.groups, vec![vec![Access::Load(0), Access::Store(0)]]);
+    assert_eq!((lsq.steady_done, lsq.problem.as_deref()), (true, None));
+    let text = r#"handshake.func @f(%mem: memref<4xi32>, %a: !handshake.channel<i32>, %d: !handshake.channel<i32>, %start: !handshake.control<>, ...) -> !handshake.control<> attributes {argNames = ["mem", "a", "d", "start"], resNames = ["end"]} {
+  %done = lsq[%mem : memref<4xi32>] (%s#0, %st_addr, %st_data) {groupSizes = [1 : i32]} : (!handshake.control<>, !handshake.channel<i2>, !handshake.channel<i32>) -> !handshake.control<>
+  %s:2 = fork [2] %start : <>
+  %addr = trunci %a : <i32> to <i2>
+  %st_addr, %st_data = lsq_store[%addr] %d : <i32>, <i2>
+  end %s#1, %done : <>, <>
+}
+"#;
+    let stored = run(text, "f", vec![vec![], vec![2], vec![7], vec![0]]).unwrap();
+    assert_eq!(stored.results, vec![vec![0]], "one result: the done token is not one");
+    assert_eq!(stored.memories["mem"], vec![0, 0, 7, 0]);
+    assert!(stored.leftovers.is_empty() && stored.held.is_empty(), "{stored:?}");
+    let waiting = run(text, "f", vec![vec![], vec![], vec![7], vec![0]]).unwrap();
+    assert_eq!(waiting.results, vec![Vec::<u64>::new()]);
+    assert_eq!(waiting.memories["mem"], vec![0, 0, 0, 0]);
+    let left: Vec<&str> = waiting.leftovers.iter().map(|l| l.message.as_str()).collect();
+    assert_eq!(
+        left,
+        [
+            "1 token left on the data to store of `lsq_store` (`%d`)",
+            "1 token left on the result of `end` (`%s#1`)"
+        ]
+    );
+    let held: Vec<&str> = waiting.held.iter().map(|h| h.message.as_str()).collect();
+    assert_eq!(
+        held,
+        ["`lsq` (`%done`) still has 1 allocated access it never ran: the oldest, on store port 0, waits for its address"]
+    );
 }
 
 /// How the interpreter's reports name operands: the table's roles, a repeated variadic port

@@ -1,6 +1,8 @@
 //! Dynamatic's load-store queue (`lsq`) as one `hsir_lsq` cell: its group allocation tokens,
 //! load and store ports, `memStart` / `ctrlEnd` / `memEnd`, and the BRAM ports of the memref it
-//! reaches, with the layout `memories.rs` reads.
+//! reaches, with the layout `memories.rs` reads. Dynamatic 2024's `lsq` has no `memStart` /
+//! `ctrlEnd` (`Interface::steady_done`): the cell's `mem_start` and `ctrl_end` are tied valid, so
+//! its done token is offered whenever the queue is empty and no group token is valid.
 //!
 //! The queue is hsir's conservative, in-order LSQ (see `hsir_lsq` in `rtl/README.md`), not
 //! Dynamatic's out-of-order one: same results, less overlap between accesses.
@@ -97,8 +99,8 @@ impl Lowering<'_> {
             Some(ld_data),
             Some(st_addr),
             Some(st_data),
-            Some(start),
-            Some(end),
+            start,
+            end,
             Some(mem_end),
         ) = (
             all(self, &mut (0..iface.groups.len()).map(Role::GroupAlloc), false),
@@ -114,6 +116,9 @@ impl Lowering<'_> {
             // A port that is not a channel was reported with its value (HS5003).
             return;
         };
+        if !iface.steady_done && (start.is_none() || end.is_none()) {
+            return;
+        }
         let widths = |this: &Self, v: &[ChannelId]| -> Vec<u32> {
             v.iter().map(|&c| this.module.channels[c].shape.bits()).collect()
         };
@@ -154,6 +159,16 @@ impl Lowering<'_> {
         let st_addr = fill_in(self, st_addr, aw);
         let st_data = fill_in(self, st_data, w);
         let ld_data = if ld_data.is_empty() { vec![self.tie_output(&base, w)] } else { ld_data };
+        let (start, end) = match (start, end) {
+            (Some(start), Some(end)) => (start, end),
+            // Dynamatic 2024's `lsq` has no `memStart` / `ctrlEnd`: both are always there, so its
+            // done token is offered while the queue is idle (and taken again and again: it is
+            // never left over).
+            _ => {
+                self.steady.push(mem_end);
+                (self.tie_valid(&base), self.tie_valid(&base))
+            }
+        };
         let layout = layout(&iface.groups);
         let raw = ["loadEn", "loadAddr", "loadData", "storeEn", "storeAddr", "storeData"]
             .iter()

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use hsir_analysis::ir::{Container, Def, OpData, OpId, ValueId};
-use hsir_analysis::ops::{Era, OpKind};
+use hsir_analysis::ops::OpKind;
 use hsir_analysis::signatures::Style;
 use hsir_analysis::types::Type;
 use hsir_analysis::TextRange;
@@ -498,11 +498,12 @@ impl<'p> Builder<'p> {
                 (kind, inputs, outputs)
             };
             // A done token that stays offered while the memory is idle (Dynamatic 2024's
-            // `mem_controller`) is always there, as a source's token is.
+            // `mem_controller` and `lsq`) is always there, as a source's token is.
             let steady = match &kind {
                 Kind::Memory(memory) => {
                     memory.completion.as_ref().filter(|c| c.steady()).map(|c| outputs[c.end_out])
                 }
+                Kind::Lsq(lsq) => lsq.steady_done().map(|o| outputs[o]),
                 _ => None,
             };
             self.node(ctx, func, id, kind, inputs, outputs)?;
@@ -949,7 +950,7 @@ impl<'p> Builder<'p> {
         let completion = match interface.kind {
             // Dynamatic 2024's `mem_controller` has no `memStart` / `ctrlEnd`: its done token
             // is offered whenever no announced store is still to be written.
-            InterfaceKind::MemController if func.era == Era::Dynamatic2024 => Some(Completion {
+            InterfaceKind::MemController if interface.steady_done => Some(Completion {
                 start_in: None,
                 end_in: None,
                 end_out: interface.result(Port::MemEnd).ok_or_else(|| bad("a done token"))?,

@@ -8,7 +8,10 @@
 //! and keeps them in order. Only the oldest access in the queue runs, once its port holds what it
 //! needs: a load reads the memory and sends the word on its data result, a store writes. So every
 //! load reads what all earlier stores left. `memEnd` comes once `memStart` and `ctrlEnd` have
-//! arrived and the queue is empty.
+//! arrived and the queue is empty. Dynamatic 2024's `lsq` has neither (`Interface::steady_done`):
+//! its done token is offered while the queue is empty and no allocation token waits, and taken
+//! back when one arrives, as a 2024 `mem_controller`'s is (and as `hsir_lsq`'s `mem_end` drops
+//! while a group token is valid).
 //!
 //! Allocation is a deferred step, like a merge's choice: when allocation tokens of several groups
 //! wait at once, the oldest is taken and the run records a race (HS5007), since their order then
@@ -40,13 +43,14 @@ pub(crate) struct Lsq {
     /// Each group's accesses, in program order.
     groups: Vec<Vec<Access>>,
     /// Positions among the node's inputs: each group's allocation token, each load port's
-    /// address, each store port's address and data, `memStart`, `ctrlEnd`.
+    /// address, each store port's address and data, `memStart`, `ctrlEnd` (both `None` for
+    /// Dynamatic 2024's, whose done token is steady).
     alloc_in: Vec<usize>,
     load_addr_in: Vec<usize>,
     store_addr_in: Vec<usize>,
     store_data_in: Vec<usize>,
-    start_in: usize,
-    end_in: usize,
+    start_in: Option<usize>,
+    end_in: Option<usize>,
     /// Positions among the node's outputs: each load port's data, `memEnd`.
     load_data_out: Vec<usize>,
     end_out: usize,
@@ -102,6 +106,7 @@ impl Lsq {
             let position = iface.operand(port).expect("a laid-out LSQ has every port");
             iface.operands[..position].iter().filter(|p| **p != Port::Memref).count()
         };
+        let completion = |port: Port| (!iface.steady_done).then(|| input(port));
         let output = |port: Port| iface.result(port).expect("a laid-out LSQ has every result");
         let (loads, stores) = (iface.loads, iface.stores);
         Ok(Lsq {
@@ -110,8 +115,8 @@ impl Lsq {
             load_addr_in: (0..loads).map(|k| input(Port::LoadAddr(k))).collect(),
             store_addr_in: (0..stores).map(|k| input(Port::StoreAddr(k))).collect(),
             store_data_in: (0..stores).map(|k| input(Port::StoreData(k))).collect(),
-            start_in: input(Port::MemStart),
-            end_in: input(Port::CtrlEnd),
+            start_in: completion(Port::MemStart),
+            end_in: completion(Port::CtrlEnd),
             load_data_out: (0..loads).map(|k| output(Port::LoadData(k))).collect(),
             end_out: output(Port::MemEnd),
             groups: iface.groups,
@@ -125,8 +130,29 @@ impl Lsq {
         })
     }
 
-    /// One order-independent step: a port takes a token, else the oldest access runs.
+    /// The output of a done token offered while the queue is idle (Dynamatic 2024's), if it is
+    /// one.
+    pub(super) fn steady_done(&self) -> Option<usize> {
+        self.steady().then_some(self.end_out)
+    }
+
+    fn steady(&self) -> bool {
+        self.start_in.is_none() && self.end_in.is_none()
+    }
+
+    /// Whether a group is allocated or waits to be.
+    fn busy(&self, io: &Io<'_>) -> bool {
+        !self.queue.is_empty() || self.alloc_in.iter().any(|&i| io.has(i))
+    }
+
+    /// One order-independent step: a steady done token is taken back while the queue is busy,
+    /// else a port takes a token, else the oldest access runs.
     pub(super) fn step(&mut self, io: &mut Io<'_>, memory: &mut Memory) -> Option<Option<Event>> {
+        if self.steady() && io.offered(self.end_out) && self.busy(io) {
+            io.part = ALLOCATE;
+            io.retract(self.end_out);
+            return Some(None);
+        }
         for k in 0..self.load_addr_in.len() {
             if take(io, self.load_addr_in[k], self.load_queued[k], &mut self.load_addrs[k]) {
                 return Some(None);
@@ -199,10 +225,16 @@ impl Lsq {
             });
             return Some(event);
         }
-        let done = self.queue.is_empty() && io.has(self.start_in) && io.has(self.end_in);
+        let inputs = [self.start_in, self.end_in];
+        let done = if self.steady() {
+            !self.busy(io) && !io.offered(self.end_out)
+        } else {
+            self.queue.is_empty() && inputs.iter().flatten().all(|&i| io.has(i))
+        };
         done.then(|| {
-            io.pop(self.start_in);
-            io.pop(self.end_in);
+            for i in inputs.into_iter().flatten() {
+                io.pop(i);
+            }
             io.push(self.end_out, 0);
             None
         })

@@ -297,13 +297,13 @@ impl Io<'_> {
     }
 
     /// Whether output `o` holds a token.
-    fn offered(&self, o: usize) -> bool {
+    pub(super) fn offered(&self, o: usize) -> bool {
         !self.channels[self.outputs[o]].tokens.is_empty()
     }
 
     /// Takes back the token output `o` offers, if any (a steady done token whose memory is
     /// busy again).
-    fn retract(&mut self, o: usize) {
+    pub(super) fn retract(&mut self, o: usize) {
         self.channels[self.outputs[o]].tokens.pop_back();
     }
 
