@@ -985,16 +985,7 @@ fn par_each<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
 }
 
 fn shift_diagnostic(d: &mut Diagnostic, shift: &dyn Fn(TextSize) -> TextSize) {
-    let range = |r: TextRange| TextRange::new(shift(r.start()), shift(r.end()));
-    d.range = range(d.range);
-    for related in &mut d.related {
-        related.range = range(related.range);
-    }
-    for fix in &mut d.fixes {
-        for edit in &mut fix.edits {
-            edit.range = range(edit.range);
-        }
-    }
+    d.map_ranges(|r| TextRange::new(shift(r.start()), shift(r.end())));
 }
 
 /// The node of a reparsed item's text when it is still exactly one item, with nothing left

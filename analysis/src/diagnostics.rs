@@ -346,19 +346,22 @@ impl Diagnostic {
         self
     }
 
-    /// The diagnostic with every range (its own, its notes', its fixes' edits) moved by
-    /// `offset`: from an item's text to its file's.
-    pub fn shifted(mut self, offset: TextSize) -> Diagnostic {
-        let shift = |r: TextRange| r + offset;
-        self.range = shift(self.range);
+    /// Every range of the diagnostic (its own, its notes', its fixes' edits) through `f`.
+    pub fn map_ranges(&mut self, f: impl Fn(TextRange) -> TextRange) {
+        self.range = f(self.range);
         for related in &mut self.related {
-            related.range = shift(related.range);
+            related.range = f(related.range);
         }
         for fix in &mut self.fixes {
             for edit in &mut fix.edits {
-                edit.range = shift(edit.range);
+                edit.range = f(edit.range);
             }
         }
+    }
+
+    /// The diagnostic with every range moved by `offset`: from an item's text to its file's.
+    pub fn shifted(mut self, offset: TextSize) -> Diagnostic {
+        self.map_ranges(|r| r + offset);
         self
     }
 }
