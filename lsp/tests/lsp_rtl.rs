@@ -358,6 +358,27 @@ fn problems_come_back_as_an_error_and_as_diagnostics_until_the_document_changes(
     std::fs::remove_dir_all(&root).unwrap();
 }
 
+/// The reason given is the error, not a note that came with it (a fork the backend would add
+/// for a value used twice is reported before the unsupported op).
+#[test]
+fn the_reason_named_is_the_error_not_a_note() {
+    let root = scratch("reason");
+    let file = root.join("float.mlir");
+    let text = "handshake.func @f(%a: f32, %b: f32, %ctrl: none) -> (f32, none) {\n  %c = arith.remf %a, %a : f32\n  sink %b : f32\n  return %c, %ctrl : f32, none\n}\n";
+    std::fs::write(&file, text).unwrap();
+    let uri = file_uri(&file);
+    let out = root.join("out");
+    let mut client = start(json!({}));
+    client.open(&uri, text);
+    let response =
+        execute(&mut client, json!([{"uri": uri, "outputDir": out.display().to_string()}]));
+    let message = response["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("Generate RTL: no RTL written: HS5001:"), "{message}");
+    assert!(!message.contains("and 1 more"), "only errors are counted: {message}");
+    client.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
 /// Errors in a function stop "Generate RTL" only for the functions that instantiate it.
 #[test]
 fn errors_in_other_functions_do_not_stop_generation() {

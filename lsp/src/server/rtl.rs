@@ -245,12 +245,17 @@ async fn generate(
         }
         Ok((_, Err(message))) => Err(failed(format!("Generate RTL: {message}"))),
         Err(errors) => {
-            let first = errors
+            // The reason is the first error; notes that came with it (forks and sinks the
+            // backend would add) are not why nothing was written.
+            let real: Vec<&Diagnostic> =
+                errors.iter().filter(|d| d.severity == Severity::Error).collect();
+            let first = real
                 .first()
+                .or(errors.first().as_ref())
                 .map(|d| format!("{}: {}", d.code.code(), d.message))
                 .unwrap_or_default();
-            let more = if errors.len() > 1 {
-                format!(" (and {} more)", errors.len() - 1)
+            let more = if real.len() > 1 {
+                format!(" (and {} more)", real.len() - 1)
             } else {
                 String::new()
             };
