@@ -250,8 +250,9 @@ fn indent_width_option() {
 }
 
 #[test]
-fn a_range_formats_the_items_it_touches() {
-    // The selection lies inside @b: only @b is formatted, as a whole.
+fn a_range_formats_only_the_lines_it_touches() {
+    // The selection covers two lines of @b: only those are formatted, indented as @b wants
+    // them; @b's header and its other lines, and @a and @c, are left as they are.
     check(
         r#"handshake.func @a(%x :i32) -> i32 {
         return %x : i32
@@ -269,16 +270,16 @@ handshake.func @c(%x :i32) -> i32 {
             handshake.func @a(%x :i32) -> i32 {
                     return %x : i32
             }
-            handshake.func @b(%x: i32) -> i32 {
+            handshake.func @b(%x :i32) -> i32 {
               %0 = buffer [1] seq %x : i32
               %1 = buffer [1] seq %0 : i32
-              return %1 : i32
+                    return %1 : i32
             }
             handshake.func @c(%x :i32) -> i32 {
                     return %x : i32
             }
 
-            -- 5 edit(s)
+            -- 2 edit(s)
         "#]],
     );
 }

@@ -68,7 +68,7 @@ pub const MAX_INDENT: u32 = 16;
 /// Columns a tab counts for when measuring the indentation a user wrote (VS Code's default).
 const TAB_WIDTH: u32 = 4;
 
-/// The edits that format `file` (or, with `range`, the items and lines it touches): absolute,
+/// The edits that format `file` (or, with `range`, the lines it touches): absolute,
 /// sorted, non-overlapping. Empty when the file is unknown or already formatted.
 pub fn format(
     analysis: &Analysis<'_>,
@@ -332,24 +332,20 @@ impl<'t> Formatter<'t> {
         tok.new_indent
     }
 
-    /// The span a range request formats: the lines `range` touches, widened to whole items.
+    /// The span a range request formats: the lines `range` touches, and nothing else (an
+    /// editor's "format selection" or format-on-paste expects no edit outside them). The whole
+    /// file is still read, so the indentation of those lines is the one the item around them
+    /// gives.
     fn range_span(&self, range: TextRange) -> TextRange {
         let len = self.text.len();
         let clamp = |at: TextSize| usize::from(at).min(len);
-        let mut start = self.line_start_of(clamp(range.start()));
+        let start = self.line_start_of(clamp(range.start()));
         // A selection that ends at the start of a line does not take that line.
         let mut last = clamp(range.end());
         if !range.is_empty() && last > 0 && self.text.as_bytes()[last - 1] == b'\n' {
             last -= 1;
         }
-        let mut end = self.line_end_of(last);
-        for item in crate::items(self.parse) {
-            let item = item.syntax().text_range();
-            if item.start() <= range.end() && range.start() <= item.end() {
-                start = start.min(self.line_start_of(usize::from(item.start())));
-                end = end.max(self.line_end_of(usize::from(item.end())));
-            }
-        }
+        let end = self.line_end_of(last);
         TextRange::new(to_size(start), to_size(end))
     }
 
