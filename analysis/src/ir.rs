@@ -556,6 +556,9 @@ impl Lowerer {
         if let Some(sig) = signature_node {
             let signature = self.signature(sig, entry_block_of_first);
             self.item.ops[id as usize].signature = Some(signature);
+        } else if self.item.ops[id as usize].generic {
+            let signature = self.generic_signature(id, entry_block_of_first);
+            self.item.ops[id as usize].signature = signature;
         }
         if is_isolated {
             let scope = self.scopes.pop().unwrap_or_default();
@@ -681,6 +684,41 @@ impl Lowerer {
             external: external && entry.is_none(),
             range: self.rel(sig.syntax().text_range()),
         }
+    }
+
+    /// The signature of a function in MLIR's generic form (`"handshake.func"() ({...})
+    /// {sym_name = "f", function_type = (i32, none) -> (i32, none)}`): its name from
+    /// `sym_name`, its arguments from the entry block's, its results from `function_type`
+    /// (builtin types; others untyped). `None` for ops without both attributes.
+    fn generic_signature(&mut self, id: OpId, entry: Option<BlockId>) -> Option<Signature> {
+        let op = &self.item.ops[id as usize];
+        let name = op.attr("sym_name")?;
+        let function_type = op.attr("function_type")?;
+        let symbol = format!("@{}", name.value.trim().trim_matches('"'));
+        let args = entry
+            .map(|b| self.item.blocks[b as usize].args.clone())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|v| {
+                let value = &self.item.values[v as usize];
+                Port { ty: value.ty.clone(), range: value.range, value: Some(v) }
+            })
+            .collect();
+        let results = function_results(&function_type.value)
+            .into_iter()
+            .map(|ty| Port {
+                ty: crate::types::builtin(ty),
+                range: function_type.range,
+                value: None,
+            })
+            .collect();
+        Some(Signature {
+            name: Some((symbol, name.range)),
+            args,
+            results,
+            external: entry.is_none(),
+            range: function_type.range,
+        })
     }
 
     /// Operands, types, attributes and the other written parts of `op` (not its regions).
@@ -954,5 +992,49 @@ pub fn group_len(item: &Item, value: ValueId) -> u32 {
             .find(|g| g.name == v.name)
             .map_or(1, |g| g.count),
         Def::Arg { .. } => 1,
+    }
+}
+
+/// The result types of a function type's text (`(i32, none) -> (i32, none)`, `() -> i1`), as
+/// written, split at top-level commas.
+fn function_results(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut depth = 0i32;
+    let mut arrow = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' | b'<' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'>' if i > 0 && bytes[i - 1] == b'-' => {
+                if depth == 0 {
+                    arrow = Some(i + 1);
+                    break;
+                }
+            }
+            b'>' => depth -= 1,
+            _ => {}
+        }
+    }
+    let Some(after) = arrow else { return Vec::new() };
+    let results = text[after..].trim();
+    let inner = match results.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        Some(inner) => inner,
+        None => return if results.is_empty() { Vec::new() } else { vec![results] },
+    };
+    let wrapped = format!("[{inner}]");
+    match crate::attrs::array(&wrapped) {
+        // The entries borrow from `wrapped`; find each in `inner` instead.
+        Some(entries) => {
+            let mut out = Vec::new();
+            let mut from = 0;
+            for entry in entries {
+                if let Some(at) = inner[from..].find(entry) {
+                    out.push(&inner[from + at..from + at + entry.len()]);
+                    from += at + entry.len();
+                }
+            }
+            out
+        }
+        None => Vec::new(),
     }
 }

@@ -518,3 +518,32 @@ fn corpus_does_not_panic() {
         }
     }
 }
+
+/// A function in MLIR's generic form is named by its `sym_name`, in the outline and in the
+/// workspace's symbols, as in the custom form.
+#[test]
+fn outline_and_search_in_generic_form() {
+    let text = r#""builtin.module"() ({
+  "handshake.func"() ({
+  ^bb0(%arg0: i32, %arg1: none):
+    %0 = "handshake.buffer"(%arg0) {bufferType = #handshake<buffer_type_enum fifo>, slots = 2 : i32} : (i32) -> i32
+    "handshake.return"(%0, %arg1) : (i32, none) -> ()
+  }) {function_type = (i32, none) -> (i32, none), sym_name = "generic_kernel"} : () -> ()
+}) : () -> ()
+"#;
+    check_outline(
+        text,
+        expect![[r#"
+        Function @generic_kernel
+          at 2:3 focus 6:51-6:78 `sym_name = "generic_kernel"`
+          Block ^bb0 : (%arg0, %arg1)
+            at 3:3 focus 3:3-3:7 `^bb0`
+            Buffer %0 : fifo, 2 slots
+              at 4:5 focus 4:10-4:28 `"handshake.buffer"`
+    "#]],
+    );
+    let mut fixture = Fixture::parse(text);
+    let analysis = fixture.db.analysis();
+    let found = workspace_symbols(&analysis, "generic");
+    assert_eq!(found.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["@generic_kernel"]);
+}
