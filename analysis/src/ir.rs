@@ -1005,12 +1005,12 @@ fn function_results(text: &str) -> Vec<&str> {
         match b {
             b'(' | b'[' | b'{' | b'<' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
-            b'>' if i > 0 && bytes[i - 1] == b'-' => {
-                if depth == 0 {
-                    arrow = Some(i + 1);
-                    break;
-                }
+            b'>' if i > 0 && bytes[i - 1] == b'-' && depth == 0 => {
+                arrow = Some(i + 1);
+                break;
             }
+            // `->` inside brackets is a nested function type's arrow, not a closing `>`.
+            b'>' if i > 0 && bytes[i - 1] == b'-' => {}
             b'>' => depth -= 1,
             _ => {}
         }
