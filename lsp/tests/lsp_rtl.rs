@@ -534,3 +534,30 @@ fn bad_requests_are_named() {
     assert!(missing["error"]["message"].as_str().unwrap().contains("cannot read"), "{missing}");
     client.shutdown();
 }
+
+/// Inside an `hw.module` that holds a pipeline, "Generate RTL" is offered for that module (and
+/// no placement, which is for dataflow functions).
+#[test]
+fn generate_rtl_is_offered_inside_a_pipeline_module() {
+    let mut client = start(json!({}));
+    let uri = "file:///hsir-test/pipeline.mlir";
+    let text = r#"hw.module @adder(in %a : i32, in %b : i32, in %go : i1, in %clk : !seq.clock, in %rst : i1, out out : i32, out done : i1) {
+  %out, %done = pipeline.scheduled(%a0 : i32 = %a, %b0 : i32 = %b) clock(%clk) reset(%rst) go(%go) entryEn(%s0) -> (out : i32) {
+    %sum = comb.add %a0, %b0 : i32
+    pipeline.stage ^bb1 regs(%sum : i32)
+  ^bb1(%r : i32, %s1 : i1):
+    pipeline.return %r : i32
+  }
+  hw.output %out, %done : i32, i1
+}
+"#;
+    client.open(uri, text);
+    let actions = code_actions(&mut client, uri, line_of(text, "comb.add"));
+    let generate = generate_actions(&actions);
+    assert_eq!(generate.len(), 1, "{actions:?}");
+    assert_eq!(generate[0]["title"], "Generate RTL for @adder");
+    assert_eq!(generate[0]["command"]["arguments"], json!([{"uri": uri, "function": "adder"}]));
+    let titles: Vec<&str> = actions.iter().filter_map(|a| a["title"].as_str()).collect();
+    assert!(!titles.iter().any(|t| t.starts_with("Place buffers")), "{titles:?}");
+    client.shutdown();
+}

@@ -150,7 +150,8 @@ pub fn code_actions(
 }
 
 /// "Generate RTL for @f", "Place buffers (FPGA20)" and "Place buffers (FPL22)" on each
-/// `handshake.func` with a body that the range touches.
+/// `handshake.func` with a body that the range touches, and "Generate RTL for @m" on each
+/// `hw.module` holding a pipeline.
 ///
 /// They are `source` actions: they act on a whole function, are asked for rather than
 /// suggested, and VS Code lists `source` actions in its "Source Action..." menu and not in the
@@ -164,20 +165,27 @@ fn function_actions(
 ) {
     let (analysis, _) = world.analysis();
     // A declaration has no region, though it may have braces (`attributes {argNames = ...}`).
-    let mut functions: Vec<(String, TextRange)> = analysis
+    // An `hw.module` holding a pipeline gets "Generate RTL" only (placement is for functions).
+    let mut functions: Vec<(String, TextRange, bool)> = analysis
         .functions()
         .into_iter()
         .filter(|(_, item)| item.file == file && item.range.intersect(wanted).is_some())
-        .filter(|(_, item)| {
-            analysis.view_of(*item).is_some_and(|view| {
-                let kind = view.syntax.name().and_then(OpKind::from_name);
-                kind == Some(OpKind::Func) && !view.syntax.regions().is_empty()
-            })
+        .filter_map(|(name, item)| {
+            let view = analysis.view_of(item)?;
+            let kind = view.syntax.name().and_then(OpKind::from_name);
+            let dataflow = kind == Some(OpKind::Func) && !view.syntax.regions().is_empty();
+            let pipelines = view.syntax.name() == Some("hw.module")
+                && view
+                    .lowered
+                    .item
+                    .ops
+                    .iter()
+                    .any(|op| OpKind::of(op).is_some_and(OpKind::is_pipeline_region));
+            (dataflow || pipelines).then_some((name, item.range, dataflow))
         })
-        .map(|(name, item)| (name, item.range))
         .collect();
-    functions.sort_by_key(|(_, range)| range.start());
-    let several = functions.len() > 1;
+    functions.sort_by_key(|(_, range, _)| range.start());
+    let several = functions.iter().filter(|(_, _, dataflow)| *dataflow).count() > 1;
     let mut action = |title: String, command: &str, arguments: serde_json::Value| {
         actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
             title: title.clone(),
@@ -190,9 +198,12 @@ fn function_actions(
             ..Default::default()
         }));
     };
-    for (name, _) in functions {
+    for (name, _, dataflow) in functions {
         let arguments = serde_json::json!({ "uri": uri.to_string(), "function": name });
         action(format!("Generate RTL for @{name}"), super::rtl::GENERATE_RTL, arguments);
+        if !dataflow {
+            continue;
+        }
         for (algorithm, shown) in [("fpga20", "FPGA20"), ("fpl22", "FPL22")] {
             // The function is named in the title only when the range touches several.
             let title = match several {
