@@ -1169,7 +1169,15 @@ impl<'p> Lowering<'p> {
         }
     }
 
+    /// An op's instance name: its `handshake.name` where it has one (Dynamatic names every op,
+    /// and its reports, timing and waveforms use those names), else its kind and result.
     fn cell_name(&mut self, op: &OpData, id: OpId) -> String {
+        if let Some(name) = op.attr("handshake.name") {
+            let name = dataflow::attribute_scalar(&name.value).trim_matches('"');
+            if !name.is_empty() {
+                return self.unique(name);
+            }
+        }
         let kind = op.short_name().rsplit('.').next().unwrap_or("op").to_string();
         match op.result_groups.first() {
             Some(group) => self.unique(&format!("{kind}_{}", group.name.trim_start_matches('%'))),

@@ -166,3 +166,23 @@ fn dynamatic_lsq_kernels_simulate_like_the_interpreter() {
     });
     assert!(failures.is_empty(), "{} failures:\n\n{}", failures.len(), failures.join("\n\n"));
 }
+
+/// Cells are named by their op's `handshake.name` where it has one (Dynamatic names every op;
+/// its reports and waveforms use those names), else by kind and result.
+#[test]
+fn instance_names_come_from_handshake_name() {
+    let text = r#"handshake.func @f(%a: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) {
+  %0:2 = fork [2] %a {handshake.name = "fork7"} : <i32>
+  %1 = addi %0#0, %0#1 {handshake.name = "addi3"} : <i32>
+  %2 = muli %1, %1 : <i32>
+  end %2, %start : <i32>, <>
+}
+"#;
+    let (parse, _) = hsir_analysis::parse_bytes(text.as_bytes());
+    let output = hsir_backend::rtl::generate(&parse, &Default::default()).unwrap();
+    let design = &output.files.iter().find(|f| f.name == "f.v").unwrap().text;
+    assert!(design.contains(" fork7 ("), "{design}");
+    assert!(design.contains(" addi3 ("), "{design}");
+    // Without a name, the kind and the result name it.
+    assert!(design.contains(" muli_2 ("), "{design}");
+}
