@@ -154,6 +154,7 @@ fn bad_input_gets_a_message_naming_the_problem() {
         (vec!["--algorithm", "fpga21"], "unknown algorithm `fpga21`; expected `fpga20` or `fpl22`"),
         (vec!["--period", "0"], "the period must be a positive number of ns, not `0`"),
         (vec!["--time-limit=-1"], "the time limit must be a positive number of seconds"),
+        (vec!["--time-limit", "1e308"], "at most 86400 (a day), not `1e308`"),
         (vec!["--solver", "cplex"], "unknown solver `cplex`; expected `microlp` or `highs`"),
     ]
     .into_iter()

@@ -46,6 +46,10 @@ use mapping::Chain;
 use timing::TimingModel;
 use timing_paths::{BufferDelays, Choice, Violation};
 
+/// The longest time limit a placement takes, in seconds (a day): what a user may ask for, and
+/// what a `Duration` can hold with room to spare.
+pub const MAX_TIME_LIMIT_SECS: f64 = 86_400.0;
+
 /// Placement settings.
 #[derive(Debug, Clone)]
 pub struct Options {

@@ -156,10 +156,16 @@ fn options(args: &BuffersArgs) -> Result<Options, String> {
     if !(args.period.is_finite() && args.period > 0.0) {
         return Err(format!("the period must be a positive number of ns, not `{}`", args.period));
     }
-    if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
+    let most = hsir_backend::buffers::MAX_TIME_LIMIT_SECS;
+    if !(args.time_limit > 0.0 && args.time_limit <= most) {
+        // Huge numbers as the user likely wrote them (`1e308`), not 309 digits.
+        let given = if args.time_limit.abs() >= 1e9 {
+            format!("{:e}", args.time_limit)
+        } else {
+            args.time_limit.to_string()
+        };
         return Err(format!(
-            "the time limit must be a positive number of seconds, not `{}`",
-            args.time_limit
+            "the time limit must be a positive number of seconds, at most {most} (a day), not `{given}`"
         ));
     }
     if args.in_place && args.out.is_some() {

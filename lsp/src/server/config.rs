@@ -136,16 +136,19 @@ fn read_buffers(value: &Value, buffers: &mut BufferSettings, problems: &mut Vec<
                 .push(format!("hsir.buffers.algorithm: `{v}` is not one of `fpga20`, `fpl22`")),
         }
     }
-    let mut positive = |key: &str, unit: &str, slot: &mut f64| {
+    let mut positive = |key: &str, unit: &str, most: f64, slot: &mut f64| {
         let Some(v) = value.get(key) else { return };
         match v.as_f64() {
-            Some(x) if x > 0.0 && x.is_finite() => *slot = x,
-            _ => problems
-                .push(format!("hsir.buffers.{key} must be a positive number of {unit}, not `{v}`")),
+            Some(x) if x > 0.0 && x <= most => *slot = x,
+            _ => problems.push(format!(
+                "hsir.buffers.{key} must be a positive number of {unit}{}, not `{v}`",
+                if most.is_finite() { format!(", at most {most}") } else { String::new() }
+            )),
         }
     };
-    positive("period", "nanoseconds", &mut buffers.period);
-    positive("timeLimit", "seconds", &mut buffers.time_limit);
+    positive("period", "nanoseconds", f64::MAX, &mut buffers.period);
+    let most = hsir_backend::buffers::MAX_TIME_LIMIT_SECS;
+    positive("timeLimit", "seconds", most, &mut buffers.time_limit);
 }
 
 #[cfg(test)]
