@@ -100,6 +100,17 @@ impl Client {
         self.stdin.flush().expect("flush");
     }
 
+    /// Writes bytes as they are, without a header: for malformed frames.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).expect("server reads");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Whether the server process has not exited.
+    pub fn is_running(&mut self) -> bool {
+        self.child.try_wait().expect("wait").is_none()
+    }
+
     pub fn send(&mut self, message: Value) {
         self.send_raw(message.to_string().as_bytes());
     }
