@@ -235,7 +235,14 @@ fn hover_circt_values_and_ops() {
             no hover
 
             === a type
-            no hover
+            hovered `i32`
+            ```mlir
+            i32
+            ```
+
+            **channel** of `i32`: 32-bit data with valid and ready (CIRCT reads a raw type in a `handshake.func` as a channel of it)
+
+            **34 wires**: 32 data + 1 valid + 1 ready
 
         "#]],
     );
@@ -1386,5 +1393,67 @@ fn signature_help_per_era() {
           params: %address | %data_from_memory
           doc: A load port: sends an address to a memory and passes the data it returns on.
     "#]],
+    );
+}
+
+/// Hover on what is not a value or an op: a Dynamatic type, a buffer type's keyword or string,
+/// a block label (issue 25: these were empty).
+#[test]
+fn hover_on_types_buffer_types_and_blocks() {
+    let dynamatic = "handshake.func @f(%a: !handshake.channel<i32, [spec: i1]>, %start: !handshake.control<>) -> (!handshake.channel<i32, [spec: i1]>, !handshake.control<>) {\n  %0 = buffer %a, bufferType = ONE_SLOT_BREAK_DV, numSlots = 1 : <i32, [spec: i1]>\n  %1 = buffer %0 {hw.parameters = {BUFFER_TYPE = \"FIFO_BREAK_NONE\", NUM_SLOTS = 2 : ui32}} : <i32, [spec: i1]>\n  end %1, %start : <i32, [spec: i1]>, <>\n}";
+    let pipeline = "hw.module @m(in %a : i32, in %go : i1, in %clk : !seq.clock, in %rst : i1, out out : i32, out done : i1) {\n  %out, %done = pipeline.scheduled(%a0 : i32 = %a) clock(%clk) reset(%rst) go(%go) entryEn(%s0) -> (out : i32) {\n    pipeline.stage ^bb1 regs(%a0 : i32)\n  ^bb1(%r : i32, %s1 : i1):\n    pipeline.return %r : i32\n  }\n  hw.output %out, %done : i32, i1\n}";
+    let at = |text: &str, needle: &str, into: usize| {
+        let i = text.find(needle).unwrap() + into;
+        format!("{}$0{}", &text[..i], &text[i..])
+    };
+    check_hovers(
+        &[
+            ("a channel type with an extra signal", &at(dynamatic, "<i32, [spec", 2)),
+            ("an inline buffer type", &at(dynamatic, "ONE_SLOT_BREAK_DV", 3)),
+            ("a buffer type in hw.parameters", &at(dynamatic, "\"FIFO_BREAK_NONE\"", 3)),
+            ("a block named as a successor", &at(pipeline, "^bb1 regs", 2)),
+            ("a block at its label", &at(pipeline, "^bb1(%r", 2)),
+        ],
+        expect![[r#"
+            === a channel type with an extra signal
+            hovered `!handshake.channel<i32, [spec: i1]>`
+            ```mlir
+            <i32, [spec: i1]>
+            ```
+
+            **channel** of `i32`: 32-bit data with valid and ready
+            - extra signal `spec: i1`: 1 bit, downstream, with the data
+
+            **35 wires**: 32 data + 1 valid + 1 ready + 1 downstream extra
+
+            === an inline buffer type
+            hovered `ONE_SLOT_BREAK_DV`
+            **buffer type** `ONE_SLOT_BREAK_DV` (legacy name `OEHB`)
+
+            - latency: D1 V1 R0
+            - breaks: data, valid
+            - slots: exactly one
+
+            === a buffer type in hw.parameters
+            hovered `"FIFO_BREAK_NONE"`
+            **buffer type** `FIFO_BREAK_NONE` (legacy name `TFIFO`)
+
+            - latency: D0 V0 R0
+            - breaks: nothing
+            - slots: any number
+
+            === a block named as a successor
+            hovered `^bb1`
+            **block** `^bb1` of `pipeline.scheduled`
+
+            1 op; arguments: `%r : i32`, `%s1 : i1`
+
+            === a block at its label
+            hovered `^bb1`
+            **block** `^bb1` of `pipeline.scheduled`
+
+            1 op; arguments: `%r : i32`, `%s1 : i1`
+
+        "#]],
     );
 }

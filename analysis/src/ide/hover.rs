@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use hsir_parser::ast::{AstNode, Op};
 use hsir_parser::{SyntaxKind, TextRange};
 
-use crate::dataflow::Timing;
+use crate::dataflow::{BufferType, Timing};
 use crate::db::{Analysis, ItemView};
 use crate::ide::{token_at, FilePosition};
 use crate::ir::{self, BlockId, Container, Def, Item, OpId, TypeEntry, ValueId};
@@ -54,6 +54,19 @@ pub fn hover(analysis: &Analysis<'_>, pos: FilePosition) -> Option<Hover> {
             Some(Hover { range: item.abs(local), markdown: value_markdown(&item, &defined) })
         }
         SyntaxKind::AT_ID => symbol_hover(analysis, &item, local),
+        SyntaxKind::CARET_ID => block_hover(&item, token.text(), local),
+        _ if buffer_type_named(token.text()).is_some() => {
+            let ty = buffer_type_named(token.text())?;
+            Some(Hover { range: item.abs(local), markdown: buffer_type_markdown(ty) })
+        }
+        _ if token.parent().ancestors().any(|n| n.kind() == SyntaxKind::TYPE) => {
+            let node =
+                token.parent().ancestors().filter(|n| n.kind() == SyntaxKind::TYPE).last()?;
+            let ty = crate::types::lower(node, &mut Vec::new());
+            let range = item.syntax_abs(node.text_range());
+            let markdown = format!("```mlir\n{ty}\n```\n\n{}", type_explanation(&ty, style(&item)));
+            Some(Hover { range, markdown })
+        }
         _ => {
             // The innermost op whose name holds the token.
             let op = (0..ir.ops.len() as OpId)
@@ -64,6 +77,69 @@ pub fn hover(analysis: &Analysis<'_>, pos: FilePosition) -> Option<Hover> {
             Some(Hover { range, markdown: op_markdown(analysis, &item, op) })
         }
     }
+}
+
+/// The buffer type a word names (`ONE_SLOT_BREAK_DV`, `"FIFO_BREAK_NONE"`, a legacy `OEHB`).
+fn buffer_type_named(word: &str) -> Option<BufferType> {
+    let word = word.trim_matches('"');
+    BufferType::from_name(word).or_else(|| BufferType::from_legacy_name(word))
+}
+
+/// What a buffer type does: its latencies, the paths it breaks, its slots.
+fn buffer_type_markdown(ty: BufferType) -> String {
+    let t = ty.timing();
+    let mut out = format!("**buffer type** `{}`", ty.name());
+    if let Some(legacy) = ty.legacy_name() {
+        let _ = write!(out, " (legacy name `{legacy}`)");
+    }
+    let breaks: Vec<&str> = [(t.d > 0, "data"), (t.v > 0, "valid"), (t.r > 0, "ready")]
+        .into_iter()
+        .filter_map(|(b, name)| b.then_some(name))
+        .collect();
+    let _ = write!(
+        out,
+        "\n\n- latency: D{} V{} R{}\n- breaks: {}\n- slots: {}\n",
+        t.d,
+        t.v,
+        t.r,
+        if breaks.is_empty() { "nothing".to_string() } else { breaks.join(", ") },
+        if ty.one_slot() { "exactly one" } else { "any number" }
+    );
+    out
+}
+
+/// A block label, where it is defined or named as a successor: its arguments and ops.
+fn block_hover(item: &ItemView<'_>, label: &str, local: TextRange) -> Option<Hover> {
+    let ir = &item.lowered.item;
+    // The block defined here, else (a successor) the one of that name (labels are scoped to
+    // their region; the first region that has it).
+    let named = |b: &&crate::ir::BlockData| b.label.as_ref().is_some_and(|(l, _)| l == label);
+    let block = ir
+        .blocks
+        .iter()
+        .find(|b| b.label.as_ref().is_some_and(|(_, r)| *r == local))
+        .or_else(|| ir.blocks.iter().find(named))?;
+    let owner = &ir.ops[ir.regions[block.region as usize].owner as usize];
+    let args: Vec<String> = block
+        .args
+        .iter()
+        .map(|&v| {
+            let value = &ir.values[v as usize];
+            match &value.ty {
+                Some(ty) => format!("`{} : {ty}`", value.name),
+                None => format!("`{}`", value.name),
+            }
+        })
+        .collect();
+    let mut markdown = format!("**block** `{label}` of `{}`", owner.name);
+    let _ = write!(
+        markdown,
+        "\n\n{} op{}; arguments: {}\n",
+        block.ops.len(),
+        if block.ops.len() == 1 { "" } else { "s" },
+        if args.is_empty() { "none".to_string() } else { args.join(", ") }
+    );
+    Some(Hover { range: item.abs(local), markdown })
 }
 
 // ---- values ------------------------------------------------------------------------------
