@@ -48,16 +48,9 @@ impl Era {
         Era::Proposal,
         Era::Loom,
     ];
-    /// Dynamatic's three eras.
-    pub const DYNAMATIC: &'static [Era] =
-        &[Era::Dynamatic2024, Era::Dynamatic2025, Era::Dynamatic2026];
     /// Every era whose functions write channels Dynamatic's way.
     pub const DYNAMATIC_STYLE: &'static [Era] =
         &[Era::Dynamatic2024, Era::Dynamatic2025, Era::Dynamatic2026, Era::Proposal];
-    /// Every era but LOOM's (whose ops are its own).
-    pub const HANDSHAKE: &'static [Era] =
-        &[Era::Dynamatic2024, Era::Dynamatic2025, Era::Dynamatic2026, Era::Circt, Era::Proposal];
-    pub const CIRCT: &'static [Era] = &[Era::Circt, Era::Loom];
 
     /// How the era is named to users.
     pub fn label(self) -> &'static str {
@@ -432,10 +425,6 @@ impl OpKind {
         matches!(self, OpKind::End | OpKind::Return)
     }
 
-    pub fn is_cast(self) -> bool {
-        self.def().typing == Typing::Cast
-    }
-
     pub fn is_binary(self) -> bool {
         self.def().typing == Typing::Binary
     }
@@ -618,7 +607,7 @@ const DYN: &[Era] = Era::DYNAMATIC_STYLE;
 const DYN_NOT_2024: &[Era] = &[Dynamatic2025, Dynamatic2026, Proposal];
 const LOOM: &[Era] = &[Loom];
 const CIRCT_ONLY: &[Era] = &[Circt];
-const EVERY: &[Era] = &[Dynamatic2024, Dynamatic2025, Dynamatic2026, Circt, Proposal, Loom];
+const EVERY: &[Era] = &Era::ALL;
 
 const BASE: OpDef = OpDef {
     kind: OpKind::Func,

@@ -117,10 +117,8 @@ pub fn typing(op: &OpData, item: &Item, era: Era) -> Option<Typing> {
     }
     let same = |ty: Option<Type>, count: usize| vec![ty; count];
     let typing = match kind.def().typing {
-        Rule::Forward
-            if !op.bracket_ints.is_empty() || matches!(kind, OpKind::Fork | OpKind::LazyFork) =>
-        {
-            // `fork [N]`; `oehb [N]` / CIRCT's `buffer [N]` give one result.
+        Rule::Forward => {
+            // `fork [N]` gives N results (or as many as are bound); the others one.
             let count = match kind {
                 OpKind::Fork | OpKind::LazyFork => {
                     op.bracket_ints.first().map_or(written_results as usize, |&c| c as usize)
@@ -129,7 +127,6 @@ pub fn typing(op: &OpData, item: &Item, era: Era) -> Option<Typing> {
             };
             Typing { operands: vec![first.clone()], results: same(first, count) }
         }
-        Rule::Forward => Typing { operands: vec![first.clone()], results: vec![first] },
         Rule::Merge => Typing { operands: per_operand(&t, n)?, results: vec![first] },
         Rule::Join => {
             let results = if after.is_empty() { vec![Some(style.control())] } else { tys(&after) };
