@@ -748,9 +748,12 @@ impl<'p> Lowering<'p> {
                 );
             }
             K::Sync => {
-                // All inputs arrive, then all outputs leave together: a join of the inputs
-                // drives a lazy fork, whose copies give the outputs their valid; each output's
-                // data is its input's.
+                // All inputs arrive, then each output leaves with its input's data: a join of
+                // the inputs drives an eager fork (as CIRCT lowers `sync`), whose copies give
+                // the outputs their valid and are taken independently. A lazy fork would make
+                // each output's valid wait for the other outputs' ready, so outputs that meet
+                // again at a join (whose ready waits for valid) would wait on each other
+                // combinationally and never move.
                 let (ins, outs) = (need!(ins), need!(outs));
                 let control = Shape { data: 0, control: true };
                 let joined = self.new_channel(&format!("{base}_joined"), control, String::new());
@@ -768,10 +771,10 @@ impl<'p> Lowering<'p> {
                     ],
                 );
                 self.cell(
-                    "hsir_lazy_fork",
+                    "hsir_fork",
                     format!("{base}_fork"),
                     &[("N", outs.len().to_string()), ("W", "1".into())],
-                    false,
+                    true,
                     vec![
                         pins("in", vec![joined], false, true),
                         group("out", copies.clone(), true, true),

@@ -186,3 +186,18 @@ fn instance_names_come_from_handshake_name() {
     // Without a name, the kind and the result name it.
     assert!(design.contains(" muli_2 ("), "{design}");
 }
+
+/// `sync`'s outputs may meet again: at an adder, and at the join of a backedge that feeds the
+/// `sync` itself. Its join drives an eager fork (`hsir_fork`), not a lazy one, whose outputs'
+/// valids would wait on the joins' readies combinationally (both designs deadlocked then).
+#[test]
+fn sync_outputs_meet_again() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/designs/sync.mlir");
+    for function in ["sync_meet", "sync_backedge"] {
+        let generated = Generated::new(&path, function, 3).unwrap();
+        let design = std::fs::read_to_string(generated.dir.join(format!("{function}.v"))).unwrap();
+        assert!(design.contains("hsir_fork") && !design.contains("hsir_lazy_fork"), "{design}");
+        let out = simulate(&generated).unwrap();
+        assert!(out.contains("hsir-tb: PASS"), "@{function}:\n{out}");
+    }
+}
