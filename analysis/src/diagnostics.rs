@@ -197,6 +197,9 @@ diagnostic_codes! {
     CombinationalLoop = "HS2020", Error, "combinational loop";
     ReadyLoop = "HS2021", Warning, "ready-path loop";
     MergeInCycle = "HS2022", Warning, "merge in a cycle without a buffer slot";
+    /// A function with no buffers yet whose cycles nothing breaks: one note for the function
+    /// (buffer placement's input); RTL generation refuses it as an error.
+    UnbufferedCycles = "HS2023", Information, "cycles without buffers, before placement";
 
     // ---- HS3020-HS3039: memory accesses and their ctrl-done tokens (lints/memory.rs) ------
     /// An access's ctrl derives from neither the start token nor its own memory's done tokens.

@@ -544,25 +544,37 @@ impl Program {
             let typed = hsir_analysis::Typed { types: f.types.clone(), style: f.style, era: f.era };
             let mut found = Vec::new();
             hsir_analysis::lints::lint(&f.item, &f.text, &typed, &mut found);
-            errors.extend(
-                found
-                    .into_iter()
-                    .filter(|d| d.severity == Severity::Error)
-                    .map(|d| d.shifted(f.offset)),
-            );
+            // Cycles no buffer breaks in a function before placement are a remark in the
+            // editor (HS2023: a normal stage of the flow) but an error for RTL, which would
+            // build them as combinational loops.
+            errors.extend(found.into_iter().filter_map(|mut d| {
+                if d.code == DiagnosticCode::UnbufferedCycles {
+                    d.severity = Severity::Error;
+                }
+                (d.severity == Severity::Error).then(|| d.shifted(f.offset))
+            }));
         }
         if errors.is_empty() {
             return errors;
         }
         let f = &self.funcs[index];
+        let cycles = errors.iter().any(|d| {
+            matches!(d.code, DiagnosticCode::UnbufferedCycles | DiagnosticCode::CombinationalLoop)
+        });
+        let fix = if cycles {
+            "place buffers (`hsir buffers FILE --in-place`, or \"Place buffers\" in the editor)"
+        } else if errors.len() == 1 {
+            "fix it"
+        } else {
+            "fix them"
+        };
         let mut out = vec![Diagnostic::new(
             DiagnosticCode::BackendLintErrors,
             f.absolute(f.op().name_range),
             format!(
-                "`@{top}` has {} dataflow lint error{}, which its RTL would build in; fix {}, or generate it anyway to watch {} in simulation (`hsir rtl --allow-lint-errors`)",
+                "`@{top}` has {} dataflow lint error{}, which its RTL would build in; {fix}, or generate it anyway to watch {} in simulation (`hsir rtl --allow-lint-errors`)",
                 errors.len(),
                 if errors.len() == 1 { "" } else { "s" },
-                if errors.len() == 1 { "it" } else { "them" },
                 if errors.len() == 1 { "it" } else { "them" },
             ),
         )];

@@ -1,10 +1,12 @@
 //! Cycle lints (HS2020-HS2022): combinational loops, ready-path loops, and merges whose output
 //! circulates without a buffer slot before the fork below them.
 //!
-//! They apply to functions whose buffers have been placed (see `Context::placed`): an unplaced function
-//! is the input of buffer placement, which is there to break its cycles, so reporting them
-//! would be noise. A placed function claims its cycles are broken, and one left open is a real
-//! defect.
+//! HS2020-HS2022 apply to functions whose buffers have been placed (see `Context::placed`): an
+//! unplaced function is the input of buffer placement, which is there to break its cycles, so
+//! reporting each would be noise. A placed function claims its cycles are broken, and one left
+//! open is a real defect. A function with no buffers yet gets one HS2023 instead, at
+//! Information level (it is a legitimate state of the flow), saying how many cycles placement
+//! must break and showing one; RTL generation refuses it (`Program::lint_errors`).
 //!
 //! What breaks a path: a buffer whose type registers it (`BufferInfo::breaks_dv` /
 //! `breaks_r`); a memory interface, whose ports are sequential on both paths; and in
@@ -137,9 +139,6 @@ fn registers(kind: OpKind, path: Path, dynamatic: bool) -> bool {
 }
 
 pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
-    if !cx.placed() {
-        return;
-    }
     let breaks = |node: NodeIndex, path: Path| -> bool {
         let Node::Op(op) = cx.graph.graph[node] else { return false };
         if let Some(buffer) = &cx.buffers[op as usize] {
@@ -154,6 +153,11 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
 
     // Combinational loops: cycles among the ops that do not break data/valid.
     let open_dv = NodeFiltered::from_fn(&cx.graph.graph, |n| !breaks(n, Path::Dv));
+    if !cx.placed() {
+        let sccs = petgraph::algo::tarjan_scc(&open_dv);
+        unplaced(cx, sccs, &|n| !breaks(n, Path::Dv), acc);
+        return;
+    }
     for scc in petgraph::algo::tarjan_scc(&open_dv) {
         if let Some(cycle) = cycle_through(cx, &scc, scc_start(cx, &scc), &|n| !breaks(n, Path::Dv))
         {
@@ -174,6 +178,132 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     }
 
     merges_in_cycles(cx, acc);
+}
+
+/// At most this many simple cycles are counted for HS2023; more are reported as "at least".
+const MAX_COUNTED_CYCLES: usize = 1000;
+/// The steps of the depth-first search that counts them, at most (bounded work on any graph).
+const MAX_COUNT_STEPS: usize = 200_000;
+
+/// HS2023: a function with no buffers placed yet and cycles that nothing breaks: one
+/// diagnostic for the function, with the number of such cycles and one of them.
+fn unplaced(
+    cx: &Context<'_>,
+    sccs: Vec<Vec<NodeIndex>>,
+    open: &dyn Fn(NodeIndex) -> bool,
+    acc: &mut Vec<Diagnostic>,
+) {
+    // An op whose syntax is broken may be wired anyhow; its syntax error says what is wrong.
+    if cx.item.ops.iter().any(|op| op.broken) {
+        return;
+    }
+    let mut components: Vec<Vec<NodeIndex>> = sccs
+        .into_iter()
+        .filter(|scc| {
+            scc.len() > 1 || cx.graph.graph.edges(scc[0]).any(|e| e.target() == scc[0])
+        })
+        .collect();
+    if components.is_empty() {
+        return;
+    }
+    components.sort_by_key(|scc| {
+        let start = scc_start(cx, scc);
+        match cx.graph.graph[start] {
+            Node::Op(op) => cx.item.ops[op as usize].range.start(),
+            Node::Arg { .. } => 0.into(),
+        }
+    });
+    let mut count = 0;
+    let mut capped = false;
+    let mut steps = 0;
+    for scc in &components {
+        let (n, done) = count_cycles(cx, scc, open, MAX_COUNTED_CYCLES - count, &mut steps);
+        count += n;
+        if !done || count >= MAX_COUNTED_CYCLES {
+            capped = true;
+            break;
+        }
+    }
+    let first = &components[0];
+    let Some(cycle) = cycle_through(cx, first, scc_start(cx, first), open) else { return };
+    let func = &cx.item.ops[0];
+    let (name, range) = match func.signature.as_ref().and_then(|s| s.name.as_ref()) {
+        Some((name, range)) => (format!("`@{}`", name.trim_start_matches('@')), *range),
+        None => ("this function".to_string(), func.name_range),
+    };
+    let names: Vec<String> =
+        cycle.iter().map(|h| format!("`{}`", value_name(cx, h.value))).collect();
+    let how_many = match (capped, count) {
+        (true, n) => format!("at least {n} cycles"),
+        (false, 1) => "1 cycle".to_string(),
+        (false, n) => format!("{n} cycles"),
+    };
+    let loops = match components.len() {
+        1 => String::new(),
+        n => format!(" in {n} separate loops"),
+    };
+    // The channels are named in the message rather than as notes: this is one remark for the
+    // whole function, and its example is one of possibly many cycles.
+    acc.push(Diagnostic::new(
+        Code::UnbufferedCycles,
+        range,
+        format!(
+            "{name} has no buffers yet and {how_many}{loops} that no buffer breaks, e.g. {} -> back; its RTL would hold combinational loops, so place buffers first (`hsir buffers`, or the quick fix)",
+            names.join(" -> ")
+        ),
+    ));
+}
+
+/// The simple cycles of the component `scc` among the nodes `open` admits, counted up to
+/// `limit` and within the shared step budget: each cycle once, from its smallest node (a
+/// depth-first search per start node over the larger ones). Returns the count and whether the
+/// count is complete.
+fn count_cycles(
+    cx: &Context<'_>,
+    scc: &[NodeIndex],
+    open: &dyn Fn(NodeIndex) -> bool,
+    limit: usize,
+    steps: &mut usize,
+) -> (usize, bool) {
+    let graph = &cx.graph.graph;
+    let mut members: Vec<NodeIndex> = scc.iter().copied().filter(|&n| open(n)).collect();
+    members.sort();
+    let member = |n: NodeIndex| members.binary_search(&n).is_ok();
+    let mut count = 0;
+    for (i, &start) in members.iter().enumerate() {
+        // Iterative DFS over simple paths from `start` through members greater than it.
+        let mut on_path = vec![start];
+        let mut stack: Vec<Vec<NodeIndex>> = vec![successors(graph, start)];
+        while let Some(top) = stack.last_mut() {
+            *steps += 1;
+            if *steps > MAX_COUNT_STEPS {
+                return (count, false);
+            }
+            let Some(next) = top.pop() else {
+                stack.pop();
+                on_path.pop();
+                continue;
+            };
+            if next == start {
+                count += 1;
+                if count >= limit {
+                    return (count, false);
+                }
+            } else if member(next) && next > members[i] && !on_path.contains(&next) {
+                on_path.push(next);
+                stack.push(successors(graph, next));
+            }
+        }
+    }
+    (count, true)
+}
+
+/// The distinct successors of `n`.
+fn successors(graph: &petgraph::graph::DiGraph<Node, crate::dataflow::Edge>, n: NodeIndex) -> Vec<NodeIndex> {
+    let mut out: Vec<NodeIndex> = graph.neighbors(n).collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// The node of a component to start its reported cycle from: the first op in text order.

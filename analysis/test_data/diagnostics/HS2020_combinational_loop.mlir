@@ -45,7 +45,8 @@ handshake.func @transparent_fifo(%x: !handshake.channel<i32>, %go: !handshake.ch
 // -----
 
 // Not placed yet: the only buffer holds the loop's initial token, so the open loop is left to
-// buffer placement and not reported.
+// buffer placement: no HS2020, one HS2023 remark for the function.
+// expected-remark @+1 {{HS2023: `@unplaced` has no buffers yet and 1 cycle that no buffer breaks, e.g. `%m` -> `%t` -> back}}
 handshake.func @unplaced(%x: i32, %go: i1, %ctrl: none) -> (i32, none) {
   %sel = buffer [1] seq %g#0 {initValues = [0]} : i1
   %g:2 = fork [2] %go : i1

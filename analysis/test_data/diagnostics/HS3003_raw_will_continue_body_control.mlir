@@ -104,6 +104,7 @@ handshake.func @balanced(%mem: memref<8xi32>, %n: index, %start: none) -> none {
 
 // Valid: a loop-carried data value (an iter_arg) is keyed by raw_will_continue: it has N+1
 // values per loop entry, the initial one and one per iteration, and the last leaves the loop.
+// expected-remark @+1 {{HS2023: `@iter_arg` has no buffers yet and 1 cycle}}
 handshake.func @iter_arg(%n: index, %init: index, %start: none) -> (index, none) {
   %s:3 = fork [3] %start : none
   %c0 = constant %s#0 {value = 0 : index} : index

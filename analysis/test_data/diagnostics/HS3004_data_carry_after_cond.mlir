@@ -1,6 +1,7 @@
 // A loop-carried value (an iter_arg) has N+1 values per loop entry: its initial value, then
 // one per iteration. Keyed by a gate's after_cond (N events per loop entry) the carry gives
 // only N, and none at all on a loop entry that runs zero times.
+// expected-remark @+1 {{HS2023: `@after_keyed` has no buffers yet and 1 cycle}}
 handshake.func @after_keyed(%n: index, %init: index, %start: none) -> (index, none) {
   %s:3 = fork [3] %start : none
   %c0 = constant %s#0 {value = 0 : index} : index
@@ -20,6 +21,7 @@ handshake.func @after_keyed(%n: index, %init: index, %start: none) -> (index, no
 
 // Valid: the iter_arg keyed by raw_will_continue; body control and a body invariant keyed by
 // after_cond.
+// expected-remark @+1 {{HS2023: `@valid` has no buffers yet and 2 cycles in 2 separate loops}}
 handshake.func @valid(%n: index, %init: index, %k: index, %start: none) -> (index, none) {
   %s:4 = fork [4] %start : none
   %c0 = constant %s#0 {value = 0 : index} : index

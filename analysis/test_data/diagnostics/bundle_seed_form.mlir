@@ -1,5 +1,6 @@
 // The type-system proposal's bundle / unbundle form (seed 001): the types written are the
 // results' (unbundle) or the channel's (bundle), and upstream signals swap sides.
+// expected-remark @+1 {{HS2023: `@roundTrip` has no buffers yet and 1 cycle}}
 handshake.func @roundTrip(%ch: channel<i32, [tag: i2, ack: (U) i1]>) -> channel<i32, [tag: i2, ack: (U) i1]> {
   %ctrl, %data, %tag = unbundle %ch, %ack : control, i32, i2
   %again, %ack = bundle %ctrl, %data [%tag] : channel<i32, [tag: i2, ack: (U) i1]>

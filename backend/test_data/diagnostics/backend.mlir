@@ -160,3 +160,15 @@ handshake.func @sunk_done(%a: memref<4xi32>, %i: index, %start: none) -> (i32, n
   %done = join %d#0 : none
   return %x, %done : i32, none
 }
+
+// -----
+
+// A function with no buffers whose loop nothing breaks: a remark (HS2023) in `hsir check`, an
+// error for RTL, which would build the loop as combinational logic.
+// expected-error @+2 {{HS5010: `@open_counter` has 1 dataflow lint error, which its RTL would build in; place buffers (`hsir buffers FILE --in-place`, or "Place buffers" in the editor), or generate it anyway}}
+// expected-error @+1 {{HS2023: `@open_counter` has no buffers yet and 1 cycle that no buffer breaks, e.g. `%a` -> `%at` -> back}}
+handshake.func @open_counter(%x: i32, %c: i1, %ctrl: none) -> (i32, none) {
+  %a = merge %x, %at : i32
+  %at, %ae = cond_br %c, %a : i32
+  return %ae, %ctrl : i32, none
+}
