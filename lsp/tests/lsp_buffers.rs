@@ -151,8 +151,21 @@ fn the_command_is_advertised_and_offered_on_functions() {
     let name = line_of("@sum_loop(");
     let at = (name, text.lines().nth(name as usize).unwrap().find("@sum_loop").unwrap() as u32);
     for position in [at, (line_of("%more = cmpi"), 4), (line_of("end %sum_f") + 1, 0)] {
+        let mut found = actions(&mut client, position, position, Value::Null);
+        // The function has no buffers and open cycles: its name holds HS2023, whose quick fix
+        // runs the same command on it.
+        if position == at {
+            let fix = found.remove(0);
+            assert_eq!(fix["kind"], "quickfix", "{fix}");
+            assert_eq!(fix["title"], "Place buffers in @sum_loop (FPGA20)");
+            assert_eq!(fix["diagnostics"][0]["code"], "HS2023", "{fix}");
+            assert_eq!(
+                fix["command"]["arguments"],
+                json!([{"uri": uri, "algorithm": "fpga20", "function": "sum_loop"}])
+            );
+        }
         assert_eq!(
-            actions(&mut client, position, position, Value::Null),
+            found,
             [
                 expected("Place buffers (FPGA20)", "fpga20", "sum_loop"),
                 expected("Place buffers (FPL22)", "fpl22", "sum_loop"),
@@ -170,6 +183,8 @@ fn the_command_is_advertised_and_offered_on_functions() {
     assert_eq!(
         titles,
         [
+            // The quick fix of `@sum_loop`'s HS2023 (the range ends before `@sum_loop_0`'s).
+            "Place buffers in @sum_loop (FPGA20)",
             "Place buffers in @sum_loop (FPGA20)",
             "Place buffers in @sum_loop (FPL22)",
             "Place buffers in @sum_loop_0 (FPGA20)",
@@ -178,7 +193,9 @@ fn the_command_is_advertised_and_offered_on_functions() {
     );
     // Only for clients that ask for source actions.
     assert_eq!(actions(&mut client, at, at, json!(["source"])).len(), 2);
-    assert_eq!(actions(&mut client, at, at, json!(["quickfix"])).len(), 0);
+    assert_eq!(actions(&mut client, at, at, json!(["quickfix"])).len(), 1);
+    let body = (line_of("%more = cmpi"), 4);
+    assert_eq!(actions(&mut client, body, body, json!(["quickfix"])).len(), 0);
     client.shutdown();
 }
 

@@ -114,14 +114,23 @@ pub fn code_actions(
     let quick_fixes = wanted_kind(params, &lsp::CodeActionKind::QUICKFIX);
     let mut touching: Vec<(TextSize, &hsir_analysis::Diagnostic)> = outside
         .chain(inside)
-        .filter(|(base, d)| !d.fixes.is_empty() && (d.range + *base).intersect(wanted).is_some())
+        .filter(|(base, d)| {
+            (!d.fixes.is_empty() || places_buffers(d)) && (d.range + *base).intersect(wanted).is_some()
+        })
         .filter(|_| quick_fixes)
         .collect();
     touching.sort_by_key(|(base, d)| (d.range.start() + *base, d.range.end() + *base, d.code));
     let mut actions = Vec::new();
+    // Cycles that buffer placement fixes: the quick fix runs "Place buffers" on the function
+    // that holds the diagnostic (the command, not an edit: placement runs under progress and
+    // applies its own edit).
+    let mut placements: Vec<(lsp::Diagnostic, TextSize)> = Vec::new();
     for (base, d) in touching {
         let converted =
             proto::diagnostic(d, base, &params.text_document.uri, &lines, encoding, &options);
+        if places_buffers(d) {
+            placements.push((converted.clone(), d.range.start() + base));
+        }
         for fix in &d.fixes {
             let edits = (fix.edits.iter())
                 .map(|e| {
@@ -143,10 +152,48 @@ pub fn code_actions(
             }));
         }
     }
+    if !placements.is_empty() {
+        let (analysis, _) = world.analysis();
+        let functions: Vec<(String, TextRange)> = analysis
+            .functions()
+            .into_iter()
+            .filter(|(_, item)| item.file == file)
+            .map(|(name, item)| (name, item.range))
+            .collect();
+        for (converted, at) in placements {
+            let Some((name, _)) = functions.iter().find(|(_, range)| range.contains_inclusive(at))
+            else {
+                continue;
+            };
+            let title = format!("Place buffers in @{name} (FPGA20)");
+            let arguments = serde_json::json!({
+                "uri": params.text_document.uri.to_string(), "algorithm": "fpga20", "function": name
+            });
+            actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+                title: title.clone(),
+                kind: Some(lsp::CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![converted]),
+                command: Some(lsp::Command {
+                    title,
+                    command: super::buffers::PLACE_BUFFERS.to_string(),
+                    arguments: Some(vec![arguments]),
+                }),
+                is_preferred: Some(true),
+                ..Default::default()
+            }));
+        }
+    }
     if wanted_kind(params, &lsp::CodeActionKind::SOURCE) {
         function_actions(world, &params.text_document.uri, file, wanted, &mut actions);
     }
     Some(actions)
+}
+
+/// Whether buffer placement is the fix of `d`: cycles that no buffer breaks, in a function
+/// before placement (HS2023) or after it (HS2020).
+fn places_buffers(d: &hsir_analysis::Diagnostic) -> bool {
+    use hsir_analysis::DiagnosticCode as Code;
+    matches!(d.code, Code::UnbufferedCycles | Code::CombinationalLoop)
 }
 
 /// "Generate RTL for @f", "Place buffers (FPGA20)" and "Place buffers (FPL22)" on each
