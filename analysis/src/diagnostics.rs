@@ -268,6 +268,8 @@ diagnostic_codes! {
     BackendBrokenCallee = "HS5009", Error, "instance of a function with errors";
     /// A design whose functions have dataflow lint errors, which RTL would build as they are.
     BackendLintErrors = "HS5010", Error, "dataflow lint errors stop RTL generation";
+    /// The cycle-level simulation with the library's slots and timing found a deadlock.
+    CapacityDeadlock = "HS5011", Error, "deadlock in hardware: a cycle without room to move";
 
     // ---- HS6001-HS6099: buffer placement ---------------------------------------------------
     /// The timing model has no entry for an op; its documented default was used.

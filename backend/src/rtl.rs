@@ -133,6 +133,15 @@ pub fn generate_program(
         if !lint_errors.is_empty() {
             return Err(lint_errors);
         }
+        // A deadlock the library's slots and timing make, found before any Verilog is written
+        // (on the inputs the testbench would draw).
+        let seed = options.testbench.map_or(1, |t| t.seed);
+        let tokens = options.testbench.and_then(|t| t.tokens);
+        if let Some(crate::capacity::Verdict::Deadlock(d)) =
+            crate::capacity::check(text, program, &top, seed, tokens)
+        {
+            return Err(vec![crate::capacity::diagnostic(&top, &d)]);
+        }
     }
     let lowered = netlist::lower(program, &top);
     let Some(netlist) = lowered.netlist else {

@@ -157,6 +157,10 @@ enum Command {
         /// Give up after this many op firings.
         #[arg(long, default_value_t = 10_000_000)]
         max_firings: u64,
+        /// Also simulate cycle by cycle with the component library's slots and timing: the
+        /// cycle count, or a deadlock the RTL would have (HS5011, exit status 1).
+        #[arg(long)]
+        cycles: bool,
     },
     /// Print the lossless syntax tree of a file.
     Syntax {
@@ -180,8 +184,17 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Check { format, severity, files } => cli::check::run(&files, format, &severity),
         Command::Syntax { text, file } => cli::syntax::run(&file, text),
-        Command::Sim { file, top, args, mems, tokens, seed, max_firings } => {
-            cli::sim::run(&cli::sim::SimArgs { file, top, args, mems, tokens, seed, max_firings })
+        Command::Sim { file, top, args, mems, tokens, seed, max_firings, cycles } => {
+            cli::sim::run(&cli::sim::SimArgs {
+                file,
+                top,
+                args,
+                mems,
+                tokens,
+                seed,
+                max_firings,
+                cycles,
+            })
         }
         Command::Rtl { file, top, out, testbench, tokens, seed, force, allow_lint_errors } => {
             cli::rtl::run(&cli::rtl::RtlArgs {

@@ -199,9 +199,7 @@ fn unplaced(
     }
     let mut components: Vec<Vec<NodeIndex>> = sccs
         .into_iter()
-        .filter(|scc| {
-            scc.len() > 1 || cx.graph.graph.edges(scc[0]).any(|e| e.target() == scc[0])
-        })
+        .filter(|scc| scc.len() > 1 || cx.graph.graph.edges(scc[0]).any(|e| e.target() == scc[0]))
         .collect();
     if components.is_empty() {
         return;
@@ -299,7 +297,10 @@ fn count_cycles(
 }
 
 /// The distinct successors of `n`.
-fn successors(graph: &petgraph::graph::DiGraph<Node, crate::dataflow::Edge>, n: NodeIndex) -> Vec<NodeIndex> {
+fn successors(
+    graph: &petgraph::graph::DiGraph<Node, crate::dataflow::Edge>,
+    n: NodeIndex,
+) -> Vec<NodeIndex> {
     let mut out: Vec<NodeIndex> = graph.neighbors(n).collect();
     out.sort();
     out.dedup();

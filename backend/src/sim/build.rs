@@ -808,16 +808,7 @@ impl<'p> Builder<'p> {
             }
             Model::Compare => {
                 shape(ins == 2 && outs == 1)?;
-                let text = op
-                    .words
-                    .first()
-                    .map(|(w, _)| w.clone())
-                    .or_else(|| {
-                        op.attr("predicate").map(|a| {
-                            hsir_analysis::dataflow::attribute_scalar(&a.value).to_string()
-                        })
-                    })
-                    .unwrap_or_default();
+                let text = predicate_text(op);
                 let Some(pred) = Predicate::parse(&text) else {
                     return Err(unsupported(func, op, format!("unknown predicate `{text}`")));
                 };
@@ -1236,8 +1227,20 @@ fn access(func: &Func, op: &OpData, is_load: bool) -> Result<Kind, SimError> {
     Ok(if is_load { Kind::Load(access) } else { Kind::Store(access) })
 }
 
+/// A `cmpi`'s predicate as written: its first word, or its `predicate` attribute.
+pub(crate) fn predicate_text(op: &OpData) -> String {
+    op.words
+        .first()
+        .map(|(w, _)| w.clone())
+        .or_else(|| {
+            op.attr("predicate")
+                .map(|a| hsir_analysis::dataflow::attribute_scalar(&a.value).to_string())
+        })
+        .unwrap_or_default()
+}
+
 /// `arith.constant 5 : i32`: the text between the name and the type.
-fn constant_text(func: &Func, op: &OpData) -> String {
+pub(crate) fn constant_text(func: &Func, op: &OpData) -> String {
     let start = usize::from(op.name_range.end());
     let end = usize::from(op.range.end());
     let rest = &func.text[start..end];

@@ -42,7 +42,9 @@ use hsir_analysis::TextRange;
 
 use crate::program::Program;
 
+pub(crate) use arith::{binary, unary};
 pub use arith::{compare, BinaryOp, Predicate, UnaryOp};
+pub(crate) use build::{constant_text, predicate_text};
 
 /// The largest memory the interpreter holds, in words.
 pub const MAX_MEMORY_WORDS: u64 = 1 << 24;

@@ -172,3 +172,24 @@ handshake.func @open_counter(%x: i32, %c: i1, %ctrl: none) -> (i32, none) {
   %at, %ae = cond_br %c, %a : i32
   return %ae, %ctrl : i32, none
 }
+
+// -----
+
+// A loop whose two slots (the merge's own and a DVR buffer's) both fill with the two `%x`
+// tokens: a deadlock in hardware the untimed interpreter cannot see, found by the cycle-level
+// simulation before any Verilog is written.
+// hsir-sim: tokens=2 x=0..5
+handshake.func @dvr_deadlock(%x: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) {
+  // expected-error @+1 {{HS5011: `@dvr_deadlock` deadlocks in hardware after 2 cycles: the cycle `%m` -> `%f#0` -> `%c` -> `%t` -> `%back` -> `%m` holds 2 tokens and has 2 slots, none free to move into (output `out0` got 0 of 2 tokens); add slots to the cycle}}
+  %m = merge %x, %back : <i32>
+  %f:2 = fork [2] %m : <i32>
+  %s:2 = fork [2] %src : <>
+  %src = source : <>
+  %ten = constant %s#0 {value = 10 : i32} : <>, <i32>
+  %one = constant %s#1 {value = 1 : i32} : <>, <i32>
+  %c = cmpi ult, %f#0, %ten : <i32>
+  %n = addi %f#1, %one : <i32>
+  %t, %e = cond_br %c, %n : <i1>, <i32>
+  %back = buffer %t, bufferType = ONE_SLOT_BREAK_DVR, numSlots = 1 : <i32>
+  end %e, %start : <i32>, <>
+}

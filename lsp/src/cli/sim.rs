@@ -21,6 +21,8 @@ pub struct SimArgs {
     pub tokens: Option<usize>,
     pub seed: u64,
     pub max_firings: u64,
+    /// Also run the capacity-aware, cycle-level simulation (`hsir_backend::capacity`).
+    pub cycles: bool,
 }
 
 /// A comma-separated list of integers: decimal, `-` for two's complement, `0x` for hex.
@@ -208,7 +210,43 @@ pub fn run(args: &SimArgs) -> u8 {
         let _ = writeln!(out, "  race: {}", race.message);
     }
     let _ = writeln!(out, "  firings: {}", outcome.firings);
-    write_stdout(&out)
+    let mut deadlocked = false;
+    if args.cycles {
+        use hsir_backend::capacity::{self, Verdict};
+        let expected: Vec<usize> = outcome.results.iter().map(Vec::len).collect();
+        let limit = 10_000 + 64 * outcome.firings;
+        let _ = match capacity::simulate(&program, &func.name, &inputs, &expected, limit) {
+            Verdict::Completed { cycles } => writeln!(
+                out,
+                "  cycles: {cycles} (the library's slots and timing; inputs offered every cycle, outputs always ready)"
+            ),
+            Verdict::Deadlock(d) => {
+                deadlocked = true;
+                let text = loaded.parse.tree().text();
+                let index = crate::position::LineIndex::new(text);
+                let at = index.view(text).pos(d.range.start(), crate::position::Encoding::Utf8);
+                writeln!(
+                    out,
+                    "  deadlock: error[{}] at {}:{}: after {} cycles, {}",
+                    DiagnosticCode::CapacityDeadlock.code(),
+                    at.line + 1,
+                    at.character + 1,
+                    d.cycle,
+                    d.message
+                )
+            }
+            Verdict::NotModeled { why, .. } => {
+                writeln!(out, "  cycles: not modelled: the cycle-level simulation {why}")
+            }
+            Verdict::Limit { cycles } => writeln!(out, "  cycles: still running after {cycles}"),
+        };
+    }
+    let status = write_stdout(&out);
+    if deadlocked && status == 0 {
+        1
+    } else {
+        status
+    }
 }
 
 /// Writes `text` to stdout: 0, or 2 when it cannot be written (a closed pipe is not an error:

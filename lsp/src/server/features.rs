@@ -115,7 +115,8 @@ pub fn code_actions(
     let mut touching: Vec<(TextSize, &hsir_analysis::Diagnostic)> = outside
         .chain(inside)
         .filter(|(base, d)| {
-            (!d.fixes.is_empty() || places_buffers(d)) && (d.range + *base).intersect(wanted).is_some()
+            (!d.fixes.is_empty() || places_buffers(d))
+                && (d.range + *base).intersect(wanted).is_some()
         })
         .filter(|_| quick_fixes)
         .collect();
