@@ -71,10 +71,11 @@ fn all_fixes_leave_no_diagnostic(name: &str) -> String {
         let Some(d) = raw_diagnostics(&text).into_iter().next() else { break };
         text = apply(&text, &d.fixes[0]);
     }
-    // What the memory lints (HS302x) report is theirs to fix, not these fixes'.
+    // What the memory lints (HS302x) report is theirs to fix, not these fixes', and so is
+    // buffer placement the remark of a function with no buffers yet (HS2023).
     let left: Vec<String> = check(&text)
         .iter()
-        .filter(|d| !d.code.code().starts_with("HS302"))
+        .filter(|d| !d.code.code().starts_with("HS302") && d.code.code() != "HS2023")
         .map(|d| format!("{}: {}", d.code.code(), d.message))
         .collect();
     assert!(left.is_empty(), "{name} after its fixes:\n{text}\n{}", left.join("\n"));

@@ -422,7 +422,7 @@ impl Net {
             | K::FPToSI
             | K::FPToUI => match crate::float::unit(func, op) {
                 Some(Ok(unit)) if outs.len() == 1 => {
-                    let mut n = node(Kind::Float(unit.clone()));
+                    let mut n = node(Kind::Float(unit));
                     n.stages = vec![None; unit.latency() as usize];
                     n
                 }
