@@ -49,6 +49,8 @@ pub enum Verdict {
 pub struct Deadlock {
     /// The first cycle in which nothing moved.
     pub cycle: u64,
+    /// Tokens given to each argument (the most any got).
+    pub tokens: usize,
     /// What is stuck, naming the channels (absolute ranges are in `range` and `channels`).
     pub message: String,
     /// Where to show it: the first op of the circular wait, or the function's name.
@@ -76,7 +78,13 @@ pub fn simulate(
         Ok(net) => net,
         Err((range, why)) => return Verdict::NotModeled { range: func.absolute(range), why },
     };
-    net.run(func, expected, max_cycles)
+    match net.run(func, expected, max_cycles) {
+        Verdict::Deadlock(mut d) => {
+            d.tokens = inputs.args.iter().map(Vec::len).max().unwrap_or(0);
+            Verdict::Deadlock(d)
+        }
+        other => other,
+    }
 }
 
 /// The capacity check of `hsir rtl` and `hsir sim --cycles`: the function's `// hsir-sim:`
@@ -108,8 +116,10 @@ pub fn diagnostic(top: &str, deadlock: &Deadlock) -> Diagnostic {
         Code::CapacityDeadlock,
         deadlock.range,
         format!(
-            "`@{top}` deadlocks in hardware after {} cycles: {}; add slots to the cycle (`hsir buffers`, or a buffer by hand), or generate it anyway (`hsir rtl --allow-lint-errors`)",
-            deadlock.cycle, deadlock.message
+            "`@{top}` deadlocks in hardware with {} per argument, after {} cycles: {}; add slots to the cycle (`hsir buffers`, or a buffer by hand), or generate it anyway (`hsir rtl --allow-lint-errors`)",
+            if deadlock.tokens == 1 { "1 token".to_string() } else { format!("{} tokens", deadlock.tokens) },
+            deadlock.cycle,
+            deadlock.message
         ),
     )
 }
@@ -964,6 +974,7 @@ impl Net {
             };
             return Deadlock {
                 cycle,
+                tokens: 0,
                 message,
                 range: func.absolute(func.op().name_range),
                 channels: Vec::new(),
@@ -1004,7 +1015,7 @@ impl Net {
             missing.join(", ")
         );
         let range = first_op.map_or(func.op().name_range, |op| item.ops[op as usize].name_range);
-        Deadlock { cycle, message, range: func.absolute(range), channels }
+        Deadlock { cycle, tokens: 0, message, range: func.absolute(range), channels }
     }
 }
 

@@ -133,10 +133,15 @@ pub fn generate_program(
         if !lint_errors.is_empty() {
             return Err(lint_errors);
         }
-        // A deadlock the library's slots and timing make, found before any Verilog is written
-        // (on the inputs the testbench would draw).
+        // A deadlock the library's slots and timing make, found before any Verilog is written:
+        // on the inputs the testbench would draw, or without a testbench, on one token per
+        // argument (one invocation; Dynamatic's circuits are not re-entrant, so more tokens
+        // than the design was built for is the stimulus's problem, not the design's).
         let seed = options.testbench.map_or(1, |t| t.seed);
-        let tokens = options.testbench.and_then(|t| t.tokens);
+        let tokens = match options.testbench {
+            Some(t) => t.tokens,
+            None => Some(1),
+        };
         if let Some(crate::capacity::Verdict::Deadlock(d)) =
             crate::capacity::check(text, program, &top, seed, tokens)
         {

@@ -61,16 +61,30 @@ fn the_rtl_agrees() {
 fn rtl_generation_refuses_the_deadlock() {
     let bytes = std::fs::read(fixture("capacity/dvr_loop.mlir")).unwrap();
     let (parse, _) = hsir_analysis::parse_bytes(&bytes);
-    let mut options =
-        hsir_backend::rtl::Options { top: Some("dvr_loop".into()), ..Default::default() };
+    // With a testbench: on its inputs, the directive's two tokens.
+    let mut options = hsir_backend::rtl::Options {
+        top: Some("dvr_loop".into()),
+        testbench: Some(Default::default()),
+        ..Default::default()
+    };
     let errors = hsir_backend::rtl::generate(&parse, &options).unwrap_err();
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!(errors[0].code.code(), "HS5011");
-    assert!(errors[0].message.contains("deadlocks in hardware after"), "{}", errors[0].message);
+    assert!(
+        errors[0]
+            .message
+            .contains("deadlocks in hardware with 2 tokens per argument, after 2 cycles"),
+        "{}",
+        errors[0].message
+    );
     options.allow_lint_errors = true;
     assert!(hsir_backend::rtl::generate(&parse, &options).is_ok());
-    options.top = Some("fifo_loop".into());
+    // Without a testbench, one invocation: the loop holds one token and completes.
     options.allow_lint_errors = false;
+    options.testbench = None;
+    assert!(hsir_backend::rtl::generate(&parse, &options).is_ok());
+    options.top = Some("fifo_loop".into());
+    options.testbench = Some(Default::default());
     assert!(hsir_backend::rtl::generate(&parse, &options).is_ok());
 }
 

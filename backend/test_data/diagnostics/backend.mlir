@@ -180,7 +180,7 @@ handshake.func @open_counter(%x: i32, %c: i1, %ctrl: none) -> (i32, none) {
 // simulation before any Verilog is written.
 // hsir-sim: tokens=2 x=0..5
 handshake.func @dvr_deadlock(%x: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) {
-  // expected-error @+1 {{HS5011: `@dvr_deadlock` deadlocks in hardware after 2 cycles: the cycle `%m` -> `%f#0` -> `%c` -> `%t` -> `%back` -> `%m` holds 2 tokens and has 2 slots, none free to move into (output `out0` got 0 of 2 tokens); add slots to the cycle}}
+  // expected-error @+1 {{HS5011: `@dvr_deadlock` deadlocks in hardware with 2 tokens per argument, after 2 cycles: the cycle `%m` -> `%f#0` -> `%c` -> `%t` -> `%back` -> `%m` holds 2 tokens and has 2 slots, none free to move into (output `out0` got 0 of 2 tokens); add slots to the cycle}}
   %m = merge %x, %back : <i32>
   %f:2 = fork [2] %m : <i32>
   %s:2 = fork [2] %src : <>
