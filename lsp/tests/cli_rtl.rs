@@ -677,3 +677,51 @@ fn lint_errors_stop_rtl_unless_allowed() {
         hsir(&["rtl", "backend/test_data/designs/raw_bug.mlir", "--top", "kernel", "-o", &out_arg]);
     assert_eq!(correct.status.code(), Some(0), "{}", stderr(&correct));
 }
+
+/// `hsir sim --cycles`: the cycle-level run after the untimed one. The DVR loop, which the
+/// untimed interpreter completes, deadlocks (HS5011, exit status 1); with a FIFO on its back
+/// edge it completes, with a cycle count.
+#[test]
+fn sim_cycles_reports_the_deadlock_the_interpreter_cannot_see() {
+    let file = "backend/test_data/capacity/dvr_loop.mlir";
+    let dvr = hsir(&["sim", file, "--top", "dvr_loop", "--cycles"]);
+    no_panic(&dvr);
+    assert_eq!(dvr.status.code(), Some(1), "{}", stderr(&dvr));
+    let text = stdout(&dvr);
+    assert!(text.contains("  out out0: ["), "{text}");
+    assert!(
+        text.contains("  deadlock: error[HS5011] at 22:8: after 2 cycles, the cycle `%m` -> `%f#0` -> `%c` -> `%t` -> `%back` -> `%m` holds 2 tokens and has 2 slots"),
+        "{text}"
+    );
+    let fifo = hsir(&["sim", file, "--top", "fifo_loop", "--cycles"]);
+    assert_eq!(fifo.status.code(), Some(0), "{}", stderr(&fifo));
+    let text = stdout(&fifo);
+    let cycles = text.lines().find_map(|l| l.strip_prefix("  cycles: ")).unwrap_or_default();
+    assert!(cycles.split(' ').next().unwrap().parse::<u64>().is_ok_and(|n| n > 10), "{text}");
+    // Outside the model (a memory): said, not judged.
+    let memory = hsir(&["sim", "backend/test_data/designs/extmemory.mlir", "--cycles"]);
+    assert_eq!(memory.status.code(), Some(0), "{}", stderr(&memory));
+    assert!(stdout(&memory).contains("  cycles: not modelled: "), "{}", stdout(&memory));
+}
+
+/// A function with no buffers and open cycles: `hsir check` gives a remark and succeeds,
+/// `hsir rtl` refuses it (HS5010 with HS2023) and says how to place buffers.
+#[test]
+fn rtl_refuses_a_function_before_buffer_placement() {
+    let file = "backend/test_data/placement/sum_loop.mlir";
+    let check = hsir(&["check", file]);
+    assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
+    assert!(stdout(&check).contains("HS2023"), "{}", stdout(&check));
+    let out = std::env::temp_dir().join(format!("hsir-unplaced-{}", std::process::id()));
+    let out_arg = out.display().to_string();
+    let rtl = hsir(&["rtl", file, "-o", &out_arg]);
+    no_panic(&rtl);
+    assert_eq!(rtl.status.code(), Some(1));
+    let message = stderr(&rtl);
+    assert!(message.contains("error[HS5010]") && message.contains("error[HS2023]"), "{message}");
+    assert!(message.contains("`hsir buffers FILE --in-place`"), "{message}");
+    assert!(!out.exists(), "nothing is written");
+    let allowed = hsir(&["rtl", file, "-o", &out_arg, "--allow-lint-errors"]);
+    assert_eq!(allowed.status.code(), Some(0), "{}", stderr(&allowed));
+    let _ = std::fs::remove_dir_all(&out);
+}
