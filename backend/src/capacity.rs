@@ -900,6 +900,9 @@ impl Net {
             for n in 0..self.nodes.len() {
                 moved |= self.clock(n);
             }
+            // Progress is a register, an input or an output changing: tokens that only cross
+            // wires (a `source` into a `sink`) change nothing, and a token passed straight
+            // through a transparent FIFO came from a register or an input.
             if !moved {
                 return Verdict::Deadlock(self.deadlock(func, cycle, expected));
             }
