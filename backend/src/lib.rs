@@ -3,6 +3,7 @@
 //! read files and write what comes back.
 
 pub mod buffers;
+pub mod cosim;
 pub mod float;
 pub mod memories;
 pub mod netlist;

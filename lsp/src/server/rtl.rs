@@ -202,6 +202,7 @@ async fn generate(
         top: args.function.clone(),
         testbench: args.testbench.then(TestbenchOptions::default),
         allow_lint_errors: args.allow_lint_errors,
+        inputs_file: None,
     };
     let target = folder.clone();
     let work = tokio::task::spawn_blocking(move || {
