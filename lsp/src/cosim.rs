@@ -104,7 +104,17 @@ pub enum Error {
 impl Error {
     pub fn message(&self) -> String {
         match self {
-            Error::Usage(m) | Error::Ir { message: m, .. } => m.clone(),
+            Error::Usage(m) => m.clone(),
+            Error::Ir { message, diagnostics, .. } => {
+                let first = diagnostics
+                    .iter()
+                    .find(|d| d.severity == hsir_analysis::Severity::Error)
+                    .or(diagnostics.first());
+                match first {
+                    Some(d) => format!("{message}: {}: {}", d.code.code(), d.message),
+                    None => message.clone(),
+                }
+            }
             Error::Cancelled => "cancelled".into(),
         }
     }
@@ -327,7 +337,7 @@ pub fn run(request: &Request, progress: &dyn Fn(Stage), cancel: &AtomicBool) -> 
     let options = Options { top: Some(func.name.clone()), ..Options::default() };
     let generated = rtl::generate_program(&text, &program, &options).map_err(|diagnostics| {
         Error::Ir {
-            message: format!("no RTL: `{}` has the errors above", request.ir_name),
+            message: format!("no RTL: `{}` has errors that stop it", request.ir_name),
             diagnostics,
             text: text.clone(),
         }
@@ -534,4 +544,47 @@ pub fn default_cc(option: Option<&str>) -> String {
         .map(str::to_string)
         .or_else(|| std::env::var("CC").ok().filter(|c| !c.trim().is_empty()))
         .unwrap_or_else(|| "cc".to_string())
+}
+
+/// The kernel's C file for `mlir`: `NAME.c` beside it or in a sibling `c/` folder, where NAME
+/// is the function if given, else the file name's longest `_`-separated prefix that has one
+/// (`fir_LEGACY__handshake_export.mlir` finds `fir.c`).
+pub fn find_c_file(mlir: &Path, function: Option<&str>) -> Option<PathBuf> {
+    let stem = mlir.file_stem()?.to_string_lossy().into_owned();
+    let mut names: Vec<String> = function.map(|f| f.trim_start_matches('@').to_string()).into_iter().collect();
+    let parts: Vec<&str> = stem.split('_').collect();
+    for n in (1..=parts.len()).rev() {
+        let name = parts[..n].join("_");
+        if !name.is_empty() && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let dir = mlir.parent().unwrap_or(Path::new("."));
+    let folders = [dir.to_path_buf(), dir.join("c"), dir.join("..").join("c")];
+    names.iter().find_map(|name| {
+        folders.iter().map(|f| f.join(format!("{name}.c"))).find(|p| p.is_file())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_c_file_is_found_beside_or_in_a_sibling_c_folder() {
+        let dir = std::env::temp_dir().join(format!("hsir-find-c-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("ir")).unwrap();
+        std::fs::create_dir_all(dir.join("c")).unwrap();
+        std::fs::write(dir.join("c/atax_float.c"), "").unwrap();
+        std::fs::write(dir.join("c/atax.c"), "").unwrap();
+        std::fs::write(dir.join("ir/gcd.c"), "").unwrap();
+        let ir = |name: &str| dir.join("ir").join(name);
+        let found = |p: Option<PathBuf>| p.map(|p| p.canonicalize().unwrap());
+        assert_eq!(found(find_c_file(&ir("atax_float_FTD__handshake.mlir"), None)), Some(dir.join("c/atax_float.c").canonicalize().unwrap()));
+        assert_eq!(found(find_c_file(&ir("atax_LEGACY__handshake.mlir"), None)), Some(dir.join("c/atax.c").canonicalize().unwrap()));
+        assert_eq!(found(find_c_file(&ir("x.mlir"), Some("gcd"))), Some(dir.join("ir/gcd.c").canonicalize().unwrap()));
+        assert_eq!(find_c_file(&ir("nothing.mlir"), None), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
