@@ -98,7 +98,7 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
     );
     let _ = writeln!(
         w,
-        "  integer idle = 0;\n  integer start_cycle = -1;\n  integer last_cycle = 0;\n  integer hsir_k;\n  integer hsir_j;\n  reg hsir_found;"
+        "  integer idle = 0;\n  integer start_cycle = -1;\n  integer last_cycle = 0;\n  integer hsir_k;\n  integer hsir_j;\n  reg hsir_found;\n  reg verdict = 1'b0;"
     );
     let report = stimulus.mode == Mode::Report;
     let unordered = stimulus.unordered && !report;
@@ -227,7 +227,6 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
         } else if unordered {
             let _ = writeln!(w, "        end else begin");
             let _ = writeln!(w, "          {p}_got[{p}_n] <= {p}_data;");
-            let _ = writeln!(w, "          {p}_used[{p}_n] <= 1'b0;");
             let _ = writeln!(w, "        end");
         } else {
             let _ = writeln!(w, "        end else if ({p}_data !== {p}_expected[{p}_n]) begin");
@@ -294,7 +293,10 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
     }
 
     // Final checks.
+    // The final checks write `verdict` (blocking), never `failed` (written by the clocked
+    // process): Verilator refuses a variable assigned both ways.
     let _ = writeln!(w, "  always @(posedge finished) begin");
+    let _ = writeln!(w, "    verdict = failed;");
     let _ = writeln!(w, "    if (!failed && !({done})) begin");
     let _ = writeln!(w, "      if (idle >= {IDLE_CYCLES}) $display(\"hsir-tb: FAIL deadlock: nothing moved for %0d cycles (cycle %0d)\", idle, cycle);");
     let _ = writeln!(w, "      else $display(\"hsir-tb: FAIL timeout after %0d cycles\", cycle);");
@@ -325,7 +327,7 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
             );
         }
     }
-    let _ = writeln!(w, "      failed = 1'b1;");
+    let _ = writeln!(w, "      verdict = 1'b1;");
     let _ = writeln!(w, "    end");
     let _ = writeln!(w, "    if ({done}) $display(\"hsir-tb: cycles %0d\", last_cycle - start_cycle);");
     if unordered {
@@ -336,7 +338,7 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
         for (k, v) in expected.iter().enumerate().take(mem.depth as usize) {
             let _ = writeln!(
                 w,
-                "    if (m{m}_words[{k}] !== {}) begin $display(\"hsir-tb: FAIL memory `{}` word {k} is %0h, expected %0h\", m{m}_words[{k}], {}); failed = 1'b1; end",
+                "    if (m{m}_words[{k}] !== {}) begin $display(\"hsir-tb: FAIL memory `{}` word {k} is %0h, expected %0h\", m{m}_words[{k}], {}); verdict = 1'b1; end",
                 lit(mem.width, *v),
                 mem.name,
                 lit(mem.width, *v)
@@ -348,7 +350,7 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
     }
     let _ = writeln!(
         w,
-        "    if (failed) $display(\"hsir-tb: FAIL\"); else $display(\"hsir-tb: PASS\");"
+        "    if (verdict) $display(\"hsir-tb: FAIL\"); else $display(\"hsir-tb: PASS\");"
     );
     let _ = writeln!(w, "    $finish;");
     let _ = writeln!(w, "  end");
@@ -417,15 +419,15 @@ fn leftover_checks(top: &Module, stimulus: &Stimulus, w: &mut String) {
         };
         by_label.entry(c.label.as_str()).or_default().push(held);
     }
-    let _ = writeln!(w, "    if (!failed) begin");
+    let _ = writeln!(w, "    if (!verdict) begin");
     for (label, held) in &by_label {
         let any = held.join(" || ");
         let expected = stimulus.leftovers.contains(*label);
         let escaped = display_text(label);
         if expected {
-            let _ = writeln!(w, "      if ({any}) $display(\"hsir-tb: left {escaped}\"); else begin $display(\"hsir-tb: FAIL the interpreter leaves a token on {escaped}, the RTL does not\"); failed = 1'b1; end");
+            let _ = writeln!(w, "      if ({any}) $display(\"hsir-tb: left {escaped}\"); else begin $display(\"hsir-tb: FAIL the interpreter leaves a token on {escaped}, the RTL does not\"); verdict = 1'b1; end");
         } else {
-            let _ = writeln!(w, "      if ({any}) begin $display(\"hsir-tb: FAIL a token is left on {escaped} in the RTL, not in the interpreter\"); failed = 1'b1; end");
+            let _ = writeln!(w, "      if ({any}) begin $display(\"hsir-tb: FAIL a token is left on {escaped} in the RTL, not in the interpreter\"); verdict = 1'b1; end");
         }
     }
     for label in &stimulus.leftovers {
@@ -447,11 +449,12 @@ fn multiset_checks(top: &Module, stimulus: &Stimulus, w: &mut String) {
             continue;
         }
         let p = format!("o{j}");
+        let _ = writeln!(w, "    for (hsir_j = 0; hsir_j < {n}; hsir_j = hsir_j + 1) {p}_used[hsir_j] = 1'b0;");
         let _ = writeln!(w, "    if ({p}_n == {n}) for (hsir_k = 0; hsir_k < {n}; hsir_k = hsir_k + 1) begin");
         let _ = writeln!(w, "      hsir_found = 1'b0;");
         let _ = writeln!(w, "      for (hsir_j = 0; hsir_j < {n}; hsir_j = hsir_j + 1)");
         let _ = writeln!(w, "        if (!hsir_found && !{p}_used[hsir_j] && {p}_got[hsir_j] === {p}_expected[hsir_k]) begin {p}_used[hsir_j] = 1'b1; hsir_found = 1'b1; end");
-        let _ = writeln!(w, "      if (!hsir_found) begin $display(\"hsir-tb: FAIL output `{}` never sent %0h (expected token %0d, in any order)\", {p}_expected[hsir_k], hsir_k); failed = 1'b1; end", port.name);
+        let _ = writeln!(w, "      if (!hsir_found) begin $display(\"hsir-tb: FAIL output `{}` never sent %0h (expected token %0d, in any order)\", {p}_expected[hsir_k], hsir_k); verdict = 1'b1; end", port.name);
         let _ = writeln!(w, "    end");
     }
 }
