@@ -69,14 +69,16 @@ pub fn plan(func: &Func) -> Result<Plan, String> {
     let args = func.args();
     let mut params = Vec::new();
     for (i, &value) in args.iter().enumerate() {
-        let name = names
-            .get(i)
-            .cloned()
-            .unwrap_or_else(|| func.item.values[value as usize].name.trim_start_matches('%').into());
+        let name = names.get(i).cloned().unwrap_or_else(|| {
+            func.item.values[value as usize].name.trim_start_matches('%').into()
+        });
         let spec = specs.iter().find(|m| m.kind == MemoryKind::Argument(i));
         let is_memref = matches!(func.ty(value), Some(hsir_analysis::types::Type::MemRef { .. }));
         let Some((width, float)) = arg_type(func, i) else {
-            return Err(format!("argument {i} (`{name}`) of `@{}` has a type cosim cannot read", func.name));
+            return Err(format!(
+                "argument {i} (`{name}`) of `@{}` has a type cosim cannot read",
+                func.name
+            ));
         };
         if is_memref {
             let Some(spec) = spec else {
@@ -86,7 +88,13 @@ pub fn plan(func: &Func) -> Result<Plan, String> {
                 ));
             };
             check_float(func, &name, width, float)?;
-            params.push(Param { arg: i, name, width, float, array: Some((spec.name.clone(), spec.depth)) });
+            params.push(Param {
+                arg: i,
+                name,
+                width,
+                float,
+                array: Some((spec.name.clone(), spec.depth)),
+            });
         } else if func.shape(value).is_some_and(|s| !s.control) {
             check_float(func, &name, width, float)?;
             params.push(Param { arg: i, name, width, float, array: None });
@@ -169,7 +177,10 @@ pub fn header(plan: &Plan) -> String {
     let mut actuals = Vec::new();
     for (i, p) in plan.params.iter().enumerate() {
         if p.array.is_some() {
-            let _ = writeln!(h, "    hsir_record(hsir_f, \"in\", {i}, (hsir_a{i}), sizeof(hsir_a{i})); \\");
+            let _ = writeln!(
+                h,
+                "    hsir_record(hsir_f, \"in\", {i}, (hsir_a{i}), sizeof(hsir_a{i})); \\"
+            );
             actuals.push(format!("(hsir_a{i})"));
         } else {
             let ty = match (p.float, p.width) {
@@ -178,7 +189,10 @@ pub fn header(plan: &Plan) -> String {
                 (false, _) => "long long",
             };
             let _ = writeln!(h, "    {ty} hsir_s{i} = ({ty})(hsir_a{i}); \\");
-            let _ = writeln!(h, "    hsir_record(hsir_f, \"in\", {i}, &hsir_s{i}, sizeof(hsir_s{i})); \\");
+            let _ = writeln!(
+                h,
+                "    hsir_record(hsir_f, \"in\", {i}, &hsir_s{i}, sizeof(hsir_s{i})); \\"
+            );
             actuals.push(format!("hsir_s{i}"));
         }
     }
@@ -191,7 +205,10 @@ pub fn header(plan: &Plan) -> String {
     }
     for (i, p) in plan.params.iter().enumerate() {
         if p.array.is_some() {
-            let _ = writeln!(h, "    hsir_record(hsir_f, \"out\", {i}, (hsir_a{i}), sizeof(hsir_a{i})); \\");
+            let _ = writeln!(
+                h,
+                "    hsir_record(hsir_f, \"out\", {i}, (hsir_a{i}), sizeof(hsir_a{i})); \\"
+            );
         }
     }
     let _ = writeln!(h, "    fclose(hsir_f); \\");
@@ -296,8 +313,8 @@ fn little_endian(bytes: &[u8]) -> u64 {
 /// An array's bytes as `words` words of `p`'s width.
 fn array_words(p: &Param, words: u64, bytes: &[u8]) -> Result<Vec<u64>, String> {
     let size = bytes.len() as u64;
-    let element = if words == 0 { 0 } else { size / words };
-    let whole = words > 0 && size % words == 0 && matches!(element, 1 | 2 | 4 | 8);
+    let element = size.checked_div(words).unwrap_or(0);
+    let whole = words > 0 && size.is_multiple_of(words) && matches!(element, 1 | 2 | 4 | 8);
     let wide_enough = element * 8 >= u64::from(p.width);
     let exact = !p.float || element * 8 == u64::from(p.width);
     if !whole || !wide_enough || !exact {
@@ -306,10 +323,7 @@ fn array_words(p: &Param, words: u64, bytes: &[u8]) -> Result<Vec<u64>, String> 
             p.name, p.width
         ));
     }
-    Ok(bytes
-        .chunks(element as usize)
-        .map(|chunk| little_endian(chunk) & mask(p.width))
-        .collect())
+    Ok(bytes.chunks(element as usize).map(|chunk| little_endian(chunk) & mask(p.width)).collect())
 }
 
 /// The testbench's stimulus for one invocation on `inputs`: no stalls, one token expected per
@@ -453,7 +467,8 @@ pub fn compare(
 ) -> Side {
     let mut side = Side::default();
     let same = |got: u64, want: u64, width: u32, float: bool| {
-        got == want || (float && show(got, width, true) == "NaN" && show(want, width, true) == "NaN")
+        got == want
+            || (float && show(got, width, true) == "NaN" && show(want, width, true) == "NaN")
     };
     let shown = |got: Option<&Option<u64>>, width: u32, float: bool| match got {
         None => "nothing".to_string(),
@@ -515,13 +530,25 @@ mod tests {
 
     #[test]
     fn words_are_little_endian_and_masked() {
-        let p = Param { arg: 0, name: "a".into(), width: 32, float: false, array: Some(("a".into(), 2)) };
-        assert_eq!(array_words(&p, 2, &[1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff]).unwrap(), vec![1, 0xffff_ffff]);
+        let p = Param {
+            arg: 0,
+            name: "a".into(),
+            width: 32,
+            float: false,
+            array: Some(("a".into(), 2)),
+        };
+        assert_eq!(
+            array_words(&p, 2, &[1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff]).unwrap(),
+            vec![1, 0xffff_ffff]
+        );
         // A pointer's 8 bytes for 2 words of i32 is 4 bytes each; 3 bytes for 2 words is not.
         assert!(array_words(&p, 2, &[0, 0, 0]).unwrap_err().contains("3 bytes"));
         let f = Param { float: true, ..p.clone() };
         assert!(array_words(&f, 1, &[0; 8]).unwrap_err().contains("64"));
-        assert_eq!(scalar_word(&[0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], 32, false, "x"), Ok(0xffff_fffe));
+        assert_eq!(
+            scalar_word(&[0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], 32, false, "x"),
+            Ok(0xffff_fffe)
+        );
         assert!(scalar_word(&[0; 8], 32, true, "x").unwrap_err().contains("f32"));
     }
 
@@ -542,18 +569,26 @@ mod tests {
     fn mismatches_name_the_element_and_show_floats() {
         let plan = Plan {
             func: "f".into(),
-            params: vec![Param { arg: 0, name: "y".into(), width: 32, float: true, array: Some(("y".into(), 2)) }],
+            params: vec![Param {
+                arg: 0,
+                name: "y".into(),
+                width: 32,
+                float: true,
+                array: Some(("y".into(), 2)),
+            }],
             arg_count: 2,
             ret: Some(Ret { result: 0, width: 32, float: false }),
             result_count: 2,
         };
         let c = CRun {
             ret: Some(7),
-            memories: [("y".to_string(), vec![1.5f32.to_bits().into(), 2.0f32.to_bits().into()])].into(),
+            memories: [("y".to_string(), vec![1.5f32.to_bits().into(), 2.0f32.to_bits().into()])]
+                .into(),
             ..CRun::default()
         };
         let got: BTreeMap<String, Vec<Option<u64>>> =
-            [("y".to_string(), vec![Some(1.5f32.to_bits().into()), Some(2.5f32.to_bits().into())])].into();
+            [("y".to_string(), vec![Some(1.5f32.to_bits().into()), Some(2.5f32.to_bits().into())])]
+                .into();
         let side = compare(&plan, &c, &[vec![Some(0xffff_ffff)], vec![Some(0)]], &got);
         assert!(!side.pass());
         let shown: Vec<String> = side.mismatches.iter().map(Mismatch::describe).collect();

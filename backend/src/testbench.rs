@@ -329,7 +329,8 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
     }
     let _ = writeln!(w, "      verdict = 1'b1;");
     let _ = writeln!(w, "    end");
-    let _ = writeln!(w, "    if ({done}) $display(\"hsir-tb: cycles %0d\", last_cycle - start_cycle);");
+    let _ =
+        writeln!(w, "    if ({done}) $display(\"hsir-tb: cycles %0d\", last_cycle - start_cycle);");
     if unordered {
         multiset_checks(top, stimulus, w);
     }
@@ -449,8 +450,14 @@ fn multiset_checks(top: &Module, stimulus: &Stimulus, w: &mut String) {
             continue;
         }
         let p = format!("o{j}");
-        let _ = writeln!(w, "    for (hsir_j = 0; hsir_j < {n}; hsir_j = hsir_j + 1) {p}_used[hsir_j] = 1'b0;");
-        let _ = writeln!(w, "    if ({p}_n == {n}) for (hsir_k = 0; hsir_k < {n}; hsir_k = hsir_k + 1) begin");
+        let _ = writeln!(
+            w,
+            "    for (hsir_j = 0; hsir_j < {n}; hsir_j = hsir_j + 1) {p}_used[hsir_j] = 1'b0;"
+        );
+        let _ = writeln!(
+            w,
+            "    if ({p}_n == {n}) for (hsir_k = 0; hsir_k < {n}; hsir_k = hsir_k + 1) begin"
+        );
         let _ = writeln!(w, "      hsir_found = 1'b0;");
         let _ = writeln!(w, "      for (hsir_j = 0; hsir_j < {n}; hsir_j = hsir_j + 1)");
         let _ = writeln!(w, "        if (!hsir_found && !{p}_used[hsir_j] && {p}_got[hsir_j] === {p}_expected[hsir_k]) begin {p}_used[hsir_j] = 1'b1; hsir_found = 1'b1; end");

@@ -90,7 +90,8 @@ fn merge_races_are_judged_as_multisets_not_by_one_order() {
             stalls: true,
             ..Stimulus::default()
         };
-        let printed = run(&format!("ordered-{seed}"), &output, &testbench::testbench(netlist, &strict));
+        let printed =
+            run(&format!("ordered-{seed}"), &output, &testbench::testbench(netlist, &strict));
         if printed.contains("hsir-tb: FAIL") {
             ordered_failures += 1;
         }
@@ -110,10 +111,14 @@ fn a_deadlock_is_reported_after_idle_cycles_naming_the_missing_outputs() {
         ..Stimulus::default()
     };
     let printed = run("deadlock", &output, &testbench::testbench(netlist, &stuck));
-    let line = printed.lines().find(|l| l.contains("deadlock")).unwrap_or_else(|| panic!("{printed}"));
+    let line =
+        printed.lines().find(|l| l.contains("deadlock")).unwrap_or_else(|| panic!("{printed}"));
     let cycle: u64 = line.rsplit("cycle ").next().unwrap().trim_end_matches(')').parse().unwrap();
     assert!(cycle < u64::from(testbench::IDLE_CYCLES) + 100, "{line}");
-    assert!(printed.contains("hsir-tb: FAIL missing: output `out0` sent 0 of 1 tokens"), "{printed}");
+    assert!(
+        printed.contains("hsir-tb: FAIL missing: output `out0` sent 0 of 1 tokens"),
+        "{printed}"
+    );
     assert!(printed.contains("hsir-tb: FAIL\n"), "{printed}");
 }
 

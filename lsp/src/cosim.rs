@@ -97,7 +97,11 @@ pub enum Error {
     Usage(String),
     /// The IR has errors that stop the RTL (the message names the file; the diagnostics say
     /// where).
-    Ir { message: String, diagnostics: Vec<Diagnostic>, text: String },
+    Ir {
+        message: String,
+        diagnostics: Vec<Diagnostic>,
+        text: String,
+    },
     Cancelled,
 }
 
@@ -266,9 +270,7 @@ fn run_program(
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(Error::Usage(format!(
-                "{what}: `{program}` was not found; {missing_hint}"
-            )));
+            return Err(Error::Usage(format!("{what}: `{program}` was not found; {missing_hint}")));
         }
         Err(e) => return Err(Error::Usage(format!("cannot run `{program}` ({what}): {e}"))),
     };
@@ -296,10 +298,18 @@ fn run_program(
                 limit.as_secs()
             )));
         }
-        std::thread::sleep(Duration::from_millis(if start.elapsed().as_secs() < 2 { 5 } else { 50 }));
+        std::thread::sleep(Duration::from_millis(if start.elapsed().as_secs() < 2 {
+            5
+        } else {
+            50
+        }));
     };
     let read = |p: &Path| std::fs::read(p).map(|b| String::from_utf8_lossy(&b).into_owned());
-    Ok(Ran { status, stdout: read(&out_path).unwrap_or_default(), stderr: read(&err_path).unwrap_or_default() })
+    Ok(Ran {
+        status,
+        stdout: read(&out_path).unwrap_or_default(),
+        stderr: read(&err_path).unwrap_or_default(),
+    })
 }
 
 /// The last lines of a program's messages, to quote.
@@ -310,7 +320,11 @@ fn tail(text: &str) -> String {
 }
 
 /// Runs the co-simulation; `progress` hears each stage as it starts.
-pub fn run(request: &Request, progress: &dyn Fn(Stage), cancel: &AtomicBool) -> Result<Report, Error> {
+pub fn run(
+    request: &Request,
+    progress: &dyn Fn(Stage),
+    cancel: &AtomicBool,
+) -> Result<Report, Error> {
     let check = || if cancel.load(Ordering::Relaxed) { Err(Error::Cancelled) } else { Ok(()) };
     let c_source = std::fs::canonicalize(&request.c_file).map_err(|e| {
         Error::Usage(format!("cannot read the C file `{}`: {e}", request.c_file.display()))
@@ -335,26 +349,28 @@ pub fn run(request: &Request, progress: &dyn Fn(Stage), cancel: &AtomicBool) -> 
     };
     let plan = cosim::plan(func).map_err(Error::Usage)?;
     let options = Options { top: Some(func.name.clone()), ..Options::default() };
-    let generated = rtl::generate_program(&text, &program, &options).map_err(|diagnostics| {
-        Error::Ir {
+    let generated =
+        rtl::generate_program(&text, &program, &options).map_err(|diagnostics| Error::Ir {
             message: format!("no RTL: `{}` has errors that stop it", request.ir_name),
             diagnostics,
             text: text.clone(),
-        }
-    })?;
+        })?;
     let netlist = generated.netlist.as_ref().expect("a handshake.func has a netlist");
 
     // The folders: scratch (binaries, the record) is always temporary.
     let scratch = temporary_folder()?;
-    let keep = match &request.out {
-        Some(dir) => Some(Work { dir: dir.clone(), temporary: false }),
-        None => None,
-    };
+    let keep = request.out.as_ref().map(|dir| Work { dir: dir.clone(), temporary: false });
     let folder = keep.as_ref().unwrap_or(&scratch).dir.clone();
     let header = cosim::header(&plan);
-    write_plain(&folder.join("dynamatic"), &[rtl::File { name: "Integration.h".into(), text: header }], false)
-        .map_err(Error::Usage)?;
-    let folder = folder.canonicalize().map_err(|e| Error::Usage(format!("cannot resolve `{}`: {e}", folder.display())))?;
+    write_plain(
+        &folder.join("dynamatic"),
+        &[rtl::File { name: "Integration.h".into(), text: header }],
+        false,
+    )
+    .map_err(Error::Usage)?;
+    let folder = folder
+        .canonicalize()
+        .map_err(|e| Error::Usage(format!("cannot resolve `{}`: {e}", folder.display())))?;
 
     // C.
     check()?;
@@ -391,7 +407,8 @@ pub fn run(request: &Request, progress: &dyn Fn(Stage), cancel: &AtomicBool) -> 
     let record = scratch.dir.join(cosim::RECORD_FILE);
     let mut kernel = Command::new(&binary);
     kernel.env("HSIR_COSIM_OUT", &record).current_dir(&scratch.dir);
-    let ran = run_program("the C program", &mut kernel, &scratch.dir, request.limits.run_c, cancel, "")?;
+    let ran =
+        run_program("the C program", &mut kernel, &scratch.dir, request.limits.run_c, cancel, "")?;
     if !ran.status.success() {
         return Err(Error::Usage(format!(
             "the C program exited with {}:\n{}",
@@ -420,11 +437,8 @@ pub fn run(request: &Request, progress: &dyn Fn(Stage), cancel: &AtomicBool) -> 
                     outcome.races.len()
                 ));
             }
-            let results: Vec<Vec<Option<u64>>> = outcome
-                .results
-                .iter()
-                .map(|r| r.iter().copied().map(Some).collect())
-                .collect();
+            let results: Vec<Vec<Option<u64>>> =
+                outcome.results.iter().map(|r| r.iter().copied().map(Some).collect()).collect();
             let memories = outcome
                 .memories
                 .iter()
@@ -495,7 +509,15 @@ pub fn run(request: &Request, progress: &dyn Fn(Stage), cancel: &AtomicBool) -> 
             let obj = scratch.dir.join("obj_dir");
             let mut compile = Command::new("verilator");
             compile
-                .args(["--binary", "--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", "hsir_tb"])
+                .args([
+                    "--binary",
+                    "--timing",
+                    "-Wno-fatal",
+                    "-Wno-lint",
+                    "-Wno-style",
+                    "--top-module",
+                    "hsir_tb",
+                ])
                 .arg("--Mdir")
                 .arg(&obj)
                 .arg("-f")
@@ -515,7 +537,14 @@ pub fn run(request: &Request, progress: &dyn Fn(Stage), cancel: &AtomicBool) -> 
             progress(Stage::SimulateRtl);
             let mut exe = Command::new(obj.join("Vhsir_tb"));
             exe.current_dir(&scratch.dir);
-            run_program("the RTL simulation (Verilator)", &mut exe, &scratch.dir, request.limits.simulate, cancel, "")?
+            run_program(
+                "the RTL simulation (Verilator)",
+                &mut exe,
+                &scratch.dir,
+                request.limits.simulate,
+                cancel,
+                "",
+            )?
         }
     };
     let log = format!("{}{}", sim_output.stdout, sim_output.stderr);
@@ -551,7 +580,8 @@ pub fn default_cc(option: Option<&str>) -> String {
 /// (`fir_LEGACY__handshake_export.mlir` finds `fir.c`).
 pub fn find_c_file(mlir: &Path, function: Option<&str>) -> Option<PathBuf> {
     let stem = mlir.file_stem()?.to_string_lossy().into_owned();
-    let mut names: Vec<String> = function.map(|f| f.trim_start_matches('@').to_string()).into_iter().collect();
+    let mut names: Vec<String> =
+        function.map(|f| f.trim_start_matches('@').to_string()).into_iter().collect();
     let parts: Vec<&str> = stem.split('_').collect();
     for n in (1..=parts.len()).rev() {
         let name = parts[..n].join("_");
@@ -561,9 +591,9 @@ pub fn find_c_file(mlir: &Path, function: Option<&str>) -> Option<PathBuf> {
     }
     let dir = mlir.parent().unwrap_or(Path::new("."));
     let folders = [dir.to_path_buf(), dir.join("c"), dir.join("..").join("c")];
-    names.iter().find_map(|name| {
-        folders.iter().map(|f| f.join(format!("{name}.c"))).find(|p| p.is_file())
-    })
+    names
+        .iter()
+        .find_map(|name| folders.iter().map(|f| f.join(format!("{name}.c"))).find(|p| p.is_file()))
 }
 
 #[cfg(test)]
@@ -581,9 +611,18 @@ mod tests {
         std::fs::write(dir.join("ir/gcd.c"), "").unwrap();
         let ir = |name: &str| dir.join("ir").join(name);
         let found = |p: Option<PathBuf>| p.map(|p| p.canonicalize().unwrap());
-        assert_eq!(found(find_c_file(&ir("atax_float_FTD__handshake.mlir"), None)), Some(dir.join("c/atax_float.c").canonicalize().unwrap()));
-        assert_eq!(found(find_c_file(&ir("atax_LEGACY__handshake.mlir"), None)), Some(dir.join("c/atax.c").canonicalize().unwrap()));
-        assert_eq!(found(find_c_file(&ir("x.mlir"), Some("gcd"))), Some(dir.join("ir/gcd.c").canonicalize().unwrap()));
+        assert_eq!(
+            found(find_c_file(&ir("atax_float_FTD__handshake.mlir"), None)),
+            Some(dir.join("c/atax_float.c").canonicalize().unwrap())
+        );
+        assert_eq!(
+            found(find_c_file(&ir("atax_LEGACY__handshake.mlir"), None)),
+            Some(dir.join("c/atax.c").canonicalize().unwrap())
+        );
+        assert_eq!(
+            found(find_c_file(&ir("x.mlir"), Some("gcd"))),
+            Some(dir.join("ir/gcd.c").canonicalize().unwrap())
+        );
         assert_eq!(find_c_file(&ir("nothing.mlir"), None), None);
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -232,19 +232,27 @@ fn main() -> ExitCode {
                 max_firings,
             })
         }
-        Command::Rtl { file, top, out, testbench, tokens, seed, inputs, force, allow_lint_errors } => {
-            cli::rtl::run(&cli::rtl::RtlArgs {
-                file,
-                top,
-                out,
-                testbench,
-                tokens,
-                seed,
-                force,
-                allow_lint_errors,
-                inputs,
-            })
-        }
+        Command::Rtl {
+            file,
+            top,
+            out,
+            testbench,
+            tokens,
+            seed,
+            inputs,
+            force,
+            allow_lint_errors,
+        } => cli::rtl::run(&cli::rtl::RtlArgs {
+            file,
+            top,
+            out,
+            testbench,
+            tokens,
+            seed,
+            force,
+            allow_lint_errors,
+            inputs,
+        }),
         Command::Buffers {
             file,
             algorithm,

@@ -86,14 +86,8 @@ fn an_altered_kernel_fails_naming_the_element() {
     let altered = dir.join("bicg.mlir");
     std::fs::write(&altered, ir.replace(from, "= subi %dataResult_9, %81")).unwrap();
     let c = suite.join("c/bicg.c");
-    let output = hsir(&[
-        "cosim",
-        altered.to_str().unwrap(),
-        "--c",
-        c.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
+    let output =
+        hsir(&["cosim", altered.to_str().unwrap(), "--c", c.to_str().unwrap(), "--format", "json"]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     let v: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(v["verdict"], "fail");
@@ -106,7 +100,10 @@ fn an_altered_kernel_fails_naming_the_element() {
         assert_eq!(q["verdict"], "pass", "an input array is unchanged");
     }
     let first = &v["mismatches"][0];
-    assert_eq!((first["side"].as_str(), first["output"].as_str(), first["index"].as_u64()), (Some("interpreter"), Some("s"), Some(0)));
+    assert_eq!(
+        (first["side"].as_str(), first["output"].as_str(), first["index"].as_u64()),
+        (Some("interpreter"), Some("s"), Some(0))
+    );
     assert_ne!(first["got"], first["expected"]);
     // The human report names the element: `s[0]: got X, C says Y`.
     let human = hsir(&["cosim", altered.to_str().unwrap(), "--c", c.to_str().unwrap()]);
@@ -138,7 +135,15 @@ fn kept_files_rerun_with_the_inputs_file_and_are_never_replaced_if_foreign() {
     let out = dir.join("out");
     let output = cosim(&suite, "fir", &["-o", out.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    for name in ["dynamatic/Integration.h", "inputs.txt", "c_run.txt", "fir.v", "fir_tb.v", "files.f", "rtl_sim.log"] {
+    for name in [
+        "dynamatic/Integration.h",
+        "inputs.txt",
+        "c_run.txt",
+        "fir.v",
+        "fir_tb.v",
+        "files.f",
+        "rtl_sim.log",
+    ] {
         assert!(out.join(name).is_file(), "{name} kept");
     }
     // The temporary folder is gone; only `-o` keeps files.
@@ -146,14 +151,16 @@ fn kept_files_rerun_with_the_inputs_file_and_are_never_replaced_if_foreign() {
     let inputs = std::fs::read_to_string(out.join("inputs.txt")).unwrap();
     assert!(inputs.contains("\ntokens = 1\n") && inputs.contains("\ndi = "), "{inputs}");
     let ir = suite.join("ir/fir_LEGACY__handshake_export.mlir");
-    let sim = hsir(&["sim", ir.to_str().unwrap(), "--inputs", out.join("inputs.txt").to_str().unwrap()]);
+    let sim =
+        hsir(&["sim", ir.to_str().unwrap(), "--inputs", out.join("inputs.txt").to_str().unwrap()]);
     assert_eq!(sim.status.code(), Some(0), "{}", text(&sim.stderr));
     let report = text(&output.stdout);
     assert!(report.contains("return: equals C"));
     // The C program's return value, from its record, is what the rerun prints.
     let record = std::fs::read_to_string(out.join("c_run.txt")).unwrap();
     let ret = record.lines().find_map(|l| l.strip_prefix("ret 0 4 ")).unwrap();
-    let bytes: Vec<u8> = (0..4).map(|k| u8::from_str_radix(&ret[2 * k..2 * k + 2], 16).unwrap()).collect();
+    let bytes: Vec<u8> =
+        (0..4).map(|k| u8::from_str_radix(&ret[2 * k..2 * k + 2], 16).unwrap()).collect();
     let value = u32::from_le_bytes(bytes.try_into().unwrap());
     assert!(text(&sim.stdout).contains(&format!("out out0: [{value}]")), "{}", text(&sim.stdout));
     // A file the user wrote is not replaced.

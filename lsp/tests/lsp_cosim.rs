@@ -77,7 +77,10 @@ fn cosim_reports_progress_and_returns_and_shows_the_verdict() {
         .iter()
         .map(|m| {
             let v = &m["params"]["value"];
-            (v["kind"].as_str().unwrap(), v["message"].as_str().or(v["title"].as_str()).unwrap_or(""))
+            (
+                v["kind"].as_str().unwrap(),
+                v["message"].as_str().or(v["title"].as_str()).unwrap_or(""),
+            )
         })
         .collect();
     assert_eq!(
@@ -116,9 +119,13 @@ fn a_failing_kernel_is_a_warning_and_a_missing_c_file_an_error() {
     let shown = client.wait(|m| m["method"] == "window/showMessage");
     assert_eq!(shown["params"]["type"], 2, "warning");
     let message = shown["params"]["message"].as_str().unwrap();
-    assert!(message.contains(": FAIL") && message.contains("interpreter: return: got "), "{message}");
+    assert!(
+        message.contains(": FAIL") && message.contains("interpreter: return: got "),
+        "{message}"
+    );
 
-    let id = cosim(&mut client, json!([{"uri": uri, "c": dir.join("c/none.c").display().to_string()}]));
+    let id =
+        cosim(&mut client, json!([{"uri": uri, "c": dir.join("c/none.c").display().to_string()}]));
     let response = client.response(id);
     let error = response["error"]["message"].as_str().unwrap();
     assert!(error.starts_with("Co-simulate: cannot read the C file"), "{error}");
@@ -132,7 +139,8 @@ fn cancelling_stops_a_c_program_that_never_ends() {
     let dir = layout(&suite, "cancel", "gcd");
     let ir = dir.join("ir/gcd_LEGACY__handshake_export.mlir");
     let c = dir.join("c/forever.c");
-    std::fs::write(&c, "#include \"dynamatic/Integration.h\"\nint main(void) { for (;;) {} }\n").unwrap();
+    std::fs::write(&c, "#include \"dynamatic/Integration.h\"\nint main(void) { for (;;) {} }\n")
+        .unwrap();
     let uri = format!("file://{}", ir.display());
     let mut client = start();
     let id = cosim(&mut client, json!([{"uri": uri, "c": c.display().to_string()}]));

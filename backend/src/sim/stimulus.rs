@@ -149,7 +149,8 @@ pub fn parse_value(text: &str, width: u32, float: bool) -> Result<u64, String> {
         Some(rest) => (true, rest),
         None => (false, text.strip_prefix('+').unwrap_or(text)),
     };
-    let integer = if let Some(hex) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+    let integer = if let Some(hex) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X"))
+    {
         Some(u64::from_str_radix(hex, 16).map_err(|_| format!("`{text}` is not a hex integer"))?)
     } else {
         digits.parse::<u64>().ok()
@@ -178,7 +179,11 @@ pub fn parse_value(text: &str, width: u32, float: bool) -> Result<u64, String> {
 }
 
 /// Applies an inputs file (module comment) over `directives`. Errors name the line.
-pub fn read_inputs_file(func: &Func, text: &str, directives: &mut Directives) -> Result<(), String> {
+pub fn read_inputs_file(
+    func: &Func,
+    text: &str,
+    directives: &mut Directives,
+) -> Result<(), String> {
     for (number, line) in text.lines().enumerate() {
         let line = line.split("//").next().unwrap_or("");
         let line = line.split('#').next().unwrap_or("");
@@ -219,10 +224,9 @@ pub fn write_inputs_file(func: &Func, inputs: &Inputs, header: &str) -> String {
     }
     out.push_str("tokens = 1\n");
     for (i, &value) in func.args().iter().enumerate() {
-        let name = names
-            .get(i)
-            .cloned()
-            .unwrap_or_else(|| func.item.values[value as usize].name.trim_start_matches('%').to_string());
+        let name = names.get(i).cloned().unwrap_or_else(|| {
+            func.item.values[value as usize].name.trim_start_matches('%').to_string()
+        });
         let (width, float) = arg_type(func, i).unwrap_or((64, false));
         let words: &[u64] = match specs.iter().find(|m| m.kind == MemoryKind::Argument(i)) {
             Some(spec) => inputs.memories.get(&spec.name).map_or(&[], Vec::as_slice),

@@ -51,11 +51,7 @@ pub fn run(args: &CosimArgs) -> u8 {
     };
     match cosim::run(&request, &progress, &AtomicBool::new(false)) {
         Ok(report) => {
-            let text = if args.json {
-                format!("{}\n", report.to_json())
-            } else {
-                report.to_text()
-            };
+            let text = if args.json { format!("{}\n", report.to_json()) } else { report.to_text() };
             let written = super::sim::write_stdout(&text);
             if written != 0 {
                 return written;

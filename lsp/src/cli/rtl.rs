@@ -135,7 +135,11 @@ pub fn write_plain(dir: &Path, files: &[rtl::File], force: bool) -> Result<Vec<P
 }
 
 /// Writes each (name, head, text) into `dir`, every target checked first.
-fn write_texts(dir: &Path, all: &[(&str, &str, &str)], force: bool) -> Result<Vec<PathBuf>, String> {
+fn write_texts(
+    dir: &Path,
+    all: &[(&str, &str, &str)],
+    force: bool,
+) -> Result<Vec<PathBuf>, String> {
     // Check every target before writing any, so that a refusal leaves the folder as it was.
     for (i, &(name, _, _)) in all.iter().enumerate() {
         if all[..i].iter().any(|&(earlier, _, _)| earlier == name) {

@@ -124,9 +124,8 @@ pub async fn execute(
     let snapshot = backend.request(move |w| w.snapshot(&key)).await?;
     let ir = match snapshot {
         Some((text, _)) => text.into_bytes(),
-        None => std::fs::read(&path).map_err(|e| {
-            failed(format!("Co-simulate: cannot read `{}`: {e}", path.display()))
-        })?,
+        None => std::fs::read(&path)
+            .map_err(|e| failed(format!("Co-simulate: cannot read `{}`: {e}", path.display())))?,
     };
     let out = args.output_dir.as_deref().map(|dir| {
         let dir = Path::new(dir);
@@ -246,7 +245,9 @@ pub async fn execute(
         }
         Err(cosim::Error::Cancelled) => {
             progress.end("cancelled".into()).await;
-            Ok(Some(serde_json::json!({ "verdict": "cancelled", "message": "co-simulation cancelled" })))
+            Ok(Some(
+                serde_json::json!({ "verdict": "cancelled", "message": "co-simulation cancelled" }),
+            ))
         }
         Err(e) => {
             progress.end("failed".into()).await;
@@ -262,12 +263,15 @@ mod tests {
 
     #[test]
     fn arguments_by_name_or_position() {
-        let named = parse_args(&[json!({ "uri": "file:///a.mlir", "c": "k.c", "function": "f" })]).unwrap();
+        let named =
+            parse_args(&[json!({ "uri": "file:///a.mlir", "c": "k.c", "function": "f" })]).unwrap();
         assert_eq!((named.c.as_deref(), named.function.as_deref()), (Some("k.c"), Some("f")));
         let positional = parse_args(&[json!("file:///a.mlir"), json!("/k.c")]).unwrap();
         assert_eq!((positional.c.as_deref(), positional.function), (Some("/k.c"), None));
         assert!(parse_args(&[]).is_err());
         assert!(parse_args(&[json!({ "c": "k.c" })]).unwrap_err().contains("needs a `uri`"));
-        assert!(parse_args(&[json!({ "uri": "file:///a", "c": 3 })]).unwrap_err().contains("must be a string"));
+        assert!(parse_args(&[json!({ "uri": "file:///a", "c": 3 })])
+            .unwrap_err()
+            .contains("must be a string"));
     }
 }

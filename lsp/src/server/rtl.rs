@@ -25,12 +25,8 @@ use super::Backend;
 pub const GENERATE_RTL: &str = "hsir.generateRtl";
 
 /// The commands the server executes.
-pub const COMMANDS: &[&str] = &[
-    GENERATE_RTL,
-    super::graph::SHOW_GRAPH,
-    super::buffers::PLACE_BUFFERS,
-    super::cosim::COSIM,
-];
+pub const COMMANDS: &[&str] =
+    &[GENERATE_RTL, super::graph::SHOW_GRAPH, super::buffers::PLACE_BUFFERS, super::cosim::COSIM];
 
 #[derive(Debug, Default)]
 struct Args {
