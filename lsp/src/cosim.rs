@@ -48,7 +48,12 @@ pub struct Request {
     /// removed at the end.
     pub out: Option<PathBuf>,
     pub limits: Limits,
+    /// The interpreter gives up after this many firings.
+    pub max_firings: u64,
 }
+
+/// The interpreter's default limit: hundreds of times what the suite's kernels need.
+pub const MAX_FIRINGS: u64 = 20_000_000;
 
 /// Time limits of the outside programs.
 #[derive(Debug, Clone, Copy)]
@@ -429,7 +434,7 @@ pub fn run(
     check()?;
     progress(Stage::Interpreter);
     let mut notes = Vec::new();
-    let interpreter = match sim::run(&program, &func.name, &c_run.inputs, 200_000_000) {
+    let interpreter = match sim::run(&program, &func.name, &c_run.inputs, request.max_firings) {
         Ok(outcome) => {
             if !outcome.races.is_empty() {
                 notes.push(format!(

@@ -197,6 +197,9 @@ enum Command {
         /// Seconds the RTL simulation may take.
         #[arg(long, default_value_t = 600)]
         timeout: u64,
+        /// The interpreter gives up after this many op firings.
+        #[arg(long, default_value_t = 20_000_000)]
+        max_firings: u64,
     },
     /// Print the lossless syntax tree of a file.
     Syntax {
@@ -284,7 +287,7 @@ fn main() -> ExitCode {
             solver,
             timing,
         }),
-        Command::Cosim { file, c_file, top, simulator, format, out, cc, timeout } => {
+        Command::Cosim { file, c_file, top, simulator, format, out, cc, timeout, max_firings } => {
             cli::cosim::run(&cli::cosim::CosimArgs {
                 file,
                 c_file,
@@ -294,6 +297,7 @@ fn main() -> ExitCode {
                 out,
                 cc,
                 timeout,
+                max_firings,
             })
         }
         Command::Lsp { stdio: _ } => server::run(),

@@ -163,6 +163,37 @@ fn kept_files_rerun_with_the_inputs_file_and_are_never_replaced_if_foreign() {
         (0..4).map(|k| u8::from_str_radix(&ret[2 * k..2 * k + 2], 16).unwrap()).collect();
     let value = u32::from_le_bytes(bytes.try_into().unwrap());
     assert!(text(&sim.stdout).contains(&format!("out out0: [{value}]")), "{}", text(&sim.stdout));
+    // The same inputs drive `hsir rtl --testbench` (checked against the interpreter).
+    let rtl = dir.join("rtl");
+    let generated = hsir(&[
+        "rtl",
+        ir.to_str().unwrap(),
+        "-o",
+        rtl.to_str().unwrap(),
+        "--testbench",
+        "--inputs",
+        out.join("inputs.txt").to_str().unwrap(),
+    ]);
+    assert_eq!(generated.status.code(), Some(0), "{}", text(&generated.stderr));
+    let di0: u32 = inputs
+        .lines()
+        .find_map(|l| l.strip_prefix("di = "))
+        .and_then(|l| l.split(',').next())
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap();
+    let bench = std::fs::read_to_string(rtl.join("fir_tb.v")).unwrap();
+    assert!(bench.contains(&format!("_words[0] = 32'h{di0:x};")), "C's first `di` word");
+    let vvp = dir.join("sim.vvp");
+    let compile = Command::new("iverilog")
+        .args(["-g2012", "-o"])
+        .arg(&vvp)
+        .arg("-c")
+        .arg(rtl.join("files.f"))
+        .output()
+        .expect("iverilog is installed");
+    assert!(compile.status.success(), "{}", text(&compile.stderr));
+    let run = Command::new("vvp").arg("-n").arg(&vvp).output().expect("vvp runs");
+    assert!(text(&run.stdout).contains("hsir-tb: PASS"), "{}", text(&run.stdout));
     // A file the user wrote is not replaced.
     std::fs::write(out.join("inputs.txt"), "mine\n").unwrap();
     let again = cosim(&suite, "fir", &["-o", out.to_str().unwrap()]);

@@ -19,6 +19,7 @@ pub struct CosimArgs {
     pub cc: Option<String>,
     /// Seconds the RTL simulation may take.
     pub timeout: u64,
+    pub max_firings: u64,
 }
 
 pub fn run(args: &CosimArgs) -> u8 {
@@ -42,6 +43,7 @@ pub fn run(args: &CosimArgs) -> u8 {
         cc: cosim::default_cc(args.cc.as_deref()),
         out: args.out.clone(),
         limits: Limits { simulate: Duration::from_secs(args.timeout), ..Limits::default() },
+        max_firings: args.max_firings,
     };
     let verbose = !args.json;
     let progress = |stage: cosim::Stage| {

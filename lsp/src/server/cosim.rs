@@ -151,6 +151,7 @@ pub async fn execute(
         cc: cosim::default_cc(None),
         out,
         limits: Limits::default(),
+        max_firings: cosim::MAX_FIRINGS,
     };
 
     // Cancellation: by the progress token, or by dropping this future ($/cancelRequest).
