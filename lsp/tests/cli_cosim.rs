@@ -202,3 +202,59 @@ fn kept_files_rerun_with_the_inputs_file_and_are_never_replaced_if_foreign() {
     assert_eq!(std::fs::read_to_string(out.join("inputs.txt")).unwrap(), "mine\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn ir_errors_that_stop_the_rtl_are_a_usage_error_with_their_diagnostics() {
+    // Needs no kernel of the suite: the IR is refused before any C is compiled.
+    let dir = scratch("ir-errors");
+    let ir = dir.join("bad.mlir");
+    std::fs::write(
+        &ir,
+        "handshake.func @k(%a: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) attributes {argNames = [\"a\", \"start\"], resNames = [\"out0\", \"end\"]} {\n  end %nowhere, %start : <i32>, <>\n}\n",
+    )
+    .unwrap();
+    let c = dir.join("k.c");
+    std::fs::write(&c, "int main(void) { return 0; }\n").unwrap();
+    let output = hsir(&["cosim", ir.to_str().unwrap(), "--c", c.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = text(&output.stderr);
+    assert!(err.contains("bad.mlir:2:") && err.contains("error[HS1"), "{err}");
+    assert!(err.contains("no RTL: ") && err.contains("has errors that stop it"), "{err}");
+    assert!(!err.contains("compiling the C program"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_deadlocked_rtl_is_reported_as_such_within_a_few_thousand_cycles() {
+    // Needs no kernel of the suite: `out0` takes the false side of `a == a`, so it never comes.
+    let dir = scratch("deadlock");
+    let ir = dir.join("k.mlir");
+    std::fs::write(
+        &ir,
+        "handshake.func @k(%a: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) attributes {argNames = [\"a\", \"start\"], resNames = [\"out0\", \"end\"]} {
+  %0:3 = fork [3] %a : <i32>
+  %c = cmpi eq, %0#0, %0#1 : <i32>
+  %t, %f = cond_br %c, %0#2 : <i1>, <i32>
+  sink %t : <i32>
+  end %f, %start : <i32>, <>
+}
+",
+    )
+    .unwrap();
+    let c = dir.join("k.c");
+    std::fs::write(
+        &c,
+        "#include \"dynamatic/Integration.h\"\nint k(int a) { return a; }\nint main(void) { int a = -5; CALL_KERNEL(k, a); return 0; }\n",
+    )
+    .unwrap();
+    let output = hsir(&["cosim", ir.to_str().unwrap(), "--c", c.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let out = text(&output.stdout);
+    assert!(out.contains("    return: got nothing, C says -5\n"), "{out}");
+    let line = out.lines().find(|l| l.contains("deadlock: nothing moved for ")).unwrap();
+    assert!(line.contains("missing: output `out0` sent 0 of 1 tokens"), "{line}");
+    let cycle: u64 =
+        line.split("(cycle ").nth(1).unwrap().split(')').next().unwrap().parse().unwrap();
+    assert!(cycle < 3000, "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
