@@ -20,7 +20,8 @@
 //! When the interpreter's run depends on timing (merge races), the order it picked is one of
 //! several legal ones: with `unordered`, each output's tokens are compared as a multiset (the
 //! same tokens, in any order), which is exact when the races only reorder tokens on their way
-//! out; memory races are the caller's to handle (`rtl.rs` leaves such memories unchecked).
+//! out (a raced value that flows on into other results can still differ legally); memory
+//! races are the caller's to handle (`rtl.rs` leaves the memory raced on unchecked).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

@@ -184,3 +184,23 @@ start =
         ]
     );
 }
+
+#[test]
+fn a_memory_whose_accesses_race_is_left_unchecked_and_only_that_one() {
+    // atax (LEGACY): the LSQ of `tmp` gets the allocation tokens of two groups in an order the
+    // circuit does not fix.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/dynamatic-suite/ir/atax_LEGACY__handshake_export.mlir");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("skipped: {} is missing", path.display());
+        return;
+    };
+    let tb = TestbenchOptions { tokens: Some(1), ..TestbenchOptions::default() };
+    let output = generate(&text, "atax", Some(tb));
+    assert!(output.diagnostics.iter().any(|d| d.message.contains("allocation tokens of groups")));
+    let bench = &output.files.last().unwrap().text;
+    for (memory, words) in [("A", 100), ("x", 10), ("y", 10), ("tmp", 0)] {
+        let checks = bench.matches(&format!("FAIL memory `{memory}` word")).count();
+        assert_eq!(checks, words, "{memory}");
+    }
+}
