@@ -541,10 +541,11 @@ mod tests {
             array_words(&p, 2, &[1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff]).unwrap(),
             vec![1, 0xffff_ffff]
         );
-        // A pointer's 8 bytes for 2 words of i32 is 4 bytes each; 3 bytes for 2 words is not.
+        // 3 bytes cannot be 2 words; a double (8 bytes) is not the IR's f32.
         assert!(array_words(&p, 2, &[0, 0, 0]).unwrap_err().contains("3 bytes"));
         let f = Param { float: true, ..p.clone() };
-        assert!(array_words(&f, 1, &[0; 8]).unwrap_err().contains("64"));
+        let double = array_words(&f, 1, &[0; 8]).unwrap_err();
+        assert!(double.contains("8 bytes") && double.contains("1 words of 32 bits"), "{double}");
         assert_eq!(
             scalar_word(&[0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], 32, false, "x"),
             Ok(0xffff_fffe)
