@@ -25,6 +25,9 @@ use crate::testbench::{Mode, Stimulus};
 /// The record file's name, in the C program's working folder, unless `HSIR_COSIM_OUT` says.
 pub const RECORD_FILE: &str = "hsir_c_run.txt";
 
+/// The name reports give the C function's return value.
+pub const RETURN: &str = "return";
+
 /// How many mismatching elements are shown per output.
 pub const SHOWN_MISMATCHES: usize = 5;
 
@@ -481,14 +484,14 @@ pub fn compare(
         let ok = matches!(got, Some(Some(g)) if same(*g, want, r.width, r.float));
         if !ok {
             side.mismatches.push(Mismatch {
-                output: "return".into(),
+                output: RETURN.into(),
                 index: None,
                 got: shown(got, r.width, r.float),
                 expected: show(want, r.width, r.float),
             });
         }
         side.outputs.push(OutputVerdict {
-            name: "return".into(),
+            name: RETURN.into(),
             pass: ok,
             mismatches: usize::from(!ok),
             elements: 1,
