@@ -4,6 +4,7 @@
 
 pub mod buffers;
 pub mod capacity;
+pub mod cosim;
 pub mod float;
 pub mod memories;
 pub mod netlist;

@@ -20,6 +20,9 @@ pub struct Options {
     /// Generate a design whose functions have dataflow lint errors (HS5010 otherwise): to
     /// watch in simulation what a lint means.
     pub allow_lint_errors: bool,
+    /// An inputs file's text (`sim::stimulus::read_inputs_file`) for the testbench, over the
+    /// function's `// hsir-sim:` directives.
+    pub inputs_file: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -164,7 +167,15 @@ pub fn generate_program(
     ];
     if let Some(tb) = options.testbench {
         let func = program.func(&top).expect("checked above");
-        let stimulus = stimulus(text, program, func, &netlist, tb, &mut diagnostics)?;
+        let stimulus = stimulus(
+            text,
+            program,
+            func,
+            &netlist,
+            tb,
+            options.inputs_file.as_deref(),
+            &mut diagnostics,
+        )?;
         files.push(File {
             name: format!("{name}_tb.v"),
             text: testbench::testbench(&netlist, &stimulus),
@@ -204,6 +215,7 @@ fn stimulus(
     func: &Func,
     netlist: &Netlist,
     options: TestbenchOptions,
+    inputs_file: Option<&str>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Stimulus, Vec<Diagnostic>> {
     let top = netlist.top();
@@ -216,6 +228,15 @@ fn stimulus(
     })?;
     if let Some(tokens) = options.tokens {
         directives.tokens = tokens;
+    }
+    if let Some(file) = inputs_file {
+        sim::stimulus::read_inputs_file(func, file, &mut directives).map_err(|e| {
+            vec![Diagnostic::new(
+                Code::BackendNoTop,
+                func.absolute(func.op().name_range),
+                format!("the inputs file, for `@{}`: {e}", func.name),
+            )]
+        })?;
     }
     let sim_inputs = sim::stimulus::inputs(func, &directives, options.seed);
     let inputs: Vec<Vec<u64>> = func
@@ -259,9 +280,31 @@ fn stimulus(
         ));
     }
     let max_cycles = 2_000 + 40 * outcome.firings;
+    // A race on a memory's words or on an LSQ's allocation order makes that memory's final
+    // contents depend on timing: it is not checked (the races are reported above); a race the
+    // top's memories cannot be told from (inside an instance) leaves every memory unchecked.
+    let specs = crate::memories::memories(func);
+    let mut timed: BTreeSet<&str> = BTreeSet::new();
+    let mut all_timed = false;
+    for race in &outcome.races {
+        if !matches!(race.kind, sim::RaceKind::Memory { .. } | sim::RaceKind::Allocation { .. }) {
+            continue;
+        }
+        let memory = specs.iter().find(|m| {
+            m.kind == crate::memories::MemoryKind::Internal(race.op)
+                || m.interfaces.iter().any(|i| i.op == race.op)
+        });
+        match memory {
+            Some(m) if race.site.instances.is_empty() => {
+                timed.insert(&m.name);
+            }
+            _ => all_timed = true,
+        }
+    }
     let final_memories: BTreeMap<String, Vec<u64>> = outcome
         .memories
         .iter()
+        .filter(|(name, _)| !all_timed && !timed.contains(name.as_str()))
         .filter(|(name, _)| top.memories.iter().any(|m| &m.name == *name))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
@@ -274,5 +317,8 @@ fn stimulus(
         seed: options.seed,
         max_cycles,
         probe_leftovers: options.probe_leftovers,
+        stalls: true,
+        mode: testbench::Mode::Check,
+        unordered: outcome.races.iter().any(|r| matches!(r.kind, sim::RaceKind::Merge { .. })),
     })
 }

@@ -40,6 +40,7 @@ fn every_corpus_function_lowers_or_says_why() {
                     ..TestbenchOptions::default()
                 }),
                 allow_lint_errors: false,
+                inputs_file: None,
             };
             match std::panic::catch_unwind(|| rtl::generate(&parse, &options)) {
                 Ok(Ok(output)) => {

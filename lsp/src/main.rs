@@ -4,6 +4,7 @@
 //! calls the analysis, and converts out.
 
 mod cli;
+mod cosim;
 mod memory;
 mod position;
 mod server;
@@ -73,6 +74,10 @@ enum Command {
         /// Seed of the testbench's tokens and stalls.
         #[arg(long, default_value_t = 1, requires = "testbench")]
         seed: u64,
+        /// The testbench's inputs from a file (`NAME = 1, 2, 3` per line; see README),
+        /// over the function's `// hsir-sim:` directives.
+        #[arg(long, value_name = "FILE", requires = "testbench")]
+        inputs: Option<PathBuf>,
         /// Replace files in DIR even if hsir did not write them.
         #[arg(long)]
         force: bool,
@@ -149,6 +154,10 @@ enum Command {
         /// given keep the values drawn from the seed.
         #[arg(long = "mem", value_name = "NAME=LIST")]
         mems: Vec<String>,
+        /// Inputs from a file (`NAME = 1, 2, 3` per line; see README), over the function's
+        /// `// hsir-sim:` directives; --args and --mem go over it.
+        #[arg(long, value_name = "FILE")]
+        inputs: Option<PathBuf>,
         /// Random tokens per argument when --args is not given.
         #[arg(long)]
         tokens: Option<usize>,
@@ -161,6 +170,40 @@ enum Command {
         /// cycle count, or a deadlock the RTL would have (HS5011, exit status 1).
         #[arg(long)]
         cycles: bool,
+    },
+    /// Co-simulate a `handshake.func` against its C source, as Dynamatic's hls-verifier does.
+    ///
+    /// Compiles the C program with hsir's own `dynamatic/Integration.h`, whose `CALL_KERNEL`
+    /// records the kernel's arguments, return value and arrays; runs the interpreter and the
+    /// RTL (one invocation, with those inputs) and compares both with C. Exit status: 0 when
+    /// both equal C, 1 when not, 2 on a usage or IO problem, a missing compiler or simulator,
+    /// or IR errors that stop the RTL.
+    Cosim {
+        file: PathBuf,
+        /// The kernel's C source, with a `main` that calls `CALL_KERNEL(kernel, args...)`.
+        #[arg(long = "c", value_name = "KERNEL.c")]
+        c_file: PathBuf,
+        /// The function (default: the one nothing instantiates).
+        #[arg(long)]
+        top: Option<String>,
+        /// `iverilog` or `verilator`.
+        #[arg(long, default_value = "iverilog")]
+        simulator: String,
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// Keep the files (header, RTL, testbench, inputs.txt, the C run, the log) in DIR;
+        /// files hsir did not write are never replaced.
+        #[arg(short = 'o', long = "output", value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// The C compiler (default: $CC, else cc).
+        #[arg(long)]
+        cc: Option<String>,
+        /// Seconds the RTL simulation may take.
+        #[arg(long, default_value_t = 600)]
+        timeout: u64,
+        /// The interpreter gives up after this many op firings.
+        #[arg(long, default_value_t = 20_000_000)]
+        max_firings: u64,
     },
     /// Print the lossless syntax tree of a file.
     Syntax {
@@ -184,30 +227,40 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Check { format, severity, files } => cli::check::run(&files, format, &severity),
         Command::Syntax { text, file } => cli::syntax::run(&file, text),
-        Command::Sim { file, top, args, mems, tokens, seed, max_firings, cycles } => {
+        Command::Sim { file, top, args, mems, inputs, tokens, seed, max_firings, cycles } => {
             cli::sim::run(&cli::sim::SimArgs {
                 file,
                 top,
                 args,
                 mems,
+                inputs,
                 tokens,
                 seed,
                 max_firings,
                 cycles,
             })
         }
-        Command::Rtl { file, top, out, testbench, tokens, seed, force, allow_lint_errors } => {
-            cli::rtl::run(&cli::rtl::RtlArgs {
-                file,
-                top,
-                out,
-                testbench,
-                tokens,
-                seed,
-                force,
-                allow_lint_errors,
-            })
-        }
+        Command::Rtl {
+            file,
+            top,
+            out,
+            testbench,
+            tokens,
+            seed,
+            inputs,
+            force,
+            allow_lint_errors,
+        } => cli::rtl::run(&cli::rtl::RtlArgs {
+            file,
+            top,
+            out,
+            testbench,
+            tokens,
+            seed,
+            force,
+            allow_lint_errors,
+            inputs,
+        }),
         Command::Buffers {
             file,
             algorithm,
@@ -239,6 +292,19 @@ fn main() -> ExitCode {
             solver,
             timing,
         }),
+        Command::Cosim { file, c_file, top, simulator, format, out, cc, timeout, max_firings } => {
+            cli::cosim::run(&cli::cosim::CosimArgs {
+                file,
+                c_file,
+                top,
+                simulator,
+                json: matches!(format, Format::Json),
+                out,
+                cc,
+                timeout,
+                max_firings,
+            })
+        }
         Command::Lsp { stdio: _ } => server::run(),
     };
     ExitCode::from(status)

@@ -586,12 +586,12 @@ fn sim_refuses_inputs_that_do_not_fit() {
     expect![[r#"
         error: `@sum_loop` takes 3 channel arguments (%n, %k, %start); --args was given 2 times
         error: `@sum_loop` takes 3 channel arguments (%n, %k, %start); --args was given 4 times
-        error: --args for `%n`: `4294967296` does not fit in 32 bits
+        error: --args for `%n`: `0x100000000` does not fit in 32 bits
         error: --args for `%n`: `two` is not an integer
         error: `--mem z=1`: `@vadd` has no memory `z` (it has ["a", "b", "c"])
         error: --mem a: 9 words given; it has 8
         error: `--mem a` must be NAME=1,2,3
-        error: --mem a: `4294967296` does not fit in 32 bits
+        error: --mem a: `0x100000000` does not fit in 32 bits
         error[HS5005]: no function to run named `nosuch`; the file has @sum_loop
     "#]]
     .assert_eq(&messages);

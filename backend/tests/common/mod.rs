@@ -79,6 +79,7 @@ impl Generated {
             top: Some(function.to_string()),
             testbench: Some(tb),
             allow_lint_errors: true,
+            inputs_file: None,
         };
         let output = rtl::generate(&parse, &options).map_err(|errors| {
             let list: Vec<String> =

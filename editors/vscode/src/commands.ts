@@ -1,4 +1,5 @@
-// The commands that call the server: Generate RTL, Show Dataflow Graph and Place buffers.
+// The commands that call the server: Generate RTL, Show Dataflow Graph, Place buffers and
+// Co-simulate against C.
 // Each runs the server's command with `workspace/executeCommand` under a progress
 // notification, relaying the server's `$/progress` messages into it.
 
@@ -19,6 +20,7 @@ export const SERVER_COMMANDS = {
   generateRtl: "hsir.generateRtl",
   showGraph: "hsir.showGraph",
   placeBuffers: "hsir.placeBuffers",
+  cosim: "hsir.cosim",
 } as const;
 
 /** What the commands need from the extension. */
@@ -206,6 +208,92 @@ export async function generateRtl(host: Host, given?: unknown): Promise<RtlAnswe
         void vscode.commands.executeCommand("revealInExplorer", vscode.Uri.file(top));
       }
     });
+  return answer;
+}
+
+interface CosimAnswer {
+  verdict?: string;
+  message?: string;
+  cycles?: number | null;
+  mismatches?: { side?: string; output?: string; index?: number | null; got?: string; expected?: string }[];
+}
+
+/**
+ * The kernel's C file the dialog starts at: `NAME.c` beside the .mlir or in a sibling `c/`
+ * folder, NAME being the function or the file name's longest `_`-separated prefix with one
+ * (the server looks the same way when no C file is given).
+ */
+export async function defaultCFile(mlir: vscode.Uri, fn?: string): Promise<vscode.Uri | undefined> {
+  const dir = path.dirname(mlir.fsPath);
+  const stem = path.basename(mlir.fsPath).replace(/\.[^.]*$/, "");
+  const parts = stem.split("_");
+  const names = fn ? [fn] : [];
+  for (let n = parts.length; n >= 1; n--) {
+    const name = parts.slice(0, n).join("_");
+    if (name !== "" && !names.includes(name)) {
+      names.push(name);
+    }
+  }
+  for (const name of names) {
+    for (const folder of [dir, path.join(dir, "c"), path.join(dir, "..", "c")]) {
+      const candidate = vscode.Uri.file(path.join(folder, `${name}.c`));
+      try {
+        await vscode.workspace.fs.stat(candidate);
+        return candidate;
+      } catch {
+        // Not there; the next one.
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Co-simulate against C: asks for the kernel's C file (starting at the one named after the
+ * kernel), then runs the server's `hsir.cosim` under cancellable progress and shows the verdict.
+ */
+export async function cosim(host: Host, given?: unknown): Promise<CosimAnswer | undefined> {
+  const title = "Co-simulate against C";
+  const client = await host.runningClient();
+  if (client === undefined) {
+    return undefined;
+  }
+  const args = targetOf(given) ?? (await activeTarget(title))?.args;
+  if (args === undefined) {
+    return undefined;
+  }
+  if (!serverOffers(client, SERVER_COMMANDS.cosim)) {
+    notAvailable(client, title, SERVER_COMMANDS.cosim);
+    return undefined;
+  }
+  if (typeof args.c !== "string") {
+    const mlir = vscode.Uri.parse(args.uri);
+    const start = await defaultCFile(mlir, args.function);
+    const picked = await vscode.window.showOpenDialog({
+      title: `hsir: the C source of ${args.function ? "@" + args.function : path.basename(mlir.fsPath)}`,
+      defaultUri: start ?? vscode.Uri.file(path.dirname(mlir.fsPath)),
+      canSelectMany: false,
+      filters: { C: ["c"] },
+      openLabel: "Co-simulate",
+    });
+    if (picked === undefined || picked.length === 0) {
+      return undefined;
+    }
+    args.c = picked[0].fsPath;
+  }
+  let answer: CosimAnswer;
+  try {
+    answer = (await runWithProgress<CosimAnswer | null>(client, title, SERVER_COMMANDS.cosim, [args], true)) ?? {};
+  } catch (error) {
+    failure(host, title, error);
+    return undefined;
+  }
+  // The server shows the verdict itself (window/showMessage); the details go to the output.
+  host.output.appendLine(`[${title}] ${answer.message ?? answer.verdict ?? "?"}`);
+  for (const m of answer.mismatches ?? []) {
+    const at = m.index === null || m.index === undefined ? m.output : `${m.output}[${m.index}]`;
+    host.output.appendLine(`  ${m.side}: ${at}: got ${m.got}, C says ${m.expected}`);
+  }
   return answer;
 }
 

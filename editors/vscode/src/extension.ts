@@ -22,6 +22,7 @@ const CLIENT_COMMANDS = {
   generateRtl: "hsir.client.generateRtl",
   showGraph: "hsir.client.showGraph",
   placeBuffers: "hsir.client.placeBuffers",
+  cosim: "hsir.client.cosim",
   restartServer: "hsir.client.restartServer",
   showOutput: "hsir.client.showOutput",
 } as const;
@@ -121,6 +122,8 @@ class Extension implements commands.Host, vscode.Disposable {
               return commands.showGraph(this, args[0]);
             case commands.SERVER_COMMANDS.placeBuffers:
               return commands.placeBuffers(this, args[0]);
+            case commands.SERVER_COMMANDS.cosim:
+              return commands.cosim(this, args[0]);
             default:
               return next(command, args);
           }
@@ -232,6 +235,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(CLIENT_COMMANDS.generateRtl, () => commands.generateRtl(ext)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.showGraph, () => commands.showGraph(ext)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.placeBuffers, () => commands.placeBuffers(ext)),
+    vscode.commands.registerCommand(CLIENT_COMMANDS.cosim, () => commands.cosim(ext)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.restartServer, () => ext.restart()),
     vscode.commands.registerCommand(CLIENT_COMMANDS.showOutput, () => ext.output.show(true)),
     vscode.workspace.onDidChangeConfiguration((event) => ext.onConfiguration(event)),

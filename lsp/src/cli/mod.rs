@@ -2,6 +2,7 @@
 
 pub mod buffers;
 pub mod check;
+pub mod cosim;
 pub mod rtl;
 pub mod sim;
 pub mod syntax;

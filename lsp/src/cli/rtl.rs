@@ -22,10 +22,22 @@ pub struct RtlArgs {
     pub seed: u64,
     pub force: bool,
     pub allow_lint_errors: bool,
+    /// An inputs file for the testbench.
+    pub inputs: Option<PathBuf>,
 }
 
 pub fn run(args: &RtlArgs) -> u8 {
     let Ok(loaded) = super::load(&args.file) else { return EXIT_USAGE_OR_IO };
+    let inputs_file = match &args.inputs {
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => Some(text),
+            Err(e) => {
+                eprintln!("error: cannot read the inputs file `{}`: {e}", path.display());
+                return EXIT_USAGE_OR_IO;
+            }
+        },
+        None => None,
+    };
     let options = Options {
         top: args.top.clone(),
         testbench: args.testbench.then_some(TestbenchOptions {
@@ -34,6 +46,7 @@ pub fn run(args: &RtlArgs) -> u8 {
             probe_leftovers: true,
         }),
         allow_lint_errors: args.allow_lint_errors,
+        inputs_file,
     };
     // Errors in functions the top does not reach do not stop it (`Program::check`). The
     // analysis takes the parse; the text stays for the messages.
@@ -100,6 +113,33 @@ pub fn write_all(dir: &Path, files: &[rtl::File], force: bool) -> Result<Vec<Pat
         list.push('\n');
     }
     all.push(("files.f", "", &list));
+    write_texts(&dir, &all, force)
+}
+
+/// Writes `files` into `dir` (created if missing) as `write_all` does, without `files.f`.
+pub fn write_plain(dir: &Path, files: &[rtl::File], force: bool) -> Result<Vec<PathBuf>, String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("cannot create the output folder `{}`: {e}", dir.display()))?;
+    let dir = dir
+        .canonicalize()
+        .map_err(|e| format!("cannot resolve the output folder `{}`: {e}", dir.display()))?;
+    let marker = format!("{MARKER}.\n");
+    let all: Vec<(&str, &str, &str)> = files
+        .iter()
+        .map(|f| {
+            let head = if f.text.starts_with(MARKER) { "" } else { marker.as_str() };
+            (f.name.as_str(), head, f.text.as_str())
+        })
+        .collect();
+    write_texts(&dir, &all, force)
+}
+
+/// Writes each (name, head, text) into `dir`, every target checked first.
+fn write_texts(
+    dir: &Path,
+    all: &[(&str, &str, &str)],
+    force: bool,
+) -> Result<Vec<PathBuf>, String> {
     // Check every target before writing any, so that a refusal leaves the folder as it was.
     for (i, &(name, _, _)) in all.iter().enumerate() {
         if all[..i].iter().any(|&(earlier, _, _)| earlier == name) {
@@ -132,7 +172,7 @@ pub fn write_all(dir: &Path, files: &[rtl::File], force: bool) -> Result<Vec<Pat
         }
     }
     let mut written = Vec::new();
-    for &(name, head, text) in &all {
+    for &(name, head, text) in all {
         let target = dir.join(name);
         let unique = TEMP_FILES.fetch_add(1, Ordering::Relaxed);
         let temp = dir.join(format!(".{name}.{}-{unique}.hsir-tmp", std::process::id()));

@@ -18,41 +18,12 @@ pub struct SimArgs {
     /// One list per argument that is a channel, in order.
     pub args: Vec<String>,
     pub mems: Vec<String>,
+    pub inputs: Option<PathBuf>,
     pub tokens: Option<usize>,
     pub seed: u64,
     pub max_firings: u64,
     /// Also run the capacity-aware, cycle-level simulation (`hsir_backend::capacity`).
     pub cycles: bool,
-}
-
-/// A comma-separated list of integers: decimal, `-` for two's complement, `0x` for hex.
-fn parse_list(text: &str) -> Result<Vec<i128>, String> {
-    if text.trim().is_empty() {
-        return Ok(Vec::new());
-    }
-    text.split(',')
-        .map(|t| {
-            let t = t.trim();
-            let parsed = if let Some(hex) = t.strip_prefix("0x") {
-                u64::from_str_radix(hex, 16).ok().map(i128::from)
-            } else if let Some(neg) = t.strip_prefix('-') {
-                neg.parse::<u64>().ok().map(|v| -i128::from(v))
-            } else {
-                t.parse::<u64>().ok().map(i128::from)
-            };
-            parsed.ok_or_else(|| format!("`{t}` is not an integer"))
-        })
-        .collect()
-}
-
-/// `value` as a word of `width` bits, if it fits as an unsigned or a signed number.
-fn word(value: i128, width: u32) -> Result<u64, String> {
-    let width = width.min(64);
-    let fits = value >= -(1i128 << width.saturating_sub(1)) && value < (1i128 << width);
-    if !fits {
-        return Err(format!("`{value}` does not fit in {width} bits"));
-    }
-    Ok(value as u64 & hsir_backend::program::mask(width))
 }
 
 pub fn run(args: &SimArgs) -> u8 {
@@ -94,6 +65,15 @@ pub fn run(args: &SimArgs) -> u8 {
     if let Some(tokens) = args.tokens {
         directives.tokens = tokens;
     }
+    if let Some(path) = &args.inputs {
+        let read = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read it: {e}"))
+            .and_then(|text| stimulus::read_inputs_file(func, &text, &mut directives));
+        if let Err(e) = read {
+            eprintln!("error: the inputs file `{}`: {e}", path.display());
+            return EXIT_USAGE_OR_IO;
+        }
+    }
     let mut inputs = stimulus::inputs(func, &directives, args.seed);
     // Arguments by their SSA names, as the text and the `.sim` files write them.
     let names: Vec<String> =
@@ -120,15 +100,7 @@ pub fn run(args: &SimArgs) -> u8 {
         for (&i, text) in channel_args.iter().zip(&args.args) {
             // The interpreter takes data masked to the argument's width, and control tokens
             // as 0 (`sim::Inputs`).
-            let shape = func.shape(func.args()[i]);
-            let width = shape.map_or(64, |s| if s.control { 64 } else { s.data });
-            let control = shape.is_some_and(|s| s.control);
-            let tokens = parse_list(text).and_then(|list| {
-                list.into_iter()
-                    .map(|v| word(v, width).map(|w| if control { 0 } else { w }))
-                    .collect::<Result<Vec<u64>, String>>()
-            });
-            match tokens {
+            match stimulus::parse_list(func, i, text) {
                 Ok(tokens) => inputs.args[i] = tokens,
                 Err(e) => {
                     eprintln!("error: --args for `{}`: {e}", names[i]);
@@ -151,12 +123,19 @@ pub fn run(args: &SimArgs) -> u8 {
             );
             return EXIT_USAGE_OR_IO;
         };
-        let width = specs.iter().find(|m| m.name == name.trim()).map_or(64, |m| m.width);
-        let words = parse_list(list).and_then(|list| {
+        let arg = specs.iter().find(|m| m.name == name.trim()).and_then(|m| match m.kind {
+            hsir_backend::memories::MemoryKind::Argument(i) => Some(i),
+            _ => None,
+        });
+        let words = match arg {
+            Some(i) => stimulus::parse_list(func, i, list),
+            None => Err("not an argument memory".to_string()),
+        }
+        .and_then(|list| {
             if list.len() > current.len() {
                 return Err(format!("{} words given; it has {}", list.len(), current.len()));
             }
-            list.into_iter().map(|v| word(v, width)).collect::<Result<Vec<u64>, String>>()
+            Ok(list)
         });
         match words {
             Ok(words) => {
@@ -261,30 +240,5 @@ pub fn write_stdout(text: &str) -> u8 {
             eprintln!("error: cannot write the output: {e}");
             EXIT_USAGE_OR_IO
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{parse_list, word};
-
-    #[test]
-    fn lists() {
-        assert_eq!(parse_list("1, 0x10,-1").unwrap(), vec![1, 16, -1]);
-        assert_eq!(parse_list("").unwrap(), Vec::<i128>::new());
-        assert!(parse_list("1,x").unwrap_err().contains("`x`"));
-    }
-
-    #[test]
-    fn words_fit_their_width() {
-        assert_eq!(word(-1, 8), Ok(0xff));
-        assert_eq!(word(255, 8), Ok(0xff));
-        assert_eq!(word(-128, 8), Ok(0x80));
-        assert!(word(256, 8).unwrap_err().contains("8 bits"));
-        assert!(word(-129, 8).is_err());
-        assert_eq!(word(-1, 64), Ok(u64::MAX));
-        assert_eq!(word(u64::MAX.into(), 64), Ok(u64::MAX));
-        assert_eq!(word(1, 1), Ok(1));
-        assert!(word(2, 1).is_err());
     }
 }

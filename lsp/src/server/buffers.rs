@@ -126,10 +126,10 @@ pub fn token_key(token: &lsp::NumberOrString) -> String {
 /// helper has no way to end a progress from `Drop`). Dropped unended (the request was
 /// cancelled and its future dropped), it ends the progress as cancelled, so that the client's
 /// indicator never spins on, and forgets the token's cancel flag.
-struct Progress<'a> {
-    backend: &'a Backend,
-    token: Option<lsp::NumberOrString>,
-    ended: bool,
+pub(super) struct Progress<'a> {
+    pub(super) backend: &'a Backend,
+    pub(super) token: Option<lsp::NumberOrString>,
+    pub(super) ended: bool,
 }
 
 impl Progress<'_> {
@@ -147,7 +147,7 @@ impl Progress<'_> {
         }
     }
 
-    async fn begin(&self, title: String) {
+    pub(super) async fn begin(&self, title: String) {
         self.send(lsp::WorkDoneProgress::Begin(lsp::WorkDoneProgressBegin {
             title,
             cancellable: Some(true),
@@ -157,7 +157,7 @@ impl Progress<'_> {
         .await;
     }
 
-    async fn report(&self, message: String) {
+    pub(super) async fn report(&self, message: String) {
         self.send(lsp::WorkDoneProgress::Report(lsp::WorkDoneProgressReport {
             cancellable: Some(true),
             message: Some(message),
@@ -166,7 +166,7 @@ impl Progress<'_> {
         .await;
     }
 
-    async fn end(mut self, message: String) {
+    pub(super) async fn end(mut self, message: String) {
         self.ended = true;
         self.send(lsp::WorkDoneProgress::End(lsp::WorkDoneProgressEnd { message: Some(message) }))
             .await;
@@ -193,7 +193,7 @@ impl Drop for Progress<'_> {
 }
 
 /// Marks the placement cancelled when the request's future is dropped (`$/cancelRequest`).
-struct CancelOnDrop(Arc<AtomicBool>);
+pub(super) struct CancelOnDrop(pub(super) Arc<AtomicBool>);
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {

@@ -7,6 +7,7 @@
 
 mod buffers;
 mod config;
+mod cosim;
 mod features;
 mod graph;
 
@@ -467,6 +468,9 @@ impl LanguageServer for Backend {
         }
         if params.command == buffers::PLACE_BUFFERS {
             return buffers::execute(self, params).await;
+        }
+        if params.command == cosim::COSIM {
+            return cosim::execute(self, params).await;
         }
         rtl::execute(self, params).await
     }

@@ -26,7 +26,7 @@ pub const GENERATE_RTL: &str = "hsir.generateRtl";
 
 /// The commands the server executes.
 pub const COMMANDS: &[&str] =
-    &[GENERATE_RTL, super::graph::SHOW_GRAPH, super::buffers::PLACE_BUFFERS];
+    &[GENERATE_RTL, super::graph::SHOW_GRAPH, super::buffers::PLACE_BUFFERS, super::cosim::COSIM];
 
 #[derive(Debug, Default)]
 struct Args {
@@ -202,6 +202,7 @@ async fn generate(
         top: args.function.clone(),
         testbench: args.testbench.then(TestbenchOptions::default),
         allow_lint_errors: args.allow_lint_errors,
+        inputs_file: None,
     };
     let target = folder.clone();
     let work = tokio::task::spawn_blocking(move || {

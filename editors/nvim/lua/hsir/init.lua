@@ -53,6 +53,7 @@ M.last_cmd = nil
 local GENERATE_RTL = 'hsir.generateRtl'
 local SHOW_GRAPH = 'hsir.showGraph'
 local PLACE_BUFFERS = 'hsir.placeBuffers'
+local COSIM = 'hsir.cosim'
 
 local function has(version)
   return vim.fn.has('nvim-' .. version) == 1
@@ -571,6 +572,44 @@ function M.place_buffers(words)
   end, { algorithm = algorithm })
 end
 
+--- The answer of the last `hsir.cosim` ({ verdict, message, cycles, interpreter, rtl,
+--- mismatches }), for scripts.
+M.last_cosim = nil
+
+--- :HsirCosim [file.c]: co-simulates the function under the cursor against its C source (by
+--- default the kernel's `.c` beside the file or in a sibling `c/` folder, which the server
+--- finds). The server reports progress (compiling C, the interpreter, the RTL simulation) and
+--- shows the verdict itself; mismatches are listed here.
+function M.cosim(c_file)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.client_of(bufnr)
+  if not client then
+    return
+  end
+  if not offered(client, COSIM, 'HsirCosim', 'co-simulation') then
+    return
+  end
+  local extra = {}
+  if c_file and c_file ~= '' then
+    extra.c = vim.fn.fnamemodify(vim.fn.expand(c_file), ':p')
+  end
+  run_command(COSIM, nil, function(result)
+    M.last_cosim = result
+    if type(result) ~= 'table' then
+      notify('Co-simulate: the server answered ' .. vim.inspect(result), vim.log.levels.ERROR)
+      return
+    end
+    local lines = {}
+    for _, m in ipairs(result.mismatches or {}) do
+      local at = m.index ~= nil and m.index ~= vim.NIL and ('%s[%d]'):format(m.output, m.index) or m.output
+      table.insert(lines, ('%s: %s: got %s, C says %s'):format(m.side, at, m.got, m.expected))
+    end
+    if #lines > 0 then
+      notify(table.concat(lines, '\n'), vim.log.levels.WARN)
+    end
+  end, extra)
+end
+
 -- ---- setup ---------------------------------------------------------------------------------
 
 local function function_names()
@@ -598,6 +637,7 @@ local function define_commands()
   local commands = {
     HsirGenerateRtl = { M.generate_rtl, 'write Verilog for a function (default: the one under the cursor)' },
     HsirGraph = { M.graph, 'show the dataflow graph of a function' },
+    HsirCosim = { M.cosim, 'co-simulate the function under the cursor against C: [file.c]', '?', 'file' },
     HsirPlaceBuffers = {
       M.place_buffers,
       'place buffers in a function: [fpga20|fpl22] [function]',

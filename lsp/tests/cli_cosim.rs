@@ -1,0 +1,260 @@
+//! `hsir cosim` on Dynamatic's kernels: the real binary, the system C compiler and Icarus
+//! Verilog. The kernels are read from `../shared/dynamatic-suite`; without it these tests say
+//! so and pass. The C compiler and iverilog are required (CI installs them).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn suite() -> Option<PathBuf> {
+    // `../shared` beside the workspace.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dynamatic-suite");
+    let dir = dir.canonicalize().ok();
+    if dir.is_none() {
+        eprintln!("skipped: ../shared/dynamatic-suite is missing");
+    }
+    dir
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hsir-cli-cosim-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn hsir(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hsir")).args(args).output().expect("the hsir binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// `hsir cosim` on `kernel`'s LEGACY export.
+fn cosim(suite: &Path, kernel: &str, extra: &[&str]) -> Output {
+    let ir = suite.join(format!("ir/{kernel}_LEGACY__handshake_export.mlir"));
+    let c = suite.join(format!("c/{kernel}.c"));
+    let mut args = vec!["cosim", ir.to_str().unwrap(), "--c", c.to_str().unwrap()];
+    args.extend(extra);
+    let output = hsir(&args);
+    assert!(!text(&output.stderr).contains("panicked"), "{}", text(&output.stderr));
+    output
+}
+
+#[test]
+fn kernels_the_interpreter_handles_equal_their_c() {
+    let Some(suite) = suite() else { return };
+    // fir: a return value; bicg: an LSQ; atax_float: float arrays (and a float-to-int return).
+    for kernel in ["fir", "bicg", "atax_float"] {
+        let output = cosim(&suite, kernel, &[]);
+        let out = text(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "{kernel}:\n{out}\n{}", text(&output.stderr));
+        assert!(out.starts_with(&format!("@{kernel}: PASS\n")), "{out}");
+        assert!(out.contains("  interpreter: pass\n") && out.contains("  rtl: pass\n"), "{out}");
+        assert!(out.contains("    return: equals C\n"), "{out}");
+        let cycles = out.lines().find_map(|l| l.trim().strip_prefix("cycles: ")).unwrap();
+        let n: u64 = cycles.split(' ').next().unwrap().parse().unwrap();
+        assert!(n > 100, "{kernel}: {n} cycles");
+    }
+}
+
+#[test]
+fn json_has_the_verdict_per_side_and_the_cycles() {
+    let Some(suite) = suite() else { return };
+    let output = cosim(&suite, "gcd", &["--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(v["verdict"], "pass");
+    assert_eq!(v["function"], "gcd");
+    assert!(v["cycles"].as_u64().unwrap() > 0);
+    assert_eq!(v["interpreter"]["verdict"], "pass");
+    assert_eq!(v["rtl"]["verdict"], "pass");
+    assert_eq!(v["rtl"]["outputs"][0]["name"], "return");
+    assert_eq!(v["mismatches"], serde_json::json!([]));
+    // JSON mode prints nothing else on stdout, and no progress on stderr.
+    assert_eq!(text(&output.stderr), "");
+}
+
+#[test]
+fn an_altered_kernel_fails_naming_the_element() {
+    let Some(suite) = suite() else { return };
+    let dir = scratch("altered");
+    // bicg's `s[j] = s[j] + r[i] * val`, made a subtraction.
+    let ir = std::fs::read_to_string(suite.join("ir/bicg_LEGACY__handshake_export.mlir")).unwrap();
+    let from = "= addi %dataResult_9, %81";
+    assert!(ir.contains(from));
+    let altered = dir.join("bicg.mlir");
+    std::fs::write(&altered, ir.replace(from, "= subi %dataResult_9, %81")).unwrap();
+    let c = suite.join("c/bicg.c");
+    let output =
+        hsir(&["cosim", altered.to_str().unwrap(), "--c", c.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(v["verdict"], "fail");
+    for side in ["interpreter", "rtl"] {
+        assert_eq!(v[side]["verdict"], "fail", "{v}");
+        let s = v[side]["outputs"].as_array().unwrap().iter().find(|o| o["name"] == "s").unwrap();
+        assert_eq!(s["verdict"], "fail");
+        assert_eq!(s["elements"], 10);
+        let q = v[side]["outputs"].as_array().unwrap().iter().find(|o| o["name"] == "a").unwrap();
+        assert_eq!(q["verdict"], "pass", "an input array is unchanged");
+    }
+    let first = &v["mismatches"][0];
+    assert_eq!(
+        (first["side"].as_str(), first["output"].as_str(), first["index"].as_u64()),
+        (Some("interpreter"), Some("s"), Some(0))
+    );
+    assert_ne!(first["got"], first["expected"]);
+    // The human report names the element: `s[0]: got X, C says Y`.
+    let human = hsir(&["cosim", altered.to_str().unwrap(), "--c", c.to_str().unwrap()]);
+    assert_eq!(human.status.code(), Some(1));
+    let out = text(&human.stdout);
+    assert!(out.starts_with("@bicg: FAIL\n"), "{out}");
+    let line = out.lines().find(|l| l.trim_start().starts_with("s[0]: got ")).unwrap();
+    assert!(line.contains(", C says "), "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_missing_compiler_is_a_usage_error_naming_it() {
+    let Some(suite) = suite() else { return };
+    let output = cosim(&suite, "gcd", &["--cc", "/nonexistent/cc"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(text(&output.stdout), "");
+    let err = text(&output.stderr);
+    assert!(err.contains("the C compiler: `/nonexistent/cc` was not found"), "{err}");
+    let simulator = cosim(&suite, "gcd", &["--simulator", "modelsim"]);
+    assert_eq!(simulator.status.code(), Some(2));
+    assert!(text(&simulator.stderr).contains("`iverilog` or `verilator`"));
+}
+
+#[test]
+fn kept_files_rerun_with_the_inputs_file_and_are_never_replaced_if_foreign() {
+    let Some(suite) = suite() else { return };
+    let dir = scratch("kept");
+    let out = dir.join("out");
+    let output = cosim(&suite, "fir", &["-o", out.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    for name in [
+        "dynamatic/Integration.h",
+        "inputs.txt",
+        "c_run.txt",
+        "fir.v",
+        "fir_tb.v",
+        "files.f",
+        "rtl_sim.log",
+    ] {
+        assert!(out.join(name).is_file(), "{name} kept");
+    }
+    // The temporary folder is gone; only `-o` keeps files.
+    // The inputs file reruns the interpreter on C's inputs: `fir` returns C's value.
+    let inputs = std::fs::read_to_string(out.join("inputs.txt")).unwrap();
+    assert!(inputs.contains("\ntokens = 1\n") && inputs.contains("\ndi = "), "{inputs}");
+    let ir = suite.join("ir/fir_LEGACY__handshake_export.mlir");
+    let sim =
+        hsir(&["sim", ir.to_str().unwrap(), "--inputs", out.join("inputs.txt").to_str().unwrap()]);
+    assert_eq!(sim.status.code(), Some(0), "{}", text(&sim.stderr));
+    let report = text(&output.stdout);
+    assert!(report.contains("return: equals C"));
+    // The C program's return value, from its record, is what the rerun prints.
+    let record = std::fs::read_to_string(out.join("c_run.txt")).unwrap();
+    let ret = record.lines().find_map(|l| l.strip_prefix("ret 0 4 ")).unwrap();
+    let bytes: Vec<u8> =
+        (0..4).map(|k| u8::from_str_radix(&ret[2 * k..2 * k + 2], 16).unwrap()).collect();
+    let value = u32::from_le_bytes(bytes.try_into().unwrap());
+    assert!(text(&sim.stdout).contains(&format!("out out0: [{value}]")), "{}", text(&sim.stdout));
+    // The same inputs drive `hsir rtl --testbench` (checked against the interpreter).
+    let rtl = dir.join("rtl");
+    let generated = hsir(&[
+        "rtl",
+        ir.to_str().unwrap(),
+        "-o",
+        rtl.to_str().unwrap(),
+        "--testbench",
+        "--inputs",
+        out.join("inputs.txt").to_str().unwrap(),
+    ]);
+    assert_eq!(generated.status.code(), Some(0), "{}", text(&generated.stderr));
+    let di0: u32 = inputs
+        .lines()
+        .find_map(|l| l.strip_prefix("di = "))
+        .and_then(|l| l.split(',').next())
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap();
+    let bench = std::fs::read_to_string(rtl.join("fir_tb.v")).unwrap();
+    assert!(bench.contains(&format!("_words[0] = 32'h{di0:x};")), "C's first `di` word");
+    let vvp = dir.join("sim.vvp");
+    let compile = Command::new("iverilog")
+        .args(["-g2012", "-o"])
+        .arg(&vvp)
+        .arg("-c")
+        .arg(rtl.join("files.f"))
+        .output()
+        .expect("iverilog is installed");
+    assert!(compile.status.success(), "{}", text(&compile.stderr));
+    let run = Command::new("vvp").arg("-n").arg(&vvp).output().expect("vvp runs");
+    assert!(text(&run.stdout).contains("hsir-tb: PASS"), "{}", text(&run.stdout));
+    // A file the user wrote is not replaced.
+    std::fs::write(out.join("inputs.txt"), "mine\n").unwrap();
+    let again = cosim(&suite, "fir", &["-o", out.to_str().unwrap()]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(text(&again.stderr).contains("was not written by hsir"), "{}", text(&again.stderr));
+    assert_eq!(std::fs::read_to_string(out.join("inputs.txt")).unwrap(), "mine\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ir_errors_that_stop_the_rtl_are_a_usage_error_with_their_diagnostics() {
+    // Needs no kernel of the suite: the IR is refused before any C is compiled.
+    let dir = scratch("ir-errors");
+    let ir = dir.join("bad.mlir");
+    std::fs::write(
+        &ir,
+        "handshake.func @k(%a: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) attributes {argNames = [\"a\", \"start\"], resNames = [\"out0\", \"end\"]} {\n  end %nowhere, %start : <i32>, <>\n}\n",
+    )
+    .unwrap();
+    let c = dir.join("k.c");
+    std::fs::write(&c, "int main(void) { return 0; }\n").unwrap();
+    let output = hsir(&["cosim", ir.to_str().unwrap(), "--c", c.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = text(&output.stderr);
+    assert!(err.contains("bad.mlir:2:") && err.contains("error[HS1"), "{err}");
+    assert!(err.contains("no RTL: ") && err.contains("has errors that stop it"), "{err}");
+    assert!(!err.contains("compiling the C program"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_deadlocked_rtl_is_reported_as_such_within_a_few_thousand_cycles() {
+    // Needs no kernel of the suite: `out0` takes the false side of `a == a`, so it never comes.
+    let dir = scratch("deadlock");
+    let ir = dir.join("k.mlir");
+    std::fs::write(
+        &ir,
+        "handshake.func @k(%a: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) attributes {argNames = [\"a\", \"start\"], resNames = [\"out0\", \"end\"]} {
+  %0:3 = fork [3] %a : <i32>
+  %c = cmpi eq, %0#0, %0#1 : <i32>
+  %t, %f = cond_br %c, %0#2 : <i1>, <i32>
+  sink %t : <i32>
+  end %f, %start : <i32>, <>
+}
+",
+    )
+    .unwrap();
+    let c = dir.join("k.c");
+    std::fs::write(
+        &c,
+        "#include \"dynamatic/Integration.h\"\nint k(int a) { return a; }\nint main(void) { int a = -5; CALL_KERNEL(k, a); return 0; }\n",
+    )
+    .unwrap();
+    let output = hsir(&["cosim", ir.to_str().unwrap(), "--c", c.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let out = text(&output.stdout);
+    assert!(out.contains("    return: got nothing, C says -5\n"), "{out}");
+    let line = out.lines().find(|l| l.contains("deadlock: nothing moved for ")).unwrap();
+    assert!(line.contains("missing: output `out0` sent 0 of 1 tokens"), "{line}");
+    let cycle: u64 =
+        line.split("(cycle ").nth(1).unwrap().split(')').next().unwrap().parse().unwrap();
+    assert!(cycle < 3000, "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,157 @@
+//! "Co-simulate against C" from the editor: the `hsir.cosim` command over JSON-RPC, with its
+//! progress, its verdict (returned and shown), the C file found beside the IR, cancellation.
+//! Uses `../shared/dynamatic-suite` (skipped with a message without it), cc and iverilog.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::Client;
+use serde_json::{json, Value};
+
+fn suite() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dynamatic-suite");
+    let dir = dir.canonicalize().ok();
+    if dir.is_none() {
+        eprintln!("skipped: ../shared/dynamatic-suite is missing");
+    }
+    dir
+}
+
+/// A fresh folder holding `ir/` and `c/` as the suite lays them out, with `kernel`'s files.
+fn layout(suite: &Path, name: &str, kernel: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hsir-lsp-cosim-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("ir")).unwrap();
+    std::fs::create_dir_all(dir.join("c")).unwrap();
+    let ir = format!("{kernel}_LEGACY__handshake_export.mlir");
+    std::fs::copy(suite.join("ir").join(&ir), dir.join("ir").join(&ir)).unwrap();
+    for ext in ["c", "h"] {
+        let file = format!("{kernel}.{ext}");
+        std::fs::copy(suite.join("c").join(&file), dir.join("c").join(&file)).unwrap();
+    }
+    dir.canonicalize().unwrap()
+}
+
+fn start() -> Client {
+    let mut client = Client::start();
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {"window": {"workDoneProgress": true}}}),
+    );
+    client.notify("initialized", json!({}));
+    client
+}
+
+fn cosim(client: &mut Client, arguments: Value) -> i64 {
+    client.send_request(
+        "workspace/executeCommand",
+        json!({"command": "hsir.cosim", "arguments": arguments}),
+    )
+}
+
+#[test]
+fn cosim_reports_progress_and_returns_and_shows_the_verdict() {
+    let Some(suite) = suite() else { return };
+    let dir = layout(&suite, "verdict", "gcd");
+    let ir = dir.join("ir/gcd_LEGACY__handshake_export.mlir");
+    let uri = format!("file://{}", ir.display());
+    let mut client = start();
+    client.open(&uri, &std::fs::read_to_string(&ir).unwrap());
+    // No C file given: `c/gcd.c`, a sibling folder's, is found.
+    let id = cosim(&mut client, json!([{"uri": uri}]));
+    let response = client.response(id);
+    assert!(response.get("error").is_none(), "{response}");
+    let result = &response["result"];
+    assert_eq!(result["verdict"], "pass", "{result}");
+    assert_eq!(result["interpreter"]["verdict"], "pass");
+    assert_eq!(result["rtl"]["verdict"], "pass");
+    assert!(result["cycles"].as_u64().unwrap() > 0);
+    let shown = client.wait(|m| m["method"] == "window/showMessage");
+    let message = shown["params"]["message"].as_str().unwrap();
+    assert!(message.starts_with("hsir: co-simulation of @gcd against gcd.c: PASS, "), "{message}");
+    assert_eq!(shown["params"]["type"], 3, "information");
+    let messages = client.shutdown_and_collect();
+    let progress: Vec<&Value> = messages.iter().filter(|m| m["method"] == "$/progress").collect();
+    let values: Vec<(&str, &str)> = progress
+        .iter()
+        .map(|m| {
+            let v = &m["params"]["value"];
+            (
+                v["kind"].as_str().unwrap(),
+                v["message"].as_str().or(v["title"].as_str()).unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        values,
+        [
+            ("begin", "Co-simulating against gcd.c"),
+            ("report", "compiling the C program"),
+            ("report", "running the C program"),
+            ("report", "running the interpreter"),
+            ("report", "compiling the RTL"),
+            ("report", "simulating the RTL"),
+            ("end", "PASS"),
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_failing_kernel_is_a_warning_and_a_missing_c_file_an_error() {
+    let Some(suite) = suite() else { return };
+    let dir = layout(&suite, "fail", "fir");
+    let ir = dir.join("ir/fir_LEGACY__handshake_export.mlir");
+    let uri = format!("file://{}", ir.display());
+    let text = std::fs::read_to_string(&ir).unwrap();
+    let mut client = start();
+    // The editor's unsaved text computes `tmp - idx[i] * di[...]`.
+    let from = "%38 = addi %37, %35";
+    assert!(text.contains(from));
+    client.open(&uri, &text.replace(from, "%38 = subi %37, %35"));
+    let c = dir.join("c/fir.c");
+    let id = cosim(&mut client, json!([uri, c.display().to_string()]));
+    let response = client.response(id);
+    let result = &response["result"];
+    assert_eq!(result["verdict"], "fail", "{response}");
+    assert_eq!(result["mismatches"][0]["output"], "return");
+    let shown = client.wait(|m| m["method"] == "window/showMessage");
+    assert_eq!(shown["params"]["type"], 2, "warning");
+    let message = shown["params"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(": FAIL") && message.contains("interpreter: return: got "),
+        "{message}"
+    );
+
+    let id =
+        cosim(&mut client, json!([{"uri": uri, "c": dir.join("c/none.c").display().to_string()}]));
+    let response = client.response(id);
+    let error = response["error"]["message"].as_str().unwrap();
+    assert!(error.starts_with("Co-simulate: cannot read the C file"), "{error}");
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cancelling_stops_a_c_program_that_never_ends() {
+    let Some(suite) = suite() else { return };
+    let dir = layout(&suite, "cancel", "gcd");
+    let ir = dir.join("ir/gcd_LEGACY__handshake_export.mlir");
+    let c = dir.join("c/forever.c");
+    std::fs::write(&c, "#include \"dynamatic/Integration.h\"\nint main(void) { for (;;) {} }\n")
+        .unwrap();
+    let uri = format!("file://{}", ir.display());
+    let mut client = start();
+    let id = cosim(&mut client, json!([{"uri": uri, "c": c.display().to_string()}]));
+    let running = client.wait(|m| {
+        m["method"] == "$/progress" && m["params"]["value"]["message"] == "running the C program"
+    });
+    client.notify("window/workDoneProgress/cancel", json!({"token": running["params"]["token"]}));
+    let response = client.response(id);
+    assert_eq!(response["result"]["verdict"], "cancelled", "{response}");
+    let end = client.wait(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    assert_eq!(end["params"]["value"]["message"], "cancelled");
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
