@@ -126,11 +126,21 @@ pub(crate) struct Network {
     pub contexts: Vec<Context>,
     pub results: Vec<Vec<u64>>,
     pub races: Vec<RaceRecord>,
+    /// The top function's terminator, when it sends the function's results.
+    pub end_node: Option<usize>,
+    /// Tokens given to the top function's start argument (`Func::start_arg`); 0 without one.
+    pub invocations: usize,
+    /// `end` has sent its results once per invocation: no `mux` may now choose a source-fed
+    /// input (`restarting`).
+    pub frozen: bool,
 }
 
 impl Network {
     /// Takes one step of node `n` in `phase`, if it can.
     pub fn fire(&mut self, n: usize, phase: Phase) -> bool {
+        if self.restarting(n) {
+            return false;
+        }
         let node = &mut self.nodes[n];
         if node.source_driven
             && (node.outputs.is_empty()
@@ -153,6 +163,82 @@ impl Network {
             }
         }
         true
+    }
+}
+
+impl Network {
+    /// Whether the top function's `end` has sent every result once per invocation.
+    pub fn ended(&self) -> bool {
+        self.invocations > 0
+            && !self.results.is_empty()
+            && self.results.iter().all(|r| r.len() >= self.invocations)
+    }
+
+    /// Whether channel `c` is fed by a source-fed op.
+    fn from_sources(&self, c: usize) -> bool {
+        self.channels[c].producer.is_some_and(|p| self.nodes[p].source_driven)
+    }
+
+    /// The input a `mux` node's select token chooses, if it holds one and it names an input.
+    fn chosen(&self, node: &Node) -> Option<usize> {
+        let select = self.channels[*node.inputs.first()?].tokens.front()?;
+        let i = usize::try_from(select.value).ok()?.checked_add(1)?;
+        node.inputs.get(i).copied()
+    }
+
+    /// Whether a step of node `n` would start the circuit again: after `end`, a `mux` whose
+    /// select chooses a source-fed input (a loop entered with a source's constant as its start
+    /// value: the kernel's outer loop starting over, or an inner loop entered for an outer
+    /// iteration that never comes).
+    pub fn restarting(&self, n: usize) -> bool {
+        let node = &self.nodes[n];
+        self.frozen
+            && matches!(node.kind, Kind::Mux)
+            && self.chosen(node).is_some_and(|c| self.from_sources(c))
+    }
+
+    /// Per channel, whether its tokens may be left only because the circuit started again or
+    /// was not allowed to: the channel is downstream of a restarting `mux` (its tokens may
+    /// belong to a run that started again before `end`), or its consumer is a restarting `mux`,
+    /// or waits only for inputs fed by sources or downstream of one (which a new run would
+    /// supply). Always false before `end`.
+    pub fn awaiting_restart(&self) -> Vec<bool> {
+        let mut downstream = vec![false; self.channels.len()];
+        if !self.frozen {
+            return downstream;
+        }
+        let mut work: Vec<usize> = (0..self.nodes.len()).filter(|&n| self.restarting(n)).collect();
+        let mut seen = vec![false; self.nodes.len()];
+        while let Some(n) = work.pop() {
+            if std::mem::replace(&mut seen[n], true) {
+                continue;
+            }
+            for &c in &self.nodes[n].outputs {
+                downstream[c] = true;
+                work.extend(self.channels[c].consumer);
+            }
+        }
+        let empty = |c: usize| self.channels[c].tokens.is_empty();
+        let mut waiting = downstream.clone();
+        for (n, node) in self.nodes.iter().enumerate() {
+            let awaited: Vec<usize> = match node.kind {
+                Kind::Merge(_) => continue,
+                Kind::Mux => match self.chosen(node) {
+                    Some(c) => vec![c],
+                    None => vec![node.inputs[0]],
+                },
+                _ => node.inputs.iter().copied().filter(|&c| empty(c)).collect(),
+            };
+            let explained = self.restarting(n)
+                || (!awaited.is_empty()
+                    && awaited.iter().all(|&c| downstream[c] || self.from_sources(c)));
+            if explained {
+                for &c in &node.inputs {
+                    waiting[c] = true;
+                }
+            }
+        }
+        waiting
     }
 }
 
@@ -257,6 +343,9 @@ pub(crate) fn build(program: &Program, top: &str, inputs: &Inputs) -> Result<Net
     builder.body(0, &bindings, None, "", 0)?;
     builder.mark_source_driven();
     builder.endless_results(func)?;
+    let net = &mut builder.net;
+    net.end_node = net.nodes.iter().position(|n| matches!(n.kind, Kind::Each { results: true, .. }));
+    net.invocations = func.start_arg().map_or(0, |i| inputs.args[i].len());
     Ok(builder.net)
 }
 

@@ -79,6 +79,20 @@ pub struct Outcome {
     pub races: Vec<Race>,
     /// Steps fired.
     pub firings: u64,
+    /// How the run ended.
+    pub ending: Ending,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Ending {
+    /// Nothing could fire any more.
+    #[default]
+    Quiescence,
+    /// The top function's `end` had sent its results once per invocation, and the circuit
+    /// would then have started again from tokens of `source`s (a loop whose start value is a
+    /// source's constant): it was stopped there, as Dynamatic's testbench stops at `end`.
+    End,
 }
 
 /// Where something lives: a function, reached through a chain of instances.
@@ -158,8 +172,9 @@ pub enum SimError {
     Malformed { func: String, range: TextRange, message: String },
     /// Instances nested beyond `MAX_INSTANCE_DEPTH`.
     TooDeep { func: String, range: TextRange },
-    /// The circuit was still firing after this many steps.
-    StepLimit { firings: u64 },
+    /// The circuit was still firing after this many steps; `results` holds what had reached
+    /// each operand of the top function's `end` by then.
+    StepLimit { firings: u64, results: Vec<Vec<u64>> },
 }
 
 impl fmt::Display for SimError {
@@ -175,8 +190,20 @@ impl fmt::Display for SimError {
                 f,
                 "instances nest deeper than {MAX_INSTANCE_DEPTH} levels at `@{func}` (recursion?)"
             ),
-            SimError::StepLimit { firings } => {
-                write!(f, "still firing after {firings} steps (a circuit that never settles?)")
+            SimError::StepLimit { firings, results } => {
+                write!(f, "still firing after {firings} steps (a circuit that never settles?)")?;
+                if !results.is_empty() {
+                    let shown: Vec<String> = results
+                        .iter()
+                        .enumerate()
+                        .map(|(i, tokens)| {
+                            let list: Vec<String> = tokens.iter().map(u64::to_string).collect();
+                            format!("#{i} [{}]", list.join(", "))
+                        })
+                        .collect();
+                    write!(f, "; the results had received {}", shown.join(", "))?;
+                }
+                Ok(())
             }
         }
     }
@@ -184,7 +211,9 @@ impl fmt::Display for SimError {
 
 impl std::error::Error for SimError {}
 
-/// Runs `top` on `inputs` until nothing can fire, or fails after `max_firings` steps.
+/// Runs `top` on `inputs` until nothing can fire, or until its `end` has sent its results and
+/// only tokens of `source`s could restart it (see the module doc); fails after `max_firings`
+/// steps.
 pub fn run(
     program: &Program,
     top: &str,
@@ -196,17 +225,24 @@ pub fn run(
     Ok(report::outcome(program, net, firings))
 }
 
-/// Fires until quiescence; returns the number of steps.
+/// Fires until quiescence; returns the number of steps. Once the top function's `end` has sent
+/// its results once per invocation, no loop may start again (`Network::restarting`).
 fn schedule(net: &mut build::Network, max_firings: u64) -> Result<u64, SimError> {
     let count = net.nodes.len();
     let mut eager: BTreeSet<usize> = (0..count).collect();
     let mut deferred: BTreeSet<usize> =
         (0..count).filter(|&n| net.nodes[n].kind.has_deferred()).collect();
     let mut firings = 0u64;
+    // Deferred steps take turns: the first waiting node after the last one that fired, so a
+    // merge that is always ready (an outer loop running ahead of its inner loops, as in
+    // Dynamatic's fast token delivery) cannot starve the others.
+    let mut turn = 0usize;
     loop {
         let (n, phase) = if let Some(n) = eager.pop_first() {
             (n, node::Phase::Eager)
-        } else if let Some(n) = deferred.pop_first() {
+        } else if let Some(&n) = deferred.range(turn..).next().or_else(|| deferred.first()) {
+            deferred.remove(&n);
+            turn = n + 1;
             (n, node::Phase::Deferred)
         } else {
             return Ok(firings);
@@ -216,7 +252,10 @@ fn schedule(net: &mut build::Network, max_firings: u64) -> Result<u64, SimError>
         }
         firings += 1;
         if firings > max_firings {
-            return Err(SimError::StepLimit { firings: max_firings });
+            return Err(SimError::StepLimit { firings: max_firings, results: net.results.clone() });
+        }
+        if Some(n) == net.end_node && net.ended() {
+            net.frozen = true;
         }
         // Wake the node, its consumers (they got tokens) and its producers (a channel emptied,
         // which source-fed ops wait for).
