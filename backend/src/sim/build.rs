@@ -31,6 +31,9 @@ pub(crate) struct Channel {
     pub reader: Option<(usize, OpId, usize)>,
     /// Produced by a source-fed node: its token is always there in hardware.
     pub infinite: bool,
+    /// An argument of the top function, or computed from arguments (and sources) alone, as a
+    /// start constant is: it carries tokens once per invocation.
+    pub once: bool,
 }
 
 /// One memory's words, and who accessed each address last.
@@ -186,15 +189,19 @@ impl Network {
         node.inputs.get(i).copied()
     }
 
-    /// Whether a step of node `n` would start the circuit again: after `end`, a `mux` whose
+    /// Whether node `n` is where the circuit would start again: after `end`, a `mux` whose
     /// select chooses a source-fed input (a loop entered with a source's constant as its start
     /// value: the kernel's outer loop starting over, or an inner loop entered for an outer
-    /// iteration that never comes).
+    /// iteration that never comes), which it may no longer take, or an input that carries one
+    /// token per invocation and has none left (a loop made ready for the next invocation).
     pub fn restarting(&self, n: usize) -> bool {
         let node = &self.nodes[n];
         self.frozen
             && matches!(node.kind, Kind::Mux)
-            && self.chosen(node).is_some_and(|c| self.from_sources(c))
+            && self.chosen(node).is_some_and(|c| {
+                let channel = &self.channels[c];
+                self.from_sources(c) || (channel.once && channel.tokens.is_empty())
+            })
     }
 
     /// Per channel, whether its tokens may be left only because the circuit started again or
@@ -338,10 +345,12 @@ pub(crate) fn build(program: &Program, top: &str, inputs: &Inputs) -> Result<Net
         let m = builder.net.channels[channel].mask;
         builder.net.channels[channel].tokens =
             inputs.args[i].iter().map(|&v| Token::new(v & m, Clock::new())).collect();
+        builder.net.channels[channel].once = true;
         bindings.push(Some(Binding::Channel(channel)));
     }
     builder.body(0, &bindings, None, "", 0)?;
     builder.mark_source_driven();
+    builder.mark_once();
     builder.endless_results(func)?;
     let net = &mut builder.net;
     net.end_node = net.nodes.iter().position(|n| matches!(n.kind, Kind::Each { results: true, .. }));
@@ -417,6 +426,7 @@ impl<'p> Builder<'p> {
             origin: (ctx, value),
             reader: None,
             infinite: false,
+            once: false,
         });
         Ok(self.net.channels.len() - 1)
     }
@@ -1072,6 +1082,39 @@ impl<'p> Builder<'p> {
                 format!("result #{i} is fed by sources alone, an endless stream of tokens"),
             )),
             None => Ok(()),
+        }
+    }
+
+    /// Marks the channels computed from the top function's arguments alone (and sources):
+    /// forks, buffers, casts and constants of the start token, say.
+    fn mark_once(&mut self) {
+        let net = &mut self.net;
+        loop {
+            let mut changed = false;
+            for node in &net.nodes {
+                if node.source_driven
+                    || node.inputs.is_empty()
+                    || node.outputs.iter().all(|&c| net.channels[c].once)
+                    || matches!(
+                        node.kind,
+                        Kind::Memory(_) | Kind::Lsq(_) | Kind::Each { results: true, .. }
+                    )
+                {
+                    continue;
+                }
+                let channels = &net.channels;
+                let fed = node.inputs.iter().all(|&c| channels[c].once || channels[c].infinite)
+                    && node.inputs.iter().any(|&c| channels[c].once);
+                if fed {
+                    for &c in &node.outputs {
+                        net.channels[c].once = true;
+                    }
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
         }
     }
 

@@ -210,7 +210,7 @@ pub fn run(args: &SimArgs) -> u8 {
     if outcome.ending == sim::Ending::End {
         let _ = writeln!(
             out,
-            "  ended: `end` sent its results; stopped where the circuit would start again from sources"
+            "  ended: `end` sent its results; stopped where the circuit would start again"
         );
     }
     let _ = writeln!(out, "  firings: {}", outcome.firings);
