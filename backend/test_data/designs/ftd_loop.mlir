@@ -5,7 +5,8 @@
 // start again from the sources' zeros: the circuit never settles. It ends when `end` has sent
 // its result, as Dynamatic's testbench stops at `end`. Started again, `i` and `acc` would find
 // their zeros, but `n`, an argument taken once, never comes: that is where the run stops, and
-// the tokens waiting there are not reported as left over.
+// the tokens waiting there are not reported as left over. Buffers on the back edges and after the
+// merge, as Dynamatic places them, let the RTL run it.
 
 // hsir-sim: tokens=1 n=1..6
 handshake.func @sum_ftd(%n: !handshake.channel<i32>, %start: !handshake.control<>, ...) -> (!handshake.channel<i32>, !handshake.control<>) attributes {argNames = ["n", "start"], resNames = ["out0", "end"]} {
@@ -14,11 +15,12 @@ handshake.func @sum_ftd(%n: !handshake.channel<i32>, %start: !handshake.control<
   %zero = constant %src0 {value = 0 : i32} : <>, <i32>
   %z:2 = fork [2] %zero : <i32>
   %first = constant %s#0 {value = false} : <>, <i1>
-  %again = merge %first, %cont#0 : <i1>
-  %sel:3 = fork [3] %again : <i1>
-  %i = mux %sel#0 [%z#0, %i_back] : <i1>, <i32>
-  %acc = mux %sel#1 [%z#1, %acc_back] : <i1>, <i32>
-  %bound = mux %sel#2 [%n, %n_back] : <i1>, <i32>
+  %again = merge %first, %cont_b : <i1>
+  %again_b = buffer %again {hw.parameters = {NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {R: 1}>}} : <i1>
+  %sel:3 = fork [3] %again_b : <i1>
+  %i = mux %sel#0 [%z#0, %i_b] : <i1>, <i32>
+  %acc = mux %sel#1 [%z#1, %acc_b] : <i1>, <i32>
+  %bound = mux %sel#2 [%n, %n_b] : <i1>, <i32>
   %ix:2 = fork [2] %i : <i32>
   %bx:2 = fork [2] %bound : <i32>
   %src1 = source : <>
@@ -33,5 +35,9 @@ handshake.func @sum_ftd(%n: !handshake.channel<i32>, %start: !handshake.control<
   %acc_back, %acc_out = cond_br %cont#2, %acc_next : <i1>, <i32>
   %n_back, %n_out = cond_br %cont#3, %bx#1 : <i1>, <i32>
   sink %n_out : <i32>
+  %cont_b = buffer %cont#0 {hw.parameters = {NUM_SLOTS = 2 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i1>
+  %i_b = buffer %i_back {hw.parameters = {NUM_SLOTS = 2 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  %acc_b = buffer %acc_back {hw.parameters = {NUM_SLOTS = 2 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  %n_b = buffer %n_back {hw.parameters = {NUM_SLOTS = 2 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
   end %acc_out, %s#1 : <i32>, <>
 }
