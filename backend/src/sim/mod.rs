@@ -12,19 +12,39 @@
 //! Scheduling is deterministic. Ops whose outputs do not depend on arrival order fire first, in
 //! op order, until none can; then one of the order-dependent steps fires (a `merge` or
 //! `control_merge`, or a `mem_controller` signalling its end), and the first phase resumes.
-//! Deferring merges lets tokens gather at their inputs, so a merge that sees several inputs
-//! holding tokens (its output order then depends on timing) is recorded as a race; the loop of
-//! a well-formed circuit never shows one. Two memory ports reaching one address at once are
-//! recorded as races too.
+//! The order-dependent steps take turns (the first waiting one after the last that fired), so
+//! an always-ready merge cannot starve the others. Deferring merges lets tokens gather at their
+//! inputs, so a merge that sees several inputs holding tokens (its output order then depends on
+//! timing) is recorded as a race; the loop of a well-formed circuit never shows one. Two memory
+//! ports reaching one address at once are recorded as races too.
 //!
 //! A `source` is always valid in hardware. Here it produces only while its output channel is
 //! empty, and so does every op fed by sources alone (a `constant` of a `source`, a cast of that
 //! constant): such chains hold at most one token per channel, cannot flood, and their tokens are
 //! never reported as left over.
 //!
-//! Running stops at quiescence (nothing can fire), or with `SimError::StepLimit`. What is left
-//! then (tokens on channels, values latched in LOOM's loop ops) is the symptom of a token-rate
-//! bug such as raw_will_continue driving body control.
+//! Running stops at quiescence (nothing can fire), or with `SimError::StepLimit` (which still
+//! says what reached the results). What is left then (tokens on channels, values latched in
+//! LOOM's loop ops) is the symptom of a token-rate bug such as raw_will_continue driving body
+//! control.
+//!
+//! **Ending at `end`.** Dynamatic's circuits end when `end` has produced its outputs, and many
+//! never settle: in fast-token-delivery (FTD) circuits a loop's start value is a source's
+//! constant chosen by a `mux` whose select is a `merge` of a start constant and the loop's
+//! condition, so once the loop exits, its false condition selects the start value again and the
+//! loop starts over. So once the top function's terminator has sent every result once per
+//! invocation (the tokens given to its start argument, `Func::start_arg`; without one this
+//! never applies), no `mux` may choose a source-fed input any more: loops that are running
+//! finish (the rest of the circuit drains, memories take their last stores), and none starts
+//! again. The run then ends at quiescence. If some `mux` is then waiting at such a choice, or
+//! waits for an input that carries one token per invocation and has none left (a loop made
+//! ready for a next invocation, as FTD's merges make every loop once it exits), the run ended
+//! by `end` (`Ending::End`), and a token left over is reported only when it can be no part of
+//! a new run: tokens on channels downstream of such a `mux` (a run that started again before
+//! `end`, since nothing stops an outer loop from running ahead and restarting before the
+//! results are out) or at an op that waits only for inputs fed by sources or downstream of
+//! one are not reported. Otherwise (`Ending::Quiescence`) the run is exactly what it was
+//! without this rule, and everything left is reported.
 
 mod arith;
 mod build;
