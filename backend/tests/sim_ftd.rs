@@ -258,7 +258,8 @@ fn kernel_2mm() {
     let mut rng = GlibcRand::new(1);
     let alpha = rng.next();
     let beta = rng.next();
-    let (mut a, mut b, mut c, mut d) = (vec![0; N * N], vec![0; N * N], vec![0; N * N], vec![0; N * N]);
+    let (mut a, mut b, mut c, mut d) =
+        (vec![0; N * N], vec![0; N * N], vec![0; N * N], vec![0; N * N]);
     for i in 0..N {
         for k in 0..N {
             a[i * N + k] = rng.percent();

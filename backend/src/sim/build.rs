@@ -353,7 +353,8 @@ pub(crate) fn build(program: &Program, top: &str, inputs: &Inputs) -> Result<Net
     builder.mark_once();
     builder.endless_results(func)?;
     let net = &mut builder.net;
-    net.end_node = net.nodes.iter().position(|n| matches!(n.kind, Kind::Each { results: true, .. }));
+    net.end_node =
+        net.nodes.iter().position(|n| matches!(n.kind, Kind::Each { results: true, .. }));
     net.invocations = func.start_arg().map_or(0, |i| inputs.args[i].len());
     Ok(builder.net)
 }
