@@ -178,7 +178,7 @@ impl Network {
     }
 
     /// Whether channel `c` is fed by a source-fed op.
-    fn from_sources(&self, c: usize) -> bool {
+    fn source_fed(&self, c: usize) -> bool {
         self.channels[c].producer.is_some_and(|p| self.nodes[p].source_driven)
     }
 
@@ -200,7 +200,7 @@ impl Network {
             && matches!(node.kind, Kind::Mux)
             && self.chosen(node).is_some_and(|c| {
                 let channel = &self.channels[c];
-                self.from_sources(c) || (channel.once && channel.tokens.is_empty())
+                self.source_fed(c) || (channel.once && channel.tokens.is_empty())
             })
     }
 
@@ -238,7 +238,7 @@ impl Network {
             };
             let explained = self.restarting(n)
                 || (!awaited.is_empty()
-                    && awaited.iter().all(|&c| downstream[c] || self.from_sources(c)));
+                    && awaited.iter().all(|&c| downstream[c] || self.source_fed(c)));
             if explained {
                 for &c in &node.inputs {
                     waiting[c] = true;
