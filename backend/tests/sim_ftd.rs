@@ -165,6 +165,15 @@ fn matvec() {
     let outcome = run(&dir, "matvec", &[], memories);
     assert_eq!(returned(&outcome), out[N - 1]);
     assert_eq!(outcome.memories["out"], words(&out));
+    // FTD feeds the store-count constant of `out`'s `mem_controller` from the start token, so
+    // it announces one store for the 20 the loop makes: as in Dynamatic's counter, `memEnd`
+    // leaves once the count first reaches 0 (after the first store; `ctrlEnd` is the start
+    // token too), and the run says what the counts missed.
+    let held: Vec<&str> = outcome.held.iter().map(|h| h.message.as_str()).collect();
+    assert_eq!(
+        held,
+        ["`mem_controller` (`%memEnd`) received 19 stores more than its store counts announced"]
+    );
 }
 
 #[test]

@@ -35,9 +35,13 @@ handshake.func @sum_ftd(%n: !handshake.channel<i32>, %start: !handshake.control<
   %acc_back, %acc_out = cond_br %cont#2, %acc_next : <i1>, <i32>
   %n_back, %n_out = cond_br %cont#3, %bx#1 : <i1>, <i32>
   sink %n_out : <i32>
-  %cont_b = buffer %cont#0 {hw.parameters = {NUM_SLOTS = 2 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i1>
-  %i_b = buffer %i_back {hw.parameters = {NUM_SLOTS = 2 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
-  %acc_b = buffer %acc_back {hw.parameters = {NUM_SLOTS = 2 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
-  %n_b = buffer %n_back {hw.parameters = {NUM_SLOTS = 2 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  %cont_b0 = buffer %cont#0 {hw.parameters = {NUM_SLOTS = 2 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i1>
+  %cont_b = buffer %cont_b0 {hw.parameters = {NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {R: 1}>}} : <i1>
+  %i_b0 = buffer %i_back {hw.parameters = {NUM_SLOTS = 2 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  %i_b = buffer %i_b0 {hw.parameters = {NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {R: 1}>}} : <i32>
+  %acc_b0 = buffer %acc_back {hw.parameters = {NUM_SLOTS = 2 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  %acc_b = buffer %acc_b0 {hw.parameters = {NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {R: 1}>}} : <i32>
+  %n_b0 = buffer %n_back {hw.parameters = {NUM_SLOTS = 2 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  %n_b = buffer %n_b0 {hw.parameters = {NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {R: 1}>}} : <i32>
   end %acc_out, %s#1 : <i32>, <>
 }
