@@ -399,68 +399,16 @@ impl<'p> Lowering<'p> {
                 }
                 continue;
             }
-            match uses.len() {
-                1 => self.use_channels[uses[0] as usize] = Some(channel),
-                0 => {
-                    let label = self.value_label(index as ValueId);
-                    let range = value.range;
-                    let sink = OpKind::Sink.key();
-                    self.note(range, format!("`{label}` is never used: hsir adds a `{sink}`"));
-                    let name = self.unique(&format!("sink_{}", self.module.channels[channel].name));
-                    self.module.cells.push(Cell {
-                        module: "hsir_sink".into(),
-                        name,
-                        params: Vec::new(),
-                        clocked: false,
-                        pins: vec![pins("in", vec![channel], false, false)],
-                        raw: Vec::new(),
-                    });
-                }
-                n => {
-                    let label = self.value_label(index as ValueId);
-                    let fork = OpKind::Fork.key();
-                    self.note(
-                        value.range,
-                        format!("`{label}` has {n} uses: hsir adds a `{fork} [{n}]`"),
-                    );
-                    let shape = self.module.channels[channel].shape;
-                    let base = self.module.channels[channel].name.clone();
-                    let mut outs = Vec::new();
-                    for (k, &u) in uses.iter().enumerate() {
-                        let out = self.new_channel(&format!("{base}_u{k}"), shape, label.clone());
-                        self.use_channels[u as usize] = Some(out);
-                        outs.push(out);
-                    }
-                    let name = self.unique(&format!("fork_{base}"));
-                    self.module.cells.push(Cell {
-                        module: "hsir_fork".into(),
-                        name,
-                        params: vec![("N", n.to_string()), ("W", shape.bits().to_string())],
-                        clocked: true,
-                        pins: vec![
-                            pins("in", vec![channel], false, true),
-                            group("out", outs, true, true),
-                        ],
-                        raw: Vec::new(),
-                    });
-                }
-            }
+            self.fan_out(index as ValueId, channel, &uses, value.range);
         }
         // Aliased values (br): their uses read the operand's channel.
         for index in 0..item.values.len() {
             if let Source::Alias(_) = self.sources[index] {
                 let Some(channel) = self.resolve(index as ValueId, 0) else { continue };
+                // Before fork materialization (HS5002) a load's data, say, may have several
+                // uses: they read the operand's channel through a fork.
                 let uses = item.values[index].uses.clone();
-                if uses.len() == 1 {
-                    self.use_channels[uses[0] as usize] = Some(channel);
-                } else {
-                    let label = self.value_label(index as ValueId);
-                    self.error(
-                        Code::BackendUnsupportedOp,
-                        item.values[index].range,
-                        format!("`{label}` is the result of a pass-through op and has {} uses; give it one use (a `{}`) to generate RTL", uses.len(), OpKind::Fork.key()),
-                    );
-                }
+                self.fan_out(index as ValueId, channel, &uses, item.values[index].range);
             }
         }
         self.ports();
@@ -486,6 +434,59 @@ impl<'p> Lowering<'p> {
             channel.data_driven |= driven;
         }
         self.finish();
+    }
+
+    /// Connects the uses of `value` to `channel`: directly when it has one, through a sink
+    /// when it has none, through an eager fork when it has several (HS5002 notes both).
+    fn fan_out(
+        &mut self,
+        value: ValueId,
+        channel: ChannelId,
+        uses: &[UseId],
+        range: hsir_analysis::TextRange,
+    ) {
+        match uses.len() {
+            1 => self.use_channels[uses[0] as usize] = Some(channel),
+            0 => {
+                let label = self.value_label(value);
+                let sink = OpKind::Sink.key();
+                self.note(range, format!("`{label}` is never used: hsir adds a `{sink}`"));
+                let name = self.unique(&format!("sink_{}", self.module.channels[channel].name));
+                self.module.cells.push(Cell {
+                    module: "hsir_sink".into(),
+                    name,
+                    params: Vec::new(),
+                    clocked: false,
+                    pins: vec![pins("in", vec![channel], false, false)],
+                    raw: Vec::new(),
+                });
+            }
+            n => {
+                let label = self.value_label(value);
+                let fork = OpKind::Fork.key();
+                self.note(range, format!("`{label}` has {n} uses: hsir adds a `{fork} [{n}]`"));
+                let shape = self.module.channels[channel].shape;
+                let base = self.module.channels[channel].name.clone();
+                let mut outs = Vec::new();
+                for (k, &u) in uses.iter().enumerate() {
+                    let out = self.new_channel(&format!("{base}_u{k}"), shape, label.clone());
+                    self.use_channels[u as usize] = Some(out);
+                    outs.push(out);
+                }
+                let name = self.unique(&format!("fork_{base}"));
+                self.module.cells.push(Cell {
+                    module: "hsir_fork".into(),
+                    name,
+                    params: vec![("N", n.to_string()), ("W", shape.bits().to_string())],
+                    clocked: true,
+                    pins: vec![
+                        pins("in", vec![channel], false, true),
+                        group("out", outs, true, true),
+                    ],
+                    raw: Vec::new(),
+                });
+            }
+        }
     }
 
     /// What nothing reads, and what only sources feed.

@@ -176,6 +176,19 @@ impl Func {
         names(self.op(), "resNames", "out", count)
     }
 
+    /// The argument that starts one run of the function (one token per invocation): the one
+    /// `argNames` calls `start` (Dynamatic), else the last argument when it is a control
+    /// channel (CIRCT's `%ctrl: none`, Dynamatic's unnamed start); `None` without either.
+    pub fn start_arg(&self) -> Option<usize> {
+        let args = self.args();
+        let control = |i: usize| self.shape(args[i]).is_some_and(|s| s.control);
+        if let Some(i) = written_names(self.op(), "argNames").iter().position(|n| n == "start") {
+            return (i < args.len() && control(i)).then_some(i);
+        }
+        let last = args.len().checked_sub(1)?;
+        control(last).then_some(last)
+    }
+
     /// The text of an op, for messages.
     pub fn op_text(&self, op: &OpData) -> &str {
         let range = op.name_range;

@@ -66,6 +66,10 @@ fn simulate(dir: &str, file: &str) -> String {
                 for race in &outcome.races {
                     writeln!(out, "  race: {} ({}x)", race.message, race.count).unwrap();
                 }
+                if outcome.ending == sim::Ending::End {
+                    writeln!(out, "  ended by `end`; stopped where the circuit would start again")
+                        .unwrap();
+                }
                 writeln!(out, "  firings: {}", outcome.firings).unwrap();
             }
             Err(error) => writeln!(out, "  error: {error}").unwrap(),

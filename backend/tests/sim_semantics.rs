@@ -154,7 +154,10 @@ fn unsupported_op_is_an_error_with_its_range() {
 fn a_circuit_that_never_settles_hits_the_step_limit() {
     let text = "handshake.func @counter(%ctrl: none) -> none {\n  %c = buffer [1] seq %next {initValues = [0]} : i32\n  %s = source\n  %one = constant %s {value = 1 : i32} : i32\n  %next = arith.addi %c, %one : i32\n  return %ctrl : none\n}\n";
     let error = run(text, "counter", vec![vec![0]]).unwrap_err();
-    assert_eq!(error, SimError::StepLimit { firings: 10_000 });
+    // The error says what `return` had received by then: nothing, the counter's steps came
+    // first.
+    assert_eq!(error, SimError::StepLimit { firings: 10_000, results: vec![vec![]] });
+    assert!(error.to_string().ends_with("; the results had received #0 []"), "{error}");
 }
 
 #[test]

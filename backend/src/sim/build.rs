@@ -31,6 +31,9 @@ pub(crate) struct Channel {
     pub reader: Option<(usize, OpId, usize)>,
     /// Produced by a source-fed node: its token is always there in hardware.
     pub infinite: bool,
+    /// An argument of the top function, or computed from arguments (and sources) alone, as a
+    /// start constant is: it carries tokens once per invocation.
+    pub once: bool,
 }
 
 /// One memory's words, and who accessed each address last.
@@ -126,11 +129,21 @@ pub(crate) struct Network {
     pub contexts: Vec<Context>,
     pub results: Vec<Vec<u64>>,
     pub races: Vec<RaceRecord>,
+    /// The top function's terminator, when it sends the function's results.
+    pub end_node: Option<usize>,
+    /// Tokens given to the top function's start argument (`Func::start_arg`); 0 without one.
+    pub invocations: usize,
+    /// `end` has sent its results once per invocation: no `mux` may now choose a source-fed
+    /// input (`restarting`).
+    pub frozen: bool,
 }
 
 impl Network {
     /// Takes one step of node `n` in `phase`, if it can.
     pub fn fire(&mut self, n: usize, phase: Phase) -> bool {
+        if self.restarting(n) {
+            return false;
+        }
         let node = &mut self.nodes[n];
         if node.source_driven
             && (node.outputs.is_empty()
@@ -153,6 +166,86 @@ impl Network {
             }
         }
         true
+    }
+}
+
+impl Network {
+    /// Whether the top function's `end` has sent every result once per invocation.
+    pub fn ended(&self) -> bool {
+        self.invocations > 0
+            && !self.results.is_empty()
+            && self.results.iter().all(|r| r.len() >= self.invocations)
+    }
+
+    /// Whether channel `c` is fed by a source-fed op.
+    fn source_fed(&self, c: usize) -> bool {
+        self.channels[c].producer.is_some_and(|p| self.nodes[p].source_driven)
+    }
+
+    /// The input a `mux` node's select token chooses, if it holds one and it names an input.
+    fn chosen(&self, node: &Node) -> Option<usize> {
+        let select = self.channels[*node.inputs.first()?].tokens.front()?;
+        let i = usize::try_from(select.value).ok()?.checked_add(1)?;
+        node.inputs.get(i).copied()
+    }
+
+    /// Whether node `n` is where the circuit would start again: after `end`, a `mux` whose
+    /// select chooses a source-fed input (a loop entered with a source's constant as its start
+    /// value: the kernel's outer loop starting over, or an inner loop entered for an outer
+    /// iteration that never comes), which it may no longer take, or an input that carries one
+    /// token per invocation and has none left (a loop made ready for the next invocation).
+    pub fn restarting(&self, n: usize) -> bool {
+        let node = &self.nodes[n];
+        self.frozen
+            && matches!(node.kind, Kind::Mux)
+            && self.chosen(node).is_some_and(|c| {
+                let channel = &self.channels[c];
+                self.source_fed(c) || (channel.once && channel.tokens.is_empty())
+            })
+    }
+
+    /// Per channel, whether its tokens may be left only because the circuit started again or
+    /// was not allowed to: the channel is downstream of a restarting `mux` (its tokens may
+    /// belong to a run that started again before `end`), or its consumer is a restarting `mux`,
+    /// or waits only for inputs fed by sources or downstream of one (which a new run would
+    /// supply). Always false before `end`.
+    pub fn awaiting_restart(&self) -> Vec<bool> {
+        let mut downstream = vec![false; self.channels.len()];
+        if !self.frozen {
+            return downstream;
+        }
+        let mut work: Vec<usize> = (0..self.nodes.len()).filter(|&n| self.restarting(n)).collect();
+        let mut seen = vec![false; self.nodes.len()];
+        while let Some(n) = work.pop() {
+            if std::mem::replace(&mut seen[n], true) {
+                continue;
+            }
+            for &c in &self.nodes[n].outputs {
+                downstream[c] = true;
+                work.extend(self.channels[c].consumer);
+            }
+        }
+        let empty = |c: usize| self.channels[c].tokens.is_empty();
+        let mut waiting = downstream.clone();
+        for (n, node) in self.nodes.iter().enumerate() {
+            let awaited: Vec<usize> = match node.kind {
+                Kind::Merge(_) => continue,
+                Kind::Mux => match self.chosen(node) {
+                    Some(c) => vec![c],
+                    None => vec![node.inputs[0]],
+                },
+                _ => node.inputs.iter().copied().filter(|&c| empty(c)).collect(),
+            };
+            let explained = self.restarting(n)
+                || (!awaited.is_empty()
+                    && awaited.iter().all(|&c| downstream[c] || self.source_fed(c)));
+            if explained {
+                for &c in &node.inputs {
+                    waiting[c] = true;
+                }
+            }
+        }
+        waiting
     }
 }
 
@@ -252,11 +345,17 @@ pub(crate) fn build(program: &Program, top: &str, inputs: &Inputs) -> Result<Net
         let m = builder.net.channels[channel].mask;
         builder.net.channels[channel].tokens =
             inputs.args[i].iter().map(|&v| Token::new(v & m, Clock::new())).collect();
+        builder.net.channels[channel].once = true;
         bindings.push(Some(Binding::Channel(channel)));
     }
     builder.body(0, &bindings, None, "", 0)?;
     builder.mark_source_driven();
+    builder.mark_once();
     builder.endless_results(func)?;
+    let net = &mut builder.net;
+    net.end_node =
+        net.nodes.iter().position(|n| matches!(n.kind, Kind::Each { results: true, .. }));
+    net.invocations = func.start_arg().map_or(0, |i| inputs.args[i].len());
     Ok(builder.net)
 }
 
@@ -328,6 +427,7 @@ impl<'p> Builder<'p> {
             origin: (ctx, value),
             reader: None,
             infinite: false,
+            once: false,
         });
         Ok(self.net.channels.len() - 1)
     }
@@ -974,6 +1074,39 @@ impl<'p> Builder<'p> {
                 format!("result #{i} is fed by sources alone, an endless stream of tokens"),
             )),
             None => Ok(()),
+        }
+    }
+
+    /// Marks the channels computed from the top function's arguments alone (and sources):
+    /// forks, buffers, casts and constants of the start token, say.
+    fn mark_once(&mut self) {
+        let net = &mut self.net;
+        loop {
+            let mut changed = false;
+            for node in &net.nodes {
+                if node.source_driven
+                    || node.inputs.is_empty()
+                    || node.outputs.iter().all(|&c| net.channels[c].once)
+                    || matches!(
+                        node.kind,
+                        Kind::Memory(_) | Kind::Lsq(_) | Kind::Each { results: true, .. }
+                    )
+                {
+                    continue;
+                }
+                let channels = &net.channels;
+                let fed = node.inputs.iter().all(|&c| channels[c].once || channels[c].infinite)
+                    && node.inputs.iter().any(|&c| channels[c].once);
+                if fed {
+                    for &c in &node.outputs {
+                        net.channels[c].once = true;
+                    }
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
         }
     }
 

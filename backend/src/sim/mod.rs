@@ -12,19 +12,39 @@
 //! Scheduling is deterministic. Ops whose outputs do not depend on arrival order fire first, in
 //! op order, until none can; then one of the order-dependent steps fires (a `merge` or
 //! `control_merge`, or a `mem_controller` signalling its end), and the first phase resumes.
-//! Deferring merges lets tokens gather at their inputs, so a merge that sees several inputs
-//! holding tokens (its output order then depends on timing) is recorded as a race; the loop of
-//! a well-formed circuit never shows one. Two memory ports reaching one address at once are
-//! recorded as races too.
+//! The order-dependent steps take turns (the first waiting one after the last that fired), so
+//! an always-ready merge cannot starve the others. Deferring merges lets tokens gather at their
+//! inputs, so a merge that sees several inputs holding tokens (its output order then depends on
+//! timing) is recorded as a race; the loop of a well-formed circuit never shows one. Two memory
+//! ports reaching one address at once are recorded as races too.
 //!
 //! A `source` is always valid in hardware. Here it produces only while its output channel is
 //! empty, and so does every op fed by sources alone (a `constant` of a `source`, a cast of that
 //! constant): such chains hold at most one token per channel, cannot flood, and their tokens are
 //! never reported as left over.
 //!
-//! Running stops at quiescence (nothing can fire), or with `SimError::StepLimit`. What is left
-//! then (tokens on channels, values latched in LOOM's loop ops) is the symptom of a token-rate
-//! bug such as raw_will_continue driving body control.
+//! Running stops at quiescence (nothing can fire), or with `SimError::StepLimit` (which still
+//! says what reached the results). What is left then (tokens on channels, values latched in
+//! LOOM's loop ops) is the symptom of a token-rate bug such as raw_will_continue driving body
+//! control.
+//!
+//! **Ending at `end`.** Dynamatic's circuits end when `end` has produced its outputs, and many
+//! never settle: in fast-token-delivery (FTD) circuits a loop's start value is a source's
+//! constant chosen by a `mux` whose select is a `merge` of a start constant and the loop's
+//! condition, so once the loop exits, its false condition selects the start value again and the
+//! loop starts over. So once the top function's terminator has sent every result once per
+//! invocation (the tokens given to its start argument, `Func::start_arg`; without one this
+//! never applies), no `mux` may choose a source-fed input any more: loops that are running
+//! finish (the rest of the circuit drains, memories take their last stores), and none starts
+//! again. The run then ends at quiescence. If some `mux` is then waiting at such a choice, or
+//! waits for an input that carries one token per invocation and has none left (a loop made
+//! ready for a next invocation, as FTD's merges make every loop once it exits), the run ended
+//! by `end` (`Ending::End`), and a token left over is reported only when it can be no part of
+//! a new run: tokens on channels downstream of such a `mux` (a run that started again before
+//! `end`, since nothing stops an outer loop from running ahead and restarting before the
+//! results are out) or at an op that waits only for inputs fed by sources or downstream of
+//! one are not reported. Otherwise (`Ending::Quiescence`) the run is exactly what it was
+//! without this rule, and everything left is reported.
 
 mod arith;
 mod build;
@@ -81,6 +101,20 @@ pub struct Outcome {
     pub races: Vec<Race>,
     /// Steps fired.
     pub firings: u64,
+    /// How the run ended.
+    pub ending: Ending,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Ending {
+    /// Nothing could fire any more.
+    #[default]
+    Quiescence,
+    /// The top function's `end` had sent its results once per invocation, and the circuit
+    /// would then have started again from tokens of `source`s (a loop whose start value is a
+    /// source's constant): it was stopped there, as Dynamatic's testbench stops at `end`.
+    End,
 }
 
 /// Where something lives: a function, reached through a chain of instances.
@@ -160,8 +194,9 @@ pub enum SimError {
     Malformed { func: String, range: TextRange, message: String },
     /// Instances nested beyond `MAX_INSTANCE_DEPTH`.
     TooDeep { func: String, range: TextRange },
-    /// The circuit was still firing after this many steps.
-    StepLimit { firings: u64 },
+    /// The circuit was still firing after this many steps; `results` holds what had reached
+    /// each operand of the top function's `end` by then.
+    StepLimit { firings: u64, results: Vec<Vec<u64>> },
 }
 
 impl fmt::Display for SimError {
@@ -177,8 +212,20 @@ impl fmt::Display for SimError {
                 f,
                 "instances nest deeper than {MAX_INSTANCE_DEPTH} levels at `@{func}` (recursion?)"
             ),
-            SimError::StepLimit { firings } => {
-                write!(f, "still firing after {firings} steps (a circuit that never settles?)")
+            SimError::StepLimit { firings, results } => {
+                write!(f, "still firing after {firings} steps (a circuit that never settles?)")?;
+                if !results.is_empty() {
+                    let shown: Vec<String> = results
+                        .iter()
+                        .enumerate()
+                        .map(|(i, tokens)| {
+                            let list: Vec<String> = tokens.iter().map(u64::to_string).collect();
+                            format!("#{i} [{}]", list.join(", "))
+                        })
+                        .collect();
+                    write!(f, "; the results had received {}", shown.join(", "))?;
+                }
+                Ok(())
             }
         }
     }
@@ -186,7 +233,9 @@ impl fmt::Display for SimError {
 
 impl std::error::Error for SimError {}
 
-/// Runs `top` on `inputs` until nothing can fire, or fails after `max_firings` steps.
+/// Runs `top` on `inputs` until nothing can fire, or until its `end` has sent its results and
+/// only tokens of `source`s could restart it (see the module doc); fails after `max_firings`
+/// steps.
 pub fn run(
     program: &Program,
     top: &str,
@@ -198,17 +247,24 @@ pub fn run(
     Ok(report::outcome(program, net, firings))
 }
 
-/// Fires until quiescence; returns the number of steps.
+/// Fires until quiescence; returns the number of steps. Once the top function's `end` has sent
+/// its results once per invocation, no loop may start again (`Network::restarting`).
 fn schedule(net: &mut build::Network, max_firings: u64) -> Result<u64, SimError> {
     let count = net.nodes.len();
     let mut eager: BTreeSet<usize> = (0..count).collect();
     let mut deferred: BTreeSet<usize> =
         (0..count).filter(|&n| net.nodes[n].kind.has_deferred()).collect();
     let mut firings = 0u64;
+    // Deferred steps take turns: the first waiting node after the last one that fired, so a
+    // merge that is always ready (an outer loop running ahead of its inner loops, as in
+    // Dynamatic's fast token delivery) cannot starve the others.
+    let mut turn = 0usize;
     loop {
         let (n, phase) = if let Some(n) = eager.pop_first() {
             (n, node::Phase::Eager)
-        } else if let Some(n) = deferred.pop_first() {
+        } else if let Some(&n) = deferred.range(turn..).next().or_else(|| deferred.first()) {
+            deferred.remove(&n);
+            turn = n + 1;
             (n, node::Phase::Deferred)
         } else {
             return Ok(firings);
@@ -218,7 +274,10 @@ fn schedule(net: &mut build::Network, max_firings: u64) -> Result<u64, SimError>
         }
         firings += 1;
         if firings > max_firings {
-            return Err(SimError::StepLimit { firings: max_firings });
+            return Err(SimError::StepLimit { firings: max_firings, results: net.results.clone() });
+        }
+        if Some(n) == net.end_node && net.ended() {
+            net.frozen = true;
         }
         // Wake the node, its consumers (they got tokens) and its producers (a channel emptied,
         // which source-fed ops wait for).

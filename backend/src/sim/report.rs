@@ -8,15 +8,21 @@ use hsir_analysis::ops::OpKind;
 
 use super::build::{Network, RaceRecord};
 use super::node::{Event, Kind};
-use super::{Held, Leftover, Outcome, Race};
+use super::{Ending, Held, Leftover, Outcome, Race};
 use crate::memories::{self, Port};
 use crate::program::{Func, Program};
 
 pub(crate) fn outcome(program: &Program, net: Network, firings: u64) -> Outcome {
     let func_of = |ctx: usize| &program.funcs[net.contexts[ctx].func];
+    let restarted = (0..net.nodes.len()).any(|n| net.restarting(n));
+    let ending = if restarted { Ending::End } else { Ending::Quiescence };
+    let awaiting = if restarted { net.awaiting_restart() } else { Vec::new() };
     let mut leftovers = Vec::new();
-    for channel in &net.channels {
-        if channel.tokens.is_empty() || channel.infinite {
+    for (c, channel) in net.channels.iter().enumerate() {
+        if channel.tokens.is_empty()
+            || channel.infinite
+            || awaiting.get(c).copied().unwrap_or(false)
+        {
             continue;
         }
         let count = channel.tokens.len();
@@ -115,7 +121,7 @@ pub(crate) fn outcome(program: &Program, net: Network, firings: u64) -> Outcome 
     let races = net.races.iter().map(|record| race(program, &net, record)).collect();
     let memories: BTreeMap<String, Vec<u64>> =
         net.memories.into_iter().map(|m| (m.name, m.words)).collect();
-    Outcome { results: net.results, memories, leftovers, held, races, firings }
+    Outcome { results: net.results, memories, leftovers, held, races, firings, ending }
 }
 
 fn race(program: &Program, net: &Network, record: &RaceRecord) -> Race {

@@ -188,6 +188,12 @@ pub fn run(args: &SimArgs) -> u8 {
     for race in &outcome.races {
         let _ = writeln!(out, "  race: {}", race.message);
     }
+    if outcome.ending == sim::Ending::End {
+        let _ = writeln!(
+            out,
+            "  ended: `end` sent its results; stopped where the circuit would start again"
+        );
+    }
     let _ = writeln!(out, "  firings: {}", outcome.firings);
     let mut deadlocked = false;
     if args.cycles {
