@@ -1102,8 +1102,9 @@ impl<'p> Lowering<'p> {
                         ("W", w.to_string()),
                         ("OW", ow.to_string()),
                         ("OP", format!("\"{opname}\"")),
+                        ("LATENCY", unit_latency(kind, w).to_string()),
                     ],
-                    false,
+                    true,
                     vec![
                         pins("lhs", vec![ins[0]], false, true),
                         pins("rhs", vec![ins[1]], false, true),
@@ -1673,6 +1674,15 @@ pub fn constant_value(op: &OpData, width: u32) -> Option<u64> {
 
 fn attr_string(op: &OpData, key: &str) -> Option<String> {
     op.attr(key).map(|a| dataflow::attribute_scalar(&a.value).to_string())
+}
+
+/// Pipeline stages of the library unit for an integer op of `width` bits: the built-in timing
+/// model's latency at its default period (Dynamatic's: `muli` 4, the dividers 35, others 0).
+pub fn unit_latency(kind: OpKind, width: u32) -> u32 {
+    let model = crate::buffers::timing::TimingModel::builtin();
+    model
+        .op_at_period(kind.key(), width, crate::buffers::timing::DEFAULT_PERIOD)
+        .map_or(0, |timing| timing.latency)
 }
 
 /// The library's name for an integer op with two operands (`hsir_binary`'s `OP`): the op's key

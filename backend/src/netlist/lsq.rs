@@ -4,8 +4,9 @@
 //! `ctrlEnd` (`Interface::steady_done`): the cell's `mem_start` and `ctrl_end` are tied valid, so
 //! its done token is offered whenever the queue is empty and no group token is valid.
 //!
-//! The queue is hsir's conservative, in-order LSQ (see `hsir_lsq` in `rtl/README.md`), not
-//! Dynamatic's out-of-order one: same results, less overlap between accesses.
+//! The queue follows the ordering rules and cycles of Dynamatic's own LSQ (see `hsir_lsq` in
+//! `rtl/README.md`): loads overtake older stores whose addresses differ, and take a same-address
+//! store's data by bypass.
 
 use hsir_analysis::ops::OpKind;
 use hsir_analysis::DiagnosticCode as Code;

@@ -1,7 +1,7 @@
-//! Dynamatic's load-store queue (`lsq`) in the interpreter: hsir's conservative, in-order queue,
-//! as `hsir_lsq` in `rtl/README.md` behaves, minus timing. It is not Dynamatic's LSQ, whose
-//! accesses overtake each other when their addresses allow; this one runs them strictly in
-//! program order, which gives the same results, and is what the RTL does too.
+//! Dynamatic's load-store queue (`lsq`) in the interpreter, as a queue run strictly in program
+//! order. `hsir_lsq` (`rtl/README.md`), like Dynamatic's LSQ, lets accesses overtake each other
+//! when their addresses allow and forwards store data to loads; every load still sees exactly
+//! the stores before it in program order, so the results are these, and only timing differs.
 //!
 //! A group's allocation token appends the group's accesses, in program order, to the queue. A
 //! port takes tokens (addresses, store data) while it holds fewer than its accesses in the queue,
