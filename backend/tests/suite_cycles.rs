@@ -19,7 +19,7 @@ use hsir_backend::rtl::TestbenchOptions;
 const DYNAMATIC_TESTBENCH_CYCLES: i64 = 9;
 
 /// How far hsir may be from Dynamatic, as a fraction of Dynamatic's cycles.
-const TOLERANCE: f64 = 0.05;
+const TOLERANCE: f64 = 0.03;
 
 /// Inputs for kernels whose running time depends on them (the values of the C `main()`).
 const INPUTS: &[(&str, &str)] = &[("gcd", "a=7966496 b=314080416")];
@@ -113,7 +113,7 @@ fn hsir_cycles(path: &Path, function: &str) -> Result<i64, String> {
 }
 
 #[test]
-fn legacy_kernels_run_within_five_percent_of_dynamatics_cycles() {
+fn legacy_kernels_run_within_three_percent_of_dynamatics_cycles() {
     let Some(dir) = suite() else {
         eprintln!("skipped: ../shared/dynamatic-suite is not there");
         return;
