@@ -1,10 +1,10 @@
-//! hsir's cycles beside Dynamatic's own on the 2025 suite (`../shared/dynamatic-suite`): every
-//! LEGACY `__handshake_export.mlir`, generated with a testbench (one token per argument, no
-//! stalls), simulated in iverilog, from the first input token taken to the last output token
-//! taken, plus the cycles Dynamatic's testbench adds around the kernel, against `RESULTS.tsv`.
+//! Cycle counts of generated designs, simulated in iverilog with a testbench without stalls (one
+//! token per argument): the LSQ's store-to-load bypass on a fixture, and hsir's cycles beside
+//! Dynamatic's own on the 2025 suite (`../shared/dynamatic-suite`): every LEGACY
+//! `__handshake_export.mlir`, from the first input token taken to the last output token taken,
+//! plus the cycles Dynamatic's testbench adds around the kernel, against `RESULTS.tsv`.
 //! `docs/timing-model.md` ("Cycles beside Dynamatic's") has the table and explains the offset.
-//!
-//! Skips, saying so, when the suite is not there.
+//! The suite test skips, saying so, when the suite is not there.
 
 mod common;
 
@@ -45,33 +45,36 @@ fn dynamatic_cycles(dir: &Path) -> Vec<(String, String, i64)> {
         .collect()
 }
 
-/// The testbench with its random stalls removed and a line per token taken on a top-level
-/// port (`hsir-cycles: NAME CYCLE`).
+/// The testbench with its random stalls removed and a line per token taken on a port of the
+/// design (`hsir-cycles: i0 x 12`: the testbench's name, the port's, the cycle).
 fn without_stalls(tb: &str) -> Result<String, String> {
     const STALL: &str = "(($random(seed) & 3) != 0)";
     if !tb.contains(STALL) {
         return Err(format!("the testbench no longer decides stalls with `{STALL}`"));
     }
     let mut text = tb.replace(STALL, "1'b1");
-    let mut ports: Vec<String> = Vec::new();
-    for word in tb.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
-        let Some(port) = word.strip_suffix("_valid") else { continue };
-        let numbered = |p: &str| p.len() > 1 && p.as_bytes()[1..].iter().all(u8::is_ascii_digit);
-        if (port.starts_with('i') || port.starts_with('o'))
-            && numbered(port)
-            && !ports.iter().any(|p| p == port)
-        {
-            ports.push(port.to_string());
+    // The design's ports as the testbench connects them: `.x_valid(i0_valid)`.
+    let mut probes = String::new();
+    for piece in tb.split("_valid(").skip(1) {
+        let Some((tb_name, _)) = piece.split_once("_valid)") else { continue };
+        let numbered = tb_name.len() > 1 && tb_name.as_bytes()[1..].iter().all(u8::is_ascii_digit);
+        if !(numbered && (tb_name.starts_with('i') || tb_name.starts_with('o'))) {
+            continue;
         }
+        let connect = format!("_valid({tb_name}_valid)");
+        let Some(at) = tb.find(&connect) else { continue };
+        let start = tb[..at].rfind('.').map_or(at, |d| d + 1);
+        let port = &tb[start..at];
+        if probes.contains(&format!("hsir-cycles: {tb_name} ")) {
+            continue;
+        }
+        probes.push_str(&format!(
+            "  always @(posedge clk) if (!rst && {tb_name}_valid && {tb_name}_ready) $display(\"hsir-cycles: {tb_name} {port} %0d\", cycle);\n"
+        ));
     }
-    let probes: String = ports
-        .iter()
-        .map(|p| {
-            format!(
-                "  always @(posedge clk) if (!rst && {p}_valid && {p}_ready) $display(\"hsir-cycles: {p} %0d\", cycle);\n"
-            )
-        })
-        .collect();
+    if probes.is_empty() {
+        return Err("no ports of the design found in the testbench".into());
+    }
     let Some(end) = text.rfind("endmodule") else {
         return Err("the testbench has no `endmodule`".into());
     };
@@ -79,8 +82,15 @@ fn without_stalls(tb: &str) -> Result<String, String> {
     Ok(text)
 }
 
-/// The kernel's cycles in hsir's RTL: first input token taken to last output token taken.
-fn hsir_cycles(path: &Path, function: &str) -> Result<i64, String> {
+/// One token taken on a port of the design: whether it is an input, the port, the cycle.
+struct Taken {
+    input: bool,
+    port: String,
+    cycle: i64,
+}
+
+/// Simulates `function` of `path` without stalls; the tokens its ports took, in order.
+fn run_without_stalls(path: &Path, function: &str) -> Result<Vec<Taken>, String> {
     let options = TestbenchOptions { tokens: Some(1), seed: 1, probe_leftovers: false };
     let generated = Generated::with(path, function, options)?;
     let tb = generated
@@ -94,22 +104,46 @@ fn hsir_cycles(path: &Path, function: &str) -> Result<i64, String> {
     if !out.contains("hsir-tb: PASS") {
         return Err(format!("the testbench did not pass:\n{out}"));
     }
-    let mut first_in = i64::MAX;
-    let mut last_out = i64::MIN;
+    let mut taken = Vec::new();
     for line in out.lines() {
         let Some(rest) = line.strip_prefix("hsir-cycles: ") else { continue };
-        let (port, cycle) = rest.split_once(' ').ok_or("a malformed probe line")?;
-        let cycle: i64 = cycle.trim().parse().map_err(|_| "a malformed cycle")?;
-        if port.starts_with('i') {
-            first_in = first_in.min(cycle);
-        } else {
-            last_out = last_out.max(cycle);
-        }
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let [tb_name, port, cycle] = fields[..] else {
+            return Err(format!("a malformed probe line `{line}`"));
+        };
+        let cycle = cycle.parse().map_err(|_| format!("a malformed cycle in `{line}`"))?;
+        taken.push(Taken { input: tb_name.starts_with('i'), port: port.to_string(), cycle });
     }
-    if first_in == i64::MAX || last_out == i64::MIN {
+    if !taken.iter().any(|t| t.input) || !taken.iter().any(|t| !t.input) {
         return Err(format!("no tokens were seen on the ports:\n{out}"));
     }
+    Ok(taken)
+}
+
+/// The kernel's cycles in hsir's RTL: first input token taken to last output token taken.
+fn hsir_cycles(path: &Path, function: &str) -> Result<i64, String> {
+    let taken = run_without_stalls(path, function)?;
+    let first_in = taken.iter().filter(|t| t.input).map(|t| t.cycle).min().unwrap_or(0);
+    let last_out = taken.iter().filter(|t| !t.input).map(|t| t.cycle).max().unwrap_or(0);
     Ok(last_out - first_in)
+}
+
+/// `raw_war` (test_data/designs/lsq.mlir) stores `d` and loads the same address back in one
+/// group: the load takes the store's data by bypass, two cycles after the store's address and
+/// data arrive (they come together: the cycle `d` is taken), as Dynamatic's LSQ does. A queue
+/// running its accesses in order takes four (the store writes, then the load reads memory).
+#[test]
+fn a_load_takes_an_older_stores_data_two_cycles_after_it_arrives() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/designs/lsq.mlir");
+    let taken = run_without_stalls(&path, "raw_war").unwrap();
+    let at = |port: &str| {
+        taken
+            .iter()
+            .find(|t| t.port == port)
+            .map(|t| t.cycle)
+            .unwrap_or_else(|| panic!("no token on `{port}`"))
+    };
+    assert_eq!(at("y") - at("d"), 2, "d taken at {}, y at {}", at("d"), at("y"));
 }
 
 #[test]
