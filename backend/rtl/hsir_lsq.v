@@ -339,6 +339,7 @@ module hsir_lsq #(
     c_wr       = 1'b0;
     c_wr_at    = {PW{1'b0}};
     st_first   = 1'b1;
+    r2         = 0;
     found      = 1'b0;
     blocked    = 1'b0;
     matched    = 1'b0;
