@@ -936,13 +936,18 @@ impl<'p> Builder<'p> {
         }
         let mut loads = Vec::new();
         for k in 0..interface.loads {
+            // An `lsq [MC]`'s load port is one process with its store port.
+            let component = match interface.lsq_ports {
+                Some((l, s)) if l == k => stores[s].component,
+                _ => self.component(),
+            };
             loads.push(LoadPort {
                 addr_in: input(Port::LoadAddr(k)).ok_or_else(|| bad("a load's address"))?,
                 data_out: interface
                     .result(Port::LoadData(k))
                     .ok_or_else(|| bad("a load's data result"))?,
                 done_out: interface.result(Port::LoadDone(k)),
-                component: self.component(),
+                component,
             });
         }
         let counts =
@@ -964,7 +969,7 @@ impl<'p> Builder<'p> {
             }),
             _ => None,
         };
-        Ok(MemoryNode { memory, stores, loads, counts, completion })
+        Ok(MemoryNode { memory, stores, loads, counts, completion, lsq: interface.lsq_ports })
     }
 
     /// Fails when a result of the top function is fed by sources alone: an endless stream.
