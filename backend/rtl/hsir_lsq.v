@@ -27,9 +27,18 @@
 // mem_start and ctrl_end are taken into registers when they arrive (ready while none is held);
 // mem_end is valid once both are held, the queue is empty and no group token is valid (it
 // drops if one arrives), and taking it frees both registers.
+// MC = 1: an LSQ behind a `mem_controller` (`lsq [MC]`): the BRAM ports are unused (loadEn and
+// storeEn stay 0) and the memory side is channels to the controller's load port and store port.
+// A load that may read memory offers its address on mc_ld_addr and counts as read (for the
+// rules above) once its word comes back on mc_ld_data (always ready), in the order the
+// addresses were taken; a store's address and data go out on mc_st_addr and mc_st_data (each
+// offered until taken), and the entry leaves the queue only once the controller's st_done for
+// it arrives on mc_st_done (always ready), so the controller has written it before any later
+// load can miss it in the queue. With MC = 0 the mc_* inputs are ignored (tie them invalid).
 // Timing: every output but mem_end_valid and the store ports' readies is combinational from
 // registers; st_addr_ready depends on st_data_valid and st_data_ready on st_addr_valid (a
-// join); mem_end_valid on group_valid.
+// join); mem_end_valid on group_valid; with MC = 1, mc_st_addr_valid on mc_st_data_ready's
+// history only (registered), so no output depends on an mc_* ready combinationally.
 module hsir_lsq #(
   parameter NG    = 1,
   parameter NLD   = 1,
@@ -38,7 +47,8 @@ module hsir_lsq #(
   parameter AW    = 10,
   parameter DEPTH = 16,
   parameter NCHAR = 1,
-  parameter [8*NCHAR-1:0] LAYOUT = "l"
+  parameter [8*NCHAR-1:0] LAYOUT = "l",
+  parameter MC    = 0
 ) (
   input                clk,
   input                rst,
@@ -67,8 +77,23 @@ module hsir_lsq #(
   input  [W-1:0]       loadData,
   output               storeEn,
   output [AW-1:0]      storeAddr,
-  output [W-1:0]       storeData
+  output [W-1:0]       storeData,
+  output [AW-1:0]      mc_ld_addr_data,
+  output               mc_ld_addr_valid,
+  input                mc_ld_addr_ready,
+  input  [W-1:0]       mc_ld_data_data,
+  input                mc_ld_data_valid,
+  output               mc_ld_data_ready,
+  output [AW-1:0]      mc_st_addr_data,
+  output               mc_st_addr_valid,
+  input                mc_st_addr_ready,
+  output [W-1:0]       mc_st_data_data,
+  output               mc_st_data_valid,
+  input                mc_st_data_ready,
+  input                mc_st_done_valid,
+  output               mc_st_done_ready
 );
+  localparam BEHIND = MC != 0;
   // ---- The layout, read at elaboration ----------------------------------------------------
 
   // Character `i` of LAYOUT, from the left.
@@ -346,8 +371,9 @@ module hsir_lsq #(
     src        = {PW{1'b0}};
     j          = {PW{1'b0}};
     i          = q_head;
+    // Behind a controller a store's e_out says the controller wrote it.
     c_retire   = q_count != {CW{1'b0}}
-                 && (e_store[i] ? e_iss[i] : e_out[i]);
+                 && (e_store[i] && !BEHIND ? e_iss[i] : e_out[i]);
     // Ports: each fills (and, for loads, delivers from) its own entries, oldest first.
     for (p = 0; p < NLD; p = p + 1) begin
       found = 1'b0;
@@ -414,7 +440,7 @@ module hsir_lsq #(
           blocked = 1'b0;
           for (r2 = 0; r2 < DEPTH; r2 = r2 + 1) begin
             j = wrap(q_head, {CW{1'b0}}, r2[CW-1:0]);
-            if (r2 < r && !e_store[j] && !e_iss[j]
+            if (r2 < r && !e_store[j] && !(BEHIND ? e_dv[j] : e_iss[j])
                 && (!e_av[j] || e_addr[j*AW +: AW] == e_addr[i*AW +: AW]))
               blocked = 1'b1;
           end
@@ -435,11 +461,67 @@ module hsir_lsq #(
   assign st_data_ready = c_sa_ready & st_addr_valid;
   assign ld_data_valid = c_out_v;
   assign ld_data_data  = c_out_d;
-  assign loadEn        = c_rd;
+  assign loadEn        = c_rd & !BEHIND;
   assign loadAddr      = e_addr[c_rd_at*AW +: AW];
-  assign storeEn       = c_wr;
+  assign storeEn       = c_wr & !BEHIND;
   assign storeAddr     = e_addr[c_wr_at*AW +: AW];
   assign storeData     = e_data[c_wr_at*W +: W];
+
+  // ---- Behind a controller: the channels to it ----------------------------------------------
+  // A load is issued when the controller takes its address; a store when it has taken both its
+  // address and its data (sa_sent / sd_sent: the one taken in an earlier cycle). The entries
+  // issued wait in two FIFOs for their word (loads) and their st_done (stores), in order.
+  reg              sa_sent;
+  reg              sd_sent;
+  wire             rd_go = c_rd & (!BEHIND | mc_ld_addr_ready);
+  wire             wr_go = c_wr & (!BEHIND | ((sa_sent | mc_st_addr_ready)
+                                              & (sd_sent | mc_st_data_ready)));
+  reg [DEPTH*PW-1:0] lt_q;
+  reg [PW-1:0]       lt_head;
+  reg [PW-1:0]       lt_tail;
+  reg [DEPTH*PW-1:0] st_q;
+  reg [PW-1:0]       st_head;
+  reg [PW-1:0]       st_tail;
+  wire               ld_back = BEHIND & mc_ld_data_valid;
+  wire               st_back = BEHIND & mc_st_done_valid;
+
+  assign mc_ld_addr_valid = c_rd & BEHIND;
+  assign mc_ld_addr_data  = e_addr[c_rd_at*AW +: AW];
+  assign mc_ld_data_ready = 1'b1;
+  assign mc_st_addr_valid = c_wr & BEHIND & !sa_sent;
+  assign mc_st_addr_data  = e_addr[c_wr_at*AW +: AW];
+  assign mc_st_data_valid = c_wr & BEHIND & !sd_sent;
+  assign mc_st_data_data  = e_data[c_wr_at*W +: W];
+  assign mc_st_done_ready = 1'b1;
+
+  always @(posedge clk) begin
+    if (rst) begin
+      sa_sent <= 1'b0;
+      sd_sent <= 1'b0;
+      lt_head <= {PW{1'b0}};
+      lt_tail <= {PW{1'b0}};
+      st_head <= {PW{1'b0}};
+      st_tail <= {PW{1'b0}};
+    end else begin
+      if (wr_go || !BEHIND) begin
+        sa_sent <= 1'b0;
+        sd_sent <= 1'b0;
+      end else if (c_wr) begin
+        sa_sent <= sa_sent | mc_st_addr_ready;
+        sd_sent <= sd_sent | mc_st_data_ready;
+      end
+      if (BEHIND && rd_go) begin
+        lt_q[lt_tail*PW +: PW] <= c_rd_at;
+        lt_tail <= lt_tail + 1'b1;
+      end
+      if (ld_back) lt_head <= lt_head + 1'b1;
+      if (BEHIND && wr_go) begin
+        st_q[st_tail*PW +: PW] <= c_wr_at;
+        st_tail <= st_tail + 1'b1;
+      end
+      if (st_back) st_head <= st_head + 1'b1;
+    end
+  end
 
   // ---- Completion ---------------------------------------------------------------------------
   // mem_start and ctrl_end are kept in registers (ready while none is kept, never depending on
@@ -481,7 +563,7 @@ module hsir_lsq #(
       if (c_retire) q_head <= q_head + 1'b1;
       if (alloc) q_tail <= q_tail + need[PW-1:0];
       q_count <= q_count + (alloc ? need : {CW{1'b0}}) - {{PW{1'b0}}, c_retire};
-      rd      <= c_rd;
+      rd      <= c_rd & !BEHIND;
       rd_at   <= c_rd_at;
     end
   end
@@ -507,12 +589,17 @@ module hsir_lsq #(
         e_dv[ei]  <= 1'b1;
         e_data[ei*W +: W] <= e_data[c_fwd_src[ei*PW +: PW]*W +: W];
       end
-    if (c_rd) e_iss[c_rd_at] <= 1'b1;
+    if (rd_go) e_iss[c_rd_at] <= 1'b1;
     if (rd) begin
       e_dv[rd_at] <= 1'b1;
       e_data[rd_at*W +: W] <= loadData;
     end
-    if (c_wr) e_iss[c_wr_at] <= 1'b1;
+    if (ld_back && !rst) begin
+      e_dv[lt_q[lt_head*PW +: PW]] <= 1'b1;
+      e_data[lt_q[lt_head*PW +: PW]*W +: W] <= mc_ld_data_data;
+    end
+    if (wr_go) e_iss[c_wr_at] <= 1'b1;
+    if (st_back && !rst) e_out[st_q[st_head*PW +: PW]] <= 1'b1;
     for (pi = 0; pi < NLD; pi = pi + 1)
       if (c_out_v[pi] && ld_data_ready[pi]) e_out[c_out_at[pi*PW +: PW]] <= 1'b1;
     if (alloc && !rst)

@@ -114,7 +114,7 @@ pub struct Interface {
     /// `lsq [MC]`: an LSQ whose requests go through a `mem_controller` rather than to a memref.
     pub behind_controller: bool,
     /// `mem_controller`: the load port and store port an `lsq [MC]` feeds, if one does.
-    pub lsq_ports: Option<(usize, usize)>,
+    pub lsq_ports: Option<LsqPorts>,
     /// Dynamatic 2024's `mem_controller` and `lsq`: there is no `memStart` / `ctrlEnd`, and the
     /// done token (`Port::MemEnd`) is offered whenever no access the interface was told of is
     /// pending, rather than once per `ctrlEnd`.
@@ -122,6 +122,16 @@ pub struct Interface {
     /// Why the ports cannot be laid out, when they cannot (an `lsq` whose operands do not match
     /// its `groupSizes`); the roles concerned are `Port::Unknown`.
     pub problem: Option<String>,
+}
+
+/// The ports of a `mem_controller` that an `lsq [MC]` feeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LsqPorts {
+    /// The `lsq` op.
+    pub lsq: OpId,
+    /// The controller's load port and store port it uses.
+    pub load: usize,
+    pub store: usize,
 }
 
 /// What one operand or result of a memory interface is. Numbers are port indices (load port
@@ -306,7 +316,7 @@ fn mem_controller(func: &Func, op: &OpData, id: OpId) -> Interface {
     let mut loads = 0;
     let mut store_ops: Vec<OpId> = Vec::new();
     let mut store_counts = 0;
-    let (mut lsq_load, mut lsq_store) = (None, None);
+    let (mut lsq_load, mut lsq_store, mut lsq_op) = (None, None, None);
     for &u in &op.operands {
         let use_ = &item.uses[u as usize];
         let role = match &use_.container {
@@ -319,7 +329,8 @@ fn mem_controller(func: &Func, op: &OpData, id: OpId) -> Interface {
                     _ => None,
                 };
                 match (made, from_lsq) {
-                    (_, Some((_, 0))) => {
+                    (_, Some((lsq, 0))) => {
+                        lsq_op = Some(lsq);
                         loads += 1;
                         lsq_load = Some(loads - 1);
                         Port::LoadAddr(loads - 1)
@@ -389,7 +400,10 @@ fn mem_controller(func: &Func, op: &OpData, id: OpId) -> Interface {
         results,
         groups: Vec::new(),
         behind_controller: false,
-        lsq_ports: lsq_load.zip(lsq_store),
+        lsq_ports: match (lsq_op, lsq_load, lsq_store) {
+            (Some(lsq), Some(load), Some(store)) => Some(LsqPorts { lsq, load, store }),
+            _ => None,
+        },
         steady_done: func.era == Era::Dynamatic2024,
         problem: None,
     }

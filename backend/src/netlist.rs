@@ -262,6 +262,8 @@ struct Lowering<'p> {
     names: HashMap<String, usize>,
     /// Channels that always hold a token in hardware, as a source's do: never left over.
     steady: Vec<ChannelId>,
+    /// Per `lsq [MC]`: the `mem_controller`'s store-done channel back to it (`lsq.rs`).
+    controller_done: Vec<(OpId, ChannelId)>,
 }
 
 impl<'p> Lowering<'p> {
@@ -279,6 +281,7 @@ impl<'p> Lowering<'p> {
             diagnostics: Vec::new(),
             names: HashMap::new(),
             steady: Vec::new(),
+            controller_done: Vec::new(),
         }
     }
 
@@ -1368,7 +1371,13 @@ impl<'p> Lowering<'p> {
         let w = spec.width;
         let dynamatic = iface.kind == InterfaceKind::MemController;
         let st_done: Vec<ChannelId> = if dynamatic {
-            (0..st).map(|_| self.tie_output(&base, 1)).collect()
+            // An `lsq [MC]` hears when its stores are written.
+            (0..st)
+                .map(|k| match iface.lsq_ports {
+                    Some(p) if p.store == k => self.controller_done(p.lsq),
+                    _ => self.tie_output(&base, 1),
+                })
+                .collect()
         } else {
             match (0..st).map(|k| result(self, Role::StoreDone(k))).collect::<Option<Vec<_>>>() {
                 Some(v) => v,

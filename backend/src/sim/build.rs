@@ -938,7 +938,7 @@ impl<'p> Builder<'p> {
         for k in 0..interface.loads {
             // An `lsq [MC]`'s load port is one process with its store port.
             let component = match interface.lsq_ports {
-                Some((l, s)) if l == k => stores[s].component,
+                Some(p) if p.load == k => stores[p.store].component,
                 _ => self.component(),
             };
             loads.push(LoadPort {
@@ -969,7 +969,8 @@ impl<'p> Builder<'p> {
             }),
             _ => None,
         };
-        Ok(MemoryNode { memory, stores, loads, counts, completion, lsq: interface.lsq_ports })
+        let lsq = interface.lsq_ports.map(|p| (p.load, p.store));
+        Ok(MemoryNode { memory, stores, loads, counts, completion, lsq })
     }
 
     /// Fails when a result of the top function is fed by sources alone: an endless stream.
