@@ -203,8 +203,24 @@ impl Lowering<'_> {
                     .map(|p| (p.to_string(), format!("{n}_{p}")))
                     .collect()
             }
-            // The controller owns the BRAM ports: the cell's stay unused.
-            None => vec![("loadData".to_string(), format!("{w}'d0"))],
+            // The controller owns the BRAM ports: the cell's outputs go to wires nothing reads.
+            None => {
+                let mut raw = vec![("loadData".to_string(), format!("{w}'d0"))];
+                for (port, width) in
+                    [("loadEn", 1), ("loadAddr", aw), ("storeEn", 1), ("storeAddr", aw), ("storeData", w)]
+                {
+                    let c = self.new_channel(
+                        &format!("{base}_{port}"),
+                        super::Shape { data: width, control: false },
+                        String::new(),
+                    );
+                    self.module.channels[c].raw = true;
+                    let wire = format!("{}_data", self.module.channels[c].name);
+                    self.module.unused.push(wire.clone());
+                    raw.push((port.to_string(), wire));
+                }
+                raw
+            }
         };
         // Groups without ports get one port that never asks (inputs) or always takes (outputs).
         let fill_in = |this: &mut Self, v: Vec<ChannelId>, width: u32| {
