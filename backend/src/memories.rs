@@ -325,7 +325,9 @@ fn mem_controller(func: &Func, op: &OpData, id: OpId) -> Interface {
                 seen_paren = true;
                 let made = use_.value.and_then(|v| producer(func, v));
                 let from_lsq = match made {
-                    Some((Some(OpKind::Lsq), lsq, n)) => to_controller(func, lsq, n).map(|c| (lsq, c)),
+                    Some((Some(OpKind::Lsq), lsq, n)) => {
+                        to_controller(func, lsq, n).map(|c| (lsq, c))
+                    }
                     _ => None,
                 };
                 match (made, from_lsq) {
@@ -413,10 +415,8 @@ fn mem_controller(func: &Func, op: &OpData, id: OpId) -> Interface {
 /// 1 store address, 2 store data): the three results after its load data.
 fn to_controller(func: &Func, lsq: OpId, n: u32) -> Option<usize> {
     let op = &func.item.ops[lsq as usize];
-    let bracket = op
-        .operands
-        .iter()
-        .any(|&u| func.item.uses[u as usize].container == Container::Bracket);
+    let bracket =
+        op.operands.iter().any(|&u| func.item.uses[u as usize].container == Container::Bracket);
     if bracket {
         return None;
     }
@@ -561,8 +561,9 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
             _ => "`memEnd`",
         };
         problem = Some(format!(
-            "it has {} loads, so {expected} results (load data, then {after}), not {}",
+            "it has {} load{}, so {expected} results (load data, then {after}), not {}",
             iface.loads,
+            if iface.loads == 1 { "" } else { "s" },
             op.results.len()
         ));
     }

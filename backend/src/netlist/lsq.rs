@@ -70,14 +70,14 @@ impl Lowering<'_> {
         let bram = if behind {
             None
         } else {
-        let Some(spec) = specs.iter().find(|m| m.interfaces.iter().any(|i| i.op == id)) else {
-            return refuse(
+            let Some(spec) = specs.iter().find(|m| m.interfaces.iter().any(|i| i.op == id)) else {
+                return refuse(
                 self,
                 format!("`{}` whose memory hsir cannot size (a memref argument with a static shape is needed)", op.short_name()),
             );
-        };
-        if spec.interfaces.len() > 1 {
-            return refuse(
+            };
+            if spec.interfaces.len() > 1 {
+                return refuse(
                 self,
                 format!(
                     "`{}` on memory `{}`, which {} other interface{} also reach{}: hsir gives a memref one interface",
@@ -88,8 +88,8 @@ impl Lowering<'_> {
                     if spec.interfaces.len() == 2 { "es" } else { "" },
                 ),
             );
-        }
-        let MemoryKind::Argument(arg) = spec.kind else { return };
+            }
+            let MemoryKind::Argument(arg) = spec.kind else { return };
             Some((spec, arg))
         };
         let operand = |this: &Self, role: Role| {
@@ -145,15 +145,22 @@ impl Lowering<'_> {
         // Behind a controller, the words are as wide as the store data it sends.
         let to_mc = |this: &Self, k: usize| result(this, Role::ToController(k));
         let mc = if behind {
-            let (Some(ld_a), Some(st_a), Some(st_d), Some(back)) =
-                (to_mc(self, 0), to_mc(self, 1), to_mc(self, 2), operand(self, Role::FromController))
-            else {
+            let (Some(ld_a), Some(st_a), Some(st_d), Some(back)) = (
+                to_mc(self, 0),
+                to_mc(self, 1),
+                to_mc(self, 2),
+                operand(self, Role::FromController),
+            ) else {
                 return;
             };
             let Some(done) = self.controller_done_of(id) else {
                 return refuse(
                     self,
-                    format!("`{} [MC]` whose results do not reach a `{}`'s load and store ports", op.short_name(), OpKind::MemController.key()),
+                    format!(
+                        "`{} [MC]` whose results do not reach a `{}`'s load and store ports",
+                        op.short_name(),
+                        OpKind::MemController.key()
+                    ),
                 );
             };
             Some([ld_a, st_a, st_d, back, done])
@@ -206,9 +213,13 @@ impl Lowering<'_> {
             // The controller owns the BRAM ports: the cell's outputs go to wires nothing reads.
             None => {
                 let mut raw = vec![("loadData".to_string(), format!("{w}'d0"))];
-                for (port, width) in
-                    [("loadEn", 1), ("loadAddr", aw), ("storeEn", 1), ("storeAddr", aw), ("storeData", w)]
-                {
+                for (port, width) in [
+                    ("loadEn", 1),
+                    ("loadAddr", aw),
+                    ("storeEn", 1),
+                    ("storeAddr", aw),
+                    ("storeData", w),
+                ] {
                     let c = self.new_channel(
                         &format!("{base}_{port}"),
                         super::Shape { data: width, control: false },
@@ -304,11 +315,7 @@ impl Lowering<'_> {
             return c;
         }
         let base = format!("lsq{lsq}_st_done");
-        let c = self.new_channel(
-            &base,
-            super::Shape { data: 0, control: true },
-            String::new(),
-        );
+        let c = self.new_channel(&base, super::Shape { data: 0, control: true }, String::new());
         self.controller_done.push((lsq, c));
         c
     }
