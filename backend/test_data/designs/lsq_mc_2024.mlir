@@ -6,7 +6,7 @@
 // the second straight to the controller (`mc_store`), whose store count per iteration (2)
 // includes the LSQ's store. One token per argument, as loop_kernel.mlir.
 
-// hsir-sim: tokens=1 n=0..7 k=-50..50
+// hsir-sim: tokens=1 n=3..7 k=-50..50
 handshake.func @prefix_mc_2024(%mem: memref<16xi32>, %n: !handshake.channel<i32>, %k: !handshake.channel<i32>, %start: !handshake.control<>, ...) -> !handshake.control<> attributes {argNames = ["mem", "n", "k", "start"], resNames = ["end"]} {
   %to_lsq, %mc_done = mem_controller[%mem : memref<16xi32>] (%count, %st2_addr, %st2_data, %lq#1, %lq#2, %lq#3) {connectedBlocks = [1 : i32]} : (!handshake.channel<i32>, !handshake.channel<i4>, !handshake.channel<i32>, !handshake.channel<i4>, !handshake.channel<i4>, !handshake.channel<i32>) -> (!handshake.channel<i32>, !handshake.control<>)
   %lq:4, %lsq_done = lsq[MC] (%cb#0, %ld_addr, %st_addr, %st_data, %to_lsq) {groupSizes = [2 : i32]} : (!handshake.control<>, !handshake.channel<i4>, !handshake.channel<i4>, !handshake.channel<i32>, !handshake.channel<i32>) -> (!handshake.channel<i32>, !handshake.channel<i4>, !handshake.channel<i4>, !handshake.channel<i32>, !handshake.control<>)
