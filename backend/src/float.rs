@@ -9,7 +9,7 @@
 //! integer conversions round toward zero and saturate, and a NaN gives 0 (Rust's `as`).
 
 use hsir_analysis::ir::{OpData, ValueId};
-use hsir_analysis::ops::OpKind;
+use hsir_analysis::ops::{Era, OpKind};
 use hsir_analysis::signatures::Style;
 use hsir_analysis::types::Type;
 
@@ -296,9 +296,10 @@ pub struct FloatUnit {
 }
 
 impl FloatUnit {
-    /// Cycles from operands to result in the RTL (`float_latency`).
-    pub fn latency(&self) -> u32 {
-        float_latency(self.op.kind(), self.input.bits())
+    /// Cycles from operands to result in the RTL of a function written in `era`
+    /// (`float_latency_in`).
+    pub fn latency(&self, era: Era) -> u32 {
+        float_latency_in(self.op.kind(), self.input.bits(), era)
     }
 }
 
@@ -415,6 +416,27 @@ pub fn format_of(func: &Func, value: ValueId) -> Option<FloatFormat> {
 /// delay within the period, or the fastest when none fits. That gives addf / subf 6 (f32) and
 /// 12 (f64), mulf 2 and 6, divf 15 and 63, cmpf 0 and 1, conversions between integers and
 /// floats 5, and 0 for negf, extf, truncf and any op the model does not know.
+///
+/// IR written in Dynamatic's 2024 or 2025 syntax came from a Dynamatic whose float units had one
+/// implementation each, with fixed latencies (the model's `NAME.2025` sections: addf / subf 9
+/// and 12, mulf 4, divf 29 and 36); those are taken for it, so that a circuit runs the cycles
+/// Dynamatic's own RTL ran.
+pub fn float_latency_in(kind: OpKind, width: u32, era: Era) -> u32 {
+    // Dynamatic's units had fixed latencies until mid-2025: the model's `NAME.2025` sections.
+    if matches!(era, Era::Dynamatic2024 | Era::Dynamatic2025) {
+        let model = crate::buffers::timing::TimingModel::builtin();
+        let key = format!("{}.2025", kind.key());
+        if let Some(timing) =
+            model.op_at_period(&key, width, crate::buffers::timing::DEFAULT_PERIOD)
+        {
+            return timing.latency;
+        }
+    }
+    float_latency(kind, width)
+}
+
+/// Cycles of `kind` at `width` bits in Dynamatic's current RTL: the built-in timing model's
+/// latency at its default period.
 pub fn float_latency(kind: OpKind, width: u32) -> u32 {
     let model = crate::buffers::timing::TimingModel::builtin();
     model
@@ -450,6 +472,15 @@ mod tests {
             assert!(table.contains(&(op, 64, l64)), "{op:?} f64: {table:?}");
         }
         assert_eq!(float_latency(OpKind::AddI, 32), 0);
+        let era2025 = [(OpKind::AddF, 32, 9), (OpKind::AddF, 64, 12), (OpKind::MulF, 32, 4)];
+        for (kind, width, cycles) in era2025 {
+            assert_eq!(float_latency_in(kind, width, Era::Dynamatic2025), cycles);
+            assert_eq!(
+                float_latency_in(kind, width, Era::Dynamatic2026),
+                float_latency(kind, width)
+            );
+        }
+        assert_eq!(float_latency_in(OpKind::SIToFP, 32, Era::Dynamatic2025), 5);
         // Narrower operands take the smallest characterised row above them.
         assert_eq!(float_latency(OpKind::SIToFP, 16), 5);
     }

@@ -32,8 +32,16 @@
 //!   `handshake.mem_interface = #handshake.mem_interface<LSQ: g>` (2024: `mem_interface = ...`)
 //!   must name its group. Dynamatic 2024's `lsq [%m : memref] (groups...)` has no `memStart` /
 //!   `ctrlEnd`: its parenthesised operands are the groups alone, and its last result, its done
-//!   token, is `memEnd`. The LSQ-MC form (`lsq [MC] (...)`, an LSQ whose requests go to a
-//!   `mem_controller`) is read as such (`Interface::behind_controller`) and not laid out further.
+//!   token, is `memEnd`.
+//! - `lsq [MC] (groups..., %ldDataFromMC) {groupSizes = [...]}`, Dynamatic's LSQ behind a
+//!   `mem_controller` (`Interface::behind_controller`): no memref, no `memStart` / `ctrlEnd`
+//!   (any era); its groups are laid out as above, and its last operand is the load data the
+//!   controller sends back (`Port::FromController`). Results: data per load port, then the load
+//!   address, store address and store data it sends the controller (`Port::ToController(0..3)`),
+//!   then (Dynamatic 2024 only) its steady done token, `memEnd`. The `mem_controller` reads
+//!   those three results as one load port (whose data result goes back to the LSQ) and one store
+//!   port, numbered among its own in operand order (`Interface::lsq_ports`); its store counts
+//!   include the LSQ's stores, as Dynamatic's do.
 //!
 //! Dynamatic 2024's interfaces (`mem_controller`, `lsq`) have no `memStart` / `ctrlEnd`, so
 //! their done token cannot be sent once per use of the memory: it is offered whenever no access
@@ -105,6 +113,8 @@ pub struct Interface {
     pub groups: Vec<Vec<Access>>,
     /// `lsq [MC]`: an LSQ whose requests go through a `mem_controller` rather than to a memref.
     pub behind_controller: bool,
+    /// `mem_controller`: the load port and store port an `lsq [MC]` feeds, if one does.
+    pub lsq_ports: Option<LsqPorts>,
     /// Dynamatic 2024's `mem_controller` and `lsq`: there is no `memStart` / `ctrlEnd`, and the
     /// done token (`Port::MemEnd`) is offered whenever no access the interface was told of is
     /// pending, rather than once per `ctrlEnd`.
@@ -112,6 +122,16 @@ pub struct Interface {
     /// Why the ports cannot be laid out, when they cannot (an `lsq` whose operands do not match
     /// its `groupSizes`); the roles concerned are `Port::Unknown`.
     pub problem: Option<String>,
+}
+
+/// The ports of a `mem_controller` that an `lsq [MC]` feeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LsqPorts {
+    /// The `lsq` op.
+    pub lsq: OpId,
+    /// The controller's load port and store port it uses.
+    pub load: usize,
+    pub store: usize,
 }
 
 /// What one operand or result of a memory interface is. Numbers are port indices (load port
@@ -138,6 +158,12 @@ pub enum Port {
     /// `mem_controller`: the done token, once every announced store is written; `lsq`: once
     /// every allocated access has been done.
     MemEnd,
+    /// `lsq [MC]`: the channel it sends its `mem_controller`: 0 a load address, 1 a store
+    /// address, 2 a store's data (results).
+    ToController(usize),
+    /// `lsq [MC]`: the load data its `mem_controller` sends back, in the order of the addresses
+    /// (its last operand).
+    FromController,
     /// A port the layout does not account for (the op's counts are wrong; HS1208 says so).
     Unknown,
 }
@@ -277,6 +303,7 @@ fn circt_interface(op: &OpData, id: OpId, kind: InterfaceKind, skip: usize) -> I
         results,
         groups: Vec::new(),
         behind_controller: false,
+        lsq_ports: None,
         steady_done: false,
         problem: None,
     }
@@ -289,18 +316,47 @@ fn mem_controller(func: &Func, op: &OpData, id: OpId) -> Interface {
     let mut loads = 0;
     let mut store_ops: Vec<OpId> = Vec::new();
     let mut store_counts = 0;
+    let (mut lsq_load, mut lsq_store, mut lsq_op) = (None, None, None);
     for &u in &op.operands {
         let use_ = &item.uses[u as usize];
         let role = match &use_.container {
             Container::Bracket => Port::Memref,
             Container::Paren => {
                 seen_paren = true;
-                match use_.value.and_then(|v| producer(func, v)) {
-                    Some((Some(kind), _, _)) if kind.is_load() => {
+                let made = use_.value.and_then(|v| producer(func, v));
+                let from_lsq = match made {
+                    Some((Some(OpKind::Lsq), lsq, n)) => {
+                        to_controller(func, lsq, n).map(|c| (lsq, c))
+                    }
+                    _ => None,
+                };
+                match (made, from_lsq) {
+                    (_, Some((lsq, 0))) => {
+                        lsq_op = Some(lsq);
+                        loads += 1;
+                        lsq_load = Some(loads - 1);
+                        Port::LoadAddr(loads - 1)
+                    }
+                    (_, Some((lsq, c))) => {
+                        let k = match store_ops.iter().position(|&s| s == lsq) {
+                            Some(k) => k,
+                            None => {
+                                store_ops.push(lsq);
+                                store_ops.len() - 1
+                            }
+                        };
+                        lsq_store = Some(k);
+                        if c == 1 {
+                            Port::StoreAddr(k)
+                        } else {
+                            Port::StoreData(k)
+                        }
+                    }
+                    (Some((Some(kind), _, _)), _) if kind.is_load() => {
                         loads += 1;
                         Port::LoadAddr(loads - 1)
                     }
-                    Some((Some(kind), store, n @ (0 | 1))) if kind.is_store() => {
+                    (Some((Some(kind), store, n @ (0 | 1))), _) if kind.is_store() => {
                         let k = match store_ops.iter().position(|&s| s == store) {
                             Some(k) => k,
                             None => {
@@ -346,9 +402,27 @@ fn mem_controller(func: &Func, op: &OpData, id: OpId) -> Interface {
         results,
         groups: Vec::new(),
         behind_controller: false,
+        lsq_ports: match (lsq_op, lsq_load, lsq_store) {
+            (Some(lsq), Some(load), Some(store)) => Some(LsqPorts { lsq, load, store }),
+            _ => None,
+        },
         steady_done: func.era == Era::Dynamatic2024,
         problem: None,
     }
+}
+
+/// Which channel to its `mem_controller` result `n` of `lsq [MC]` op `lsq` is (0 load address,
+/// 1 store address, 2 store data): the three results after its load data.
+fn to_controller(func: &Func, lsq: OpId, n: u32) -> Option<usize> {
+    let op = &func.item.ops[lsq as usize];
+    let bracket =
+        op.operands.iter().any(|&u| func.item.uses[u as usize].container == Container::Bracket);
+    if bracket {
+        return None;
+    }
+    let done = usize::from(func.era == Era::Dynamatic2024);
+    let first = op.results.len().checked_sub(3 + done)?;
+    (n as usize).checked_sub(first).filter(|&c| c < 3)
 }
 
 /// Dynamatic's `lsq`, laid out as the module comment says.
@@ -364,6 +438,7 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
         results: vec![Port::Unknown; op.results.len()],
         groups: Vec::new(),
         behind_controller: false,
+        lsq_ports: None,
         steady_done: func.era == Era::Dynamatic2024,
         problem: None,
     };
@@ -372,10 +447,7 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
         (0..op.operands.len()).filter(|&i| *container(i) == Container::Paren).collect();
     let memref: Vec<usize> =
         (0..op.operands.len()).filter(|&i| *container(i) == Container::Bracket).collect();
-    if memref.is_empty() {
-        iface.behind_controller = true;
-        return iface;
-    }
+    iface.behind_controller = memref.is_empty();
     for &i in &memref {
         iface.operands[i] = Port::Memref;
     }
@@ -383,8 +455,16 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
         iface.problem = Some("it has no readable `groupSizes`".into());
         return iface;
     };
-    // Dynamatic 2024's has no `memStart` / `ctrlEnd`: its parenthesised operands are the groups.
-    let body = if iface.steady_done {
+    // Dynamatic 2024's has no `memStart` / `ctrlEnd`: its parenthesised operands are the groups;
+    // behind a controller (any era), the groups and then the load data coming back.
+    let body = if iface.behind_controller {
+        let Some((&back, body)) = paren.split_last() else {
+            iface.problem = Some("it lacks the load data its `mem_controller` sends back".into());
+            return iface;
+        };
+        iface.operands[back] = Port::FromController;
+        body
+    } else if iface.steady_done {
         &paren[..]
     } else {
         let (&start, rest) = match paren.split_first() {
@@ -469,18 +549,33 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
             body.len()
         ));
     }
-    if problem.is_none() && op.results.len() != iface.loads + 1 {
+    // Behind a controller: three channels to it; a done token unless it is of 2025 or later.
+    let to_mc = if iface.behind_controller { 3 } else { 0 };
+    let done = usize::from(!iface.behind_controller || iface.steady_done);
+    let expected = iface.loads + to_mc + done;
+    if problem.is_none() && op.results.len() != expected {
+        let after = match (to_mc, done, iface.steady_done) {
+            (3, 1, _) => "the load address, store address and store data to its `mem_controller`, then its done token",
+            (3, _, _) => "the load address, store address and store data to its `mem_controller`",
+            (_, _, true) => "its done token",
+            _ => "`memEnd`",
+        };
         problem = Some(format!(
-            "it has {} loads, so {} results (load data, then {}), not {}",
+            "it has {} load{}, so {expected} results (load data, then {after}), not {}",
             iface.loads,
-            iface.loads + 1,
-            if iface.steady_done { "its done token" } else { "`memEnd`" },
+            if iface.loads == 1 { "" } else { "s" },
             op.results.len()
         ));
     }
     if problem.is_none() {
         for (i, role) in iface.results.iter_mut().enumerate() {
-            *role = if i < iface.loads { Port::LoadData(i) } else { Port::MemEnd };
+            *role = if i < iface.loads {
+                Port::LoadData(i)
+            } else if i < iface.loads + to_mc {
+                Port::ToController(i - iface.loads)
+            } else {
+                Port::MemEnd
+            };
         }
     }
     iface.problem = problem;

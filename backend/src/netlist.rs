@@ -262,6 +262,8 @@ struct Lowering<'p> {
     names: HashMap<String, usize>,
     /// Channels that always hold a token in hardware, as a source's do: never left over.
     steady: Vec<ChannelId>,
+    /// Per `lsq [MC]`: the `mem_controller`'s store-done channel back to it (`lsq.rs`).
+    controller_done: Vec<(OpId, ChannelId)>,
 }
 
 impl<'p> Lowering<'p> {
@@ -279,6 +281,7 @@ impl<'p> Lowering<'p> {
             diagnostics: Vec::new(),
             names: HashMap::new(),
             steady: Vec::new(),
+            controller_done: Vec::new(),
         }
     }
 
@@ -1106,8 +1109,9 @@ impl<'p> Lowering<'p> {
                         ("W", w.to_string()),
                         ("OW", ow.to_string()),
                         ("OP", format!("\"{opname}\"")),
+                        ("LATENCY", unit_latency(kind, w).to_string()),
                     ],
-                    false,
+                    true,
                     vec![
                         pins("lhs", vec![ins[0]], false, true),
                         pins("rhs", vec![ins[1]], false, true),
@@ -1371,7 +1375,13 @@ impl<'p> Lowering<'p> {
         let w = spec.width;
         let dynamatic = iface.kind == InterfaceKind::MemController;
         let st_done: Vec<ChannelId> = if dynamatic {
-            (0..st).map(|_| self.tie_output(&base, 1)).collect()
+            // An `lsq [MC]` hears when its stores are written.
+            (0..st)
+                .map(|k| match iface.lsq_ports {
+                    Some(p) if p.store == k => self.controller_done(p.lsq),
+                    _ => self.tie_output(&base, 1),
+                })
+                .collect()
         } else {
             match (0..st).map(|k| result(self, Role::StoreDone(k))).collect::<Option<Vec<_>>>() {
                 Some(v) => v,
@@ -1677,6 +1687,15 @@ pub fn constant_value(op: &OpData, width: u32) -> Option<u64> {
 
 fn attr_string(op: &OpData, key: &str) -> Option<String> {
     op.attr(key).map(|a| dataflow::attribute_scalar(&a.value).to_string())
+}
+
+/// Pipeline stages of the library unit for an integer op of `width` bits: the built-in timing
+/// model's latency at its default period (Dynamatic's: `muli` 4, the dividers 35, others 0).
+pub fn unit_latency(kind: OpKind, width: u32) -> u32 {
+    let model = crate::buffers::timing::TimingModel::builtin();
+    model
+        .op_at_period(kind.key(), width, crate::buffers::timing::DEFAULT_PERIOD)
+        .map_or(0, |timing| timing.latency)
 }
 
 /// The library's name for an integer op with two operands (`hsir_binary`'s `OP`): the op's key

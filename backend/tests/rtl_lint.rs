@@ -45,6 +45,9 @@ const PARAM_SETS: &[(&str, &[&str])] = &[
             "W=32 OW=32 OP=\"addi\"",
             "W=1 OW=1 OP=\"subi\"",
             "W=64 OW=64 OP=\"muli\"",
+            "W=32 OW=32 OP=\"muli\" LATENCY=4",
+            "W=8 OW=8 OP=\"divsi\" LATENCY=35",
+            "W=8 OW=1 OP=\"cmpi_eq\" LATENCY=1",
             "W=1 OW=1 OP=\"divsi\"",
             "W=64 OW=64 OP=\"divsi\"",
             "W=8 OW=8 OP=\"divui\"",
@@ -116,6 +119,8 @@ const PARAM_SETS: &[(&str, &[&str])] = &[
             "NG=3 NLD=1 NST=2 W=1 AW=1 DEPTH=4 NCHAR=5 LAYOUT=\"s_s_l\"",
             "NG=1 NLD=1 NST=1 W=64 AW=64 DEPTH=2 NCHAR=1 LAYOUT=\"s\"",
             "NG=2 NLD=2 NST=1 W=16 AW=7 DEPTH=8 NCHAR=3 LAYOUT=\"l_l\"",
+            "NG=1 NLD=1 NST=1 W=32 AW=4 DEPTH=16 NCHAR=2 LAYOUT=\"ls\" MC=1",
+            "NG=2 NLD=1 NST=2 W=8 AW=3 DEPTH=8 NCHAR=4 LAYOUT=\"s_ls\" MC=1",
         ],
     ),
     (

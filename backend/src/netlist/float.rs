@@ -1,5 +1,5 @@
 //! Float ops in the netlist: one `hsir_float_binary` or `hsir_float_unary` cell each, with the
-//! op's latency from `crate::float::float_latency`; float constants as their bit patterns.
+//! op's latency from `crate::float::float_latency_in` (by the function's era); float constants as their bit patterns.
 
 use hsir_analysis::ir::OpData;
 use hsir_analysis::DiagnosticCode as Code;
@@ -34,7 +34,7 @@ impl Lowering<'_> {
             }
             None => return,
         };
-        let latency = unit.latency().to_string();
+        let latency = unit.latency(self.func.era).to_string();
         let op_param = format!("\"{}\"", unit.op.library_name());
         let out = pins("out", outs, true, true);
         if unit.op.is_binary() {

@@ -4,8 +4,16 @@
 //! `ctrlEnd` (`Interface::steady_done`): the cell's `mem_start` and `ctrl_end` are tied valid, so
 //! its done token is offered whenever the queue is empty and no group token is valid.
 //!
-//! The queue is hsir's conservative, in-order LSQ (see `hsir_lsq` in `rtl/README.md`), not
-//! Dynamatic's out-of-order one: same results, less overlap between accesses.
+//! The queue follows the ordering rules and cycles of Dynamatic's own LSQ (see `hsir_lsq` in
+//! `rtl/README.md`): loads overtake older stores whose addresses differ, and take a same-address
+//! store's data by bypass.
+//!
+//! An LSQ behind a `mem_controller` (`lsq [MC]`) is the same cell with `MC = 1`: its `mc_*`
+//! channels are the load address, store address and store data it sends the controller and the
+//! load data coming back, plus the controller's store-done token for the LSQ's store port
+//! (`Lowering::controller_done`), which `memories.rs`'s layout does not show: the cell lets a
+//! store leave its queue only once the controller has written it. Without a controller those
+//! channels are tied off, and with one the BRAM ports are (the controller owns them).
 
 use hsir_analysis::ops::OpKind;
 use hsir_analysis::DiagnosticCode as Code;
@@ -51,24 +59,25 @@ impl Lowering<'_> {
         let refuse = |this: &mut Self, why: String| {
             this.error(Code::BackendUnsupportedOp, op.name_range, why);
         };
-        if iface.behind_controller {
-            return refuse(self, format!("`{} [MC]`, an LSQ whose requests go through a `{}` (Dynamatic's LSQ-MC form): hsir generates LSQs that reach their memref directly", op.short_name(), OpKind::MemController.key()));
-        }
         if let Some(problem) = &iface.problem {
             return refuse(
                 self,
                 format!("`{}` whose ports hsir cannot read: {problem}", op.short_name()),
             );
         }
-        let specs = memories::memories(func);
-        let Some(spec) = specs.iter().find(|m| m.interfaces.iter().any(|i| i.op == id)) else {
-            return refuse(
+        let behind = iface.behind_controller;
+        let specs = if behind { Vec::new() } else { memories::memories(func) };
+        let bram = if behind {
+            None
+        } else {
+            let Some(spec) = specs.iter().find(|m| m.interfaces.iter().any(|i| i.op == id)) else {
+                return refuse(
                 self,
                 format!("`{}` whose memory hsir cannot size (a memref argument with a static shape is needed)", op.short_name()),
             );
-        };
-        if spec.interfaces.len() > 1 {
-            return refuse(
+            };
+            if spec.interfaces.len() > 1 {
+                return refuse(
                 self,
                 format!(
                     "`{}` on memory `{}`, which {} other interface{} also reach{}: hsir gives a memref one interface",
@@ -79,8 +88,10 @@ impl Lowering<'_> {
                     if spec.interfaces.len() == 2 { "es" } else { "" },
                 ),
             );
-        }
-        let MemoryKind::Argument(arg) = spec.kind else { return };
+            }
+            let MemoryKind::Argument(arg) = spec.kind else { return };
+            Some((spec, arg))
+        };
         let operand = |this: &Self, role: Role| {
             iface.operand(role).and_then(|i| op.operands.get(i)).and_then(|&u| this.chan_of_use(u))
         };
@@ -101,7 +112,7 @@ impl Lowering<'_> {
             Some(st_data),
             start,
             end,
-            Some(mem_end),
+            mem_end,
         ) = (
             all(self, &mut (0..iface.groups.len()).map(Role::GroupAlloc), false),
             all(self, &mut (0..ld).map(Role::LoadAddr), false),
@@ -116,7 +127,7 @@ impl Lowering<'_> {
             // A port that is not a channel was reported with its value (HS5003).
             return;
         };
-        if !iface.steady_done && (start.is_none() || end.is_none()) {
+        if !iface.steady_done && !behind && (start.is_none() || end.is_none()) {
             return;
         }
         let widths = |this: &Self, v: &[ChannelId]| -> Vec<u32> {
@@ -131,22 +142,97 @@ impl Lowering<'_> {
                 format!("`{}` whose addresses have different widths ({addr_widths:?} bits): give them one width", op.short_name()),
             );
         }
-        let w = spec.width;
+        // Behind a controller, the words are as wide as the store data it sends.
+        let to_mc = |this: &Self, k: usize| result(this, Role::ToController(k));
+        let mc = if behind {
+            let (Some(ld_a), Some(st_a), Some(st_d), Some(back)) = (
+                to_mc(self, 0),
+                to_mc(self, 1),
+                to_mc(self, 2),
+                operand(self, Role::FromController),
+            ) else {
+                return;
+            };
+            let Some(done) = self.controller_done_of(id) else {
+                return refuse(
+                    self,
+                    format!(
+                        "`{} [MC]` whose results do not reach a `{}`'s load and store ports",
+                        op.short_name(),
+                        OpKind::MemController.key()
+                    ),
+                );
+            };
+            Some([ld_a, st_a, st_d, back, done])
+        } else {
+            None
+        };
+        let (w, memory_name) = match (&bram, &mc) {
+            (Some((spec, _)), _) => (spec.width, format!("memory `{}`", spec.name)),
+            (None, Some(mc)) => (
+                self.module.channels[mc[2]].shape.bits(),
+                format!("its `{}`", OpKind::MemController.key()),
+            ),
+            (None, None) => return,
+        };
+        if let Some(mc) = &mc {
+            addr_widths.extend(widths(self, &mc[..2]));
+            if addr_widths.iter().any(|&x| x != aw) {
+                return refuse(
+                    self,
+                    format!("`{}` whose addresses have different widths ({addr_widths:?} bits): give them one width", op.short_name()),
+                );
+            }
+        }
         let mut data_widths = widths(self, &ld_data);
         data_widths.extend(widths(self, &st_data));
+        if let Some(mc) = &mc {
+            data_widths.push(self.module.channels[mc[3]].shape.bits());
+        }
         if let Some(&other) = data_widths.iter().find(|&&x| x != w) {
             return refuse(
                 self,
                 format!(
-                    "`{}` on memory `{}` of {w}-bit words moves {other}-bit data",
+                    "`{}` on {memory_name} of {w}-bit words moves {other}-bit data",
                     op.short_name(),
-                    spec.name
                 ),
             );
         }
-        let Some(mem) = self.module.memories.iter_mut().find(|m| m.arg == arg) else { return };
-        mem.addr_width = aw;
-        let n = mem.name.clone();
+        let raw = match &bram {
+            Some((_, arg)) => {
+                let Some(mem) = self.module.memories.iter_mut().find(|m| m.arg == *arg) else {
+                    return;
+                };
+                mem.addr_width = aw;
+                let n = mem.name.clone();
+                ["loadEn", "loadAddr", "loadData", "storeEn", "storeAddr", "storeData"]
+                    .iter()
+                    .map(|p| (p.to_string(), format!("{n}_{p}")))
+                    .collect()
+            }
+            // The controller owns the BRAM ports: the cell's outputs go to wires nothing reads.
+            None => {
+                let mut raw = vec![("loadData".to_string(), format!("{w}'d0"))];
+                for (port, width) in [
+                    ("loadEn", 1),
+                    ("loadAddr", aw),
+                    ("storeEn", 1),
+                    ("storeAddr", aw),
+                    ("storeData", w),
+                ] {
+                    let c = self.new_channel(
+                        &format!("{base}_{port}"),
+                        super::Shape { data: width, control: false },
+                        String::new(),
+                    );
+                    self.module.channels[c].raw = true;
+                    let wire = format!("{}_data", self.module.channels[c].name);
+                    self.module.unused.push(wire.clone());
+                    raw.push((port.to_string(), wire));
+                }
+                raw
+            }
+        };
         // Groups without ports get one port that never asks (inputs) or always takes (outputs).
         let fill_in = |this: &mut Self, v: Vec<ChannelId>, width: u32| {
             if v.is_empty() {
@@ -159,21 +245,33 @@ impl Lowering<'_> {
         let st_addr = fill_in(self, st_addr, aw);
         let st_data = fill_in(self, st_data, w);
         let ld_data = if ld_data.is_empty() { vec![self.tie_output(&base, w)] } else { ld_data };
+        // Without a controller its channels never carry anything.
+        let [mc_ld_a, mc_st_a, mc_st_d, mc_back, mc_done] = match mc {
+            Some(mc) => mc,
+            None => [
+                self.tie_output(&base, aw),
+                self.tie_output(&base, aw),
+                self.tie_output(&base, w),
+                self.tie_input(&base, w),
+                self.tie_input(&base, 1),
+            ],
+        };
+        // A 2025 `lsq [MC]` has no done token: its end is taken whenever offered.
+        let mem_end = match mem_end {
+            Some(end) => end,
+            None => self.tie_output(&base, 1),
+        };
         let (start, end) = match (start, end) {
             (Some(start), Some(end)) => (start, end),
-            // Dynamatic 2024's `lsq` has no `memStart` / `ctrlEnd`: both are always there, so its
-            // done token is offered while the queue is idle (and taken again and again: it is
-            // never left over).
+            // Dynamatic 2024's `lsq` and any `lsq [MC]` have no `memStart` / `ctrlEnd`: both are
+            // always there, so its done token is offered while the queue is idle (and taken again
+            // and again: it is never left over).
             _ => {
                 self.steady.push(mem_end);
                 (self.tie_valid(&base), self.tie_valid(&base))
             }
         };
         let layout = layout(&iface.groups);
-        let raw = ["loadEn", "loadAddr", "loadData", "storeEn", "storeAddr", "storeData"]
-            .iter()
-            .map(|p| (p.to_string(), format!("{n}_{p}")))
-            .collect();
         self.module.cells.push(super::Cell {
             module: "hsir_lsq".into(),
             name: base,
@@ -186,6 +284,7 @@ impl Lowering<'_> {
                 ("DEPTH", depth(&iface.groups).to_string()),
                 ("NCHAR", layout.len().to_string()),
                 ("LAYOUT", format!("\"{layout}\"")),
+                ("MC", u8::from(behind).to_string()),
             ],
             clocked: true,
             pins: vec![
@@ -197,9 +296,43 @@ impl Lowering<'_> {
                 pins("mem_start", vec![start], false, false),
                 pins("ctrl_end", vec![end], false, false),
                 pins("mem_end", vec![mem_end], true, false),
+                pins("mc_ld_addr", vec![mc_ld_a], true, true),
+                pins("mc_ld_data", vec![mc_back], false, true),
+                pins("mc_st_addr", vec![mc_st_a], true, true),
+                pins("mc_st_data", vec![mc_st_d], true, true),
+                pins("mc_st_done", vec![mc_done], false, false),
             ],
             raw,
         });
+    }
+}
+
+impl Lowering<'_> {
+    /// The store-done channel from a `mem_controller` to `lsq [MC]` op `lsq`, made by whichever
+    /// of the two is lowered first.
+    pub(super) fn controller_done(&mut self, lsq: hsir_analysis::ir::OpId) -> ChannelId {
+        if let Some(&(_, c)) = self.controller_done.iter().find(|(l, _)| *l == lsq) {
+            return c;
+        }
+        let base = format!("lsq{lsq}_st_done");
+        let c = self.new_channel(&base, super::Shape { data: 0, control: true }, String::new());
+        self.controller_done.push((lsq, c));
+        c
+    }
+
+    /// The channel `controller_done` made for `lsq`, or makes it when a `mem_controller` in
+    /// the function lists `lsq`'s results among its ports.
+    fn controller_done_of(&mut self, lsq: hsir_analysis::ir::OpId) -> Option<ChannelId> {
+        if let Some(&(_, c)) = self.controller_done.iter().find(|(l, _)| *l == lsq) {
+            return Some(c);
+        }
+        let func = self.func;
+        let fed = (0..func.item.ops.len()).any(|op| {
+            memories::interface(func, op as hsir_analysis::ir::OpId)
+                .and_then(|i| i.lsq_ports)
+                .is_some_and(|p| p.lsq == lsq)
+        });
+        fed.then(|| self.controller_done(lsq))
     }
 }
 

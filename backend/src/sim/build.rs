@@ -1027,13 +1027,18 @@ impl<'p> Builder<'p> {
         }
         let mut loads = Vec::new();
         for k in 0..interface.loads {
+            // An `lsq [MC]`'s load port is one process with its store port.
+            let component = match interface.lsq_ports {
+                Some(p) if p.load == k => stores[p.store].component,
+                _ => self.component(),
+            };
             loads.push(LoadPort {
                 addr_in: input(Port::LoadAddr(k)).ok_or_else(|| bad("a load's address"))?,
                 data_out: interface
                     .result(Port::LoadData(k))
                     .ok_or_else(|| bad("a load's data result"))?,
                 done_out: interface.result(Port::LoadDone(k)),
-                component: self.component(),
+                component,
             });
         }
         let counts =
@@ -1055,7 +1060,8 @@ impl<'p> Builder<'p> {
             }),
             _ => None,
         };
-        Ok(MemoryNode { memory, stores, loads, counts, completion })
+        let lsq = interface.lsq_ports.map(|p| (p.load, p.store));
+        Ok(MemoryNode { memory, stores, loads, counts, completion, lsq })
     }
 
     /// Fails when a result of the top function is fed by sources alone: an endless stream.

@@ -1,7 +1,7 @@
-//! Dynamatic's load-store queue (`lsq`) in the interpreter: hsir's conservative, in-order queue,
-//! as `hsir_lsq` in `rtl/README.md` behaves, minus timing. It is not Dynamatic's LSQ, whose
-//! accesses overtake each other when their addresses allow; this one runs them strictly in
-//! program order, which gives the same results, and is what the RTL does too.
+//! Dynamatic's load-store queue (`lsq`) in the interpreter, as a queue run strictly in program
+//! order. `hsir_lsq` (`rtl/README.md`), like Dynamatic's LSQ, lets accesses overtake each other
+//! when their addresses allow and forwards store data to loads; every load still sees exactly
+//! the stores before it in program order, so the results are these, and only timing differs.
 //!
 //! A group's allocation token appends the group's accesses, in program order, to the queue. A
 //! port takes tokens (addresses, store data) while it holds fewer than its accesses in the queue,
@@ -19,6 +19,14 @@
 //! Dynamatic's circuits derive each group's token from the control flow, in program order, so
 //! this does not happen in them. The end is deferred too, and comes only when no allocation
 //! token waits.
+//!
+//! Behind a `mem_controller` (`lsq [MC]`) the queue owns no memory: its oldest access runs by
+//! sending the controller a load address, or a store address and data, and the load data the
+//! controller sends back, in the order of the addresses, goes out on the data result of the load
+//! port that asked (`Controller`). The controller serves the LSQ's load and store port in the
+//! order the LSQ sent them (`MemoryNode::lsq`), so every load still sees exactly the stores before
+//! it. Such an LSQ has no `memStart` / `ctrlEnd`; Dynamatic 2024's has a steady done token, later
+//! ones none (the controller's `memEnd` counts the LSQ's stores).
 
 use std::collections::VecDeque;
 
@@ -35,11 +43,28 @@ use crate::program::Func;
 const ALLOCATE: usize = 0;
 const RUN: usize = 1;
 const TAKE: usize = 2;
+const RETURN: usize = 3;
+
+/// An `lsq [MC]`'s channels to and from its `mem_controller`, and its loads waiting for data.
+#[derive(Debug)]
+struct Controller {
+    /// Outputs: load address, store address, store data.
+    load_addr_out: usize,
+    store_addr_out: usize,
+    store_data_out: usize,
+    /// Input: the load data coming back.
+    load_data_in: usize,
+    /// The load ports whose addresses went to the controller and whose data has not come back,
+    /// oldest first.
+    waiting: VecDeque<usize>,
+}
 
 #[derive(Debug)]
 pub(crate) struct Lsq {
-    /// Index of the memory it reaches.
-    pub memory: usize,
+    /// Index of the memory it reaches (`None` behind a `mem_controller`).
+    pub memory: Option<usize>,
+    /// Behind a `mem_controller`: the channels to it.
+    controller: Option<Controller>,
     /// Each group's accesses, in program order.
     groups: Vec<Vec<Access>>,
     /// Positions among the node's inputs: each group's allocation token, each load port's
@@ -51,9 +76,10 @@ pub(crate) struct Lsq {
     store_data_in: Vec<usize>,
     start_in: Option<usize>,
     end_in: Option<usize>,
-    /// Positions among the node's outputs: each load port's data, `memEnd`.
+    /// Positions among the node's outputs: each load port's data, `memEnd` (none behind a
+    /// Dynamatic 2025 or later `mem_controller`).
     load_data_out: Vec<usize>,
-    end_out: usize,
+    end_out: Option<usize>,
     /// The clock component counting the queue's accesses.
     component: usize,
     /// Allocated accesses not yet done, oldest first, each with its allocation's clock.
@@ -86,11 +112,6 @@ impl Lsq {
         let Some(iface) = memories::interface(func, id) else {
             return Err(unsupported("it is not a memory interface".into()));
         };
-        if iface.behind_controller {
-            return Err(unsupported(
-                format!("an LSQ behind a `{}` (`{} [MC]`) is not modelled; only LSQs that reach their memref", OpKind::MemController.key(), op.short_name()),
-            ));
-        }
         if let Some(problem) = &iface.problem {
             return Err(SimError::Malformed {
                 func: func.name.clone(),
@@ -98,16 +119,23 @@ impl Lsq {
                 message: format!("the ports of `{}` cannot be read: {problem}", op.short_name()),
             });
         }
-        let Some(memory) = memory else {
+        if memory.is_none() && !iface.behind_controller {
             return Err(unsupported("its memory has no static one-dimensional shape".into()));
-        };
+        }
         // Inputs are the operands without the memref, in order.
         let input = |port: Port| -> usize {
             let position = iface.operand(port).expect("a laid-out LSQ has every port");
             iface.operands[..position].iter().filter(|p| **p != Port::Memref).count()
         };
-        let completion = |port: Port| (!iface.steady_done).then(|| input(port));
+        let completion = |port: Port| iface.operand(port).is_some().then(|| input(port));
         let output = |port: Port| iface.result(port).expect("a laid-out LSQ has every result");
+        let controller = iface.behind_controller.then(|| Controller {
+            load_addr_out: output(Port::ToController(0)),
+            store_addr_out: output(Port::ToController(1)),
+            store_data_out: output(Port::ToController(2)),
+            load_data_in: input(Port::FromController),
+            waiting: VecDeque::new(),
+        });
         let (loads, stores) = (iface.loads, iface.stores);
         Ok(Lsq {
             memory,
@@ -118,7 +146,8 @@ impl Lsq {
             start_in: completion(Port::MemStart),
             end_in: completion(Port::CtrlEnd),
             load_data_out: (0..loads).map(|k| output(Port::LoadData(k))).collect(),
-            end_out: output(Port::MemEnd),
+            end_out: iface.result(Port::MemEnd),
+            controller,
             groups: iface.groups,
             component,
             queue: VecDeque::new(),
@@ -133,25 +162,42 @@ impl Lsq {
     /// The output of a done token offered while the queue is idle (Dynamatic 2024's), if it is
     /// one.
     pub(super) fn steady_done(&self) -> Option<usize> {
-        self.steady().then_some(self.end_out)
+        self.end_out.filter(|_| self.steady())
     }
 
     fn steady(&self) -> bool {
-        self.start_in.is_none() && self.end_in.is_none()
+        self.start_in.is_none() && self.end_in.is_none() && self.end_out.is_some()
     }
 
-    /// Whether a group is allocated or waits to be.
+    /// Whether a group is allocated or waits to be, or a load waits for its data.
     fn busy(&self, io: &Io<'_>) -> bool {
-        !self.queue.is_empty() || self.alloc_in.iter().any(|&i| io.has(i))
+        !self.queue.is_empty()
+            || self.alloc_in.iter().any(|&i| io.has(i))
+            || self.controller.as_ref().is_some_and(|c| !c.waiting.is_empty())
     }
 
     /// One order-independent step: a steady done token is taken back while the queue is busy,
     /// else a port takes a token, else the oldest access runs.
-    pub(super) fn step(&mut self, io: &mut Io<'_>, memory: &mut Memory) -> Option<Option<Event>> {
-        if self.steady() && io.offered(self.end_out) && self.busy(io) {
-            io.part = ALLOCATE;
-            io.retract(self.end_out);
-            return Some(None);
+    pub(super) fn step(
+        &mut self,
+        io: &mut Io<'_>,
+        memory: Option<&mut Memory>,
+    ) -> Option<Option<Event>> {
+        if let Some(end) = self.steady_done() {
+            if io.offered(end) && self.busy(io) {
+                io.part = ALLOCATE;
+                io.retract(end);
+                return Some(None);
+            }
+        }
+        if let Some(c) = &mut self.controller {
+            if !c.waiting.is_empty() && io.has(c.load_data_in) {
+                io.part = RETURN;
+                let k = c.waiting.pop_front().expect("checked");
+                let value = io.pop(c.load_data_in);
+                io.push(self.load_data_out[k], value);
+                return Some(None);
+            }
         }
         for k in 0..self.load_addr_in.len() {
             if take(io, self.load_addr_in[k], self.load_queued[k], &mut self.load_addrs[k]) {
@@ -180,6 +226,29 @@ impl Lsq {
             let (value, clock) = held.pop_front().expect("checked");
             join(&mut io.clock, &clock);
             value
+        };
+        if let Some(c) = &mut self.controller {
+            // The controller does the access, in the order they are sent.
+            match access {
+                Access::Load(k) => {
+                    let address = operand(&mut self.load_addrs[k], io);
+                    self.load_queued[k] -= 1;
+                    io.push(c.load_addr_out, address);
+                    c.waiting.push_back(k);
+                }
+                Access::Store(k) => {
+                    let address = operand(&mut self.store_addrs[k], io);
+                    let data = operand(&mut self.store_datas[k], io);
+                    self.store_queued[k] -= 1;
+                    io.push(c.store_addr_out, address);
+                    io.push(c.store_data_out, data);
+                }
+            }
+            return Some(None);
+        }
+        let Some(memory) = memory else {
+            // Built with a memory unless behind a controller.
+            return None;
         };
         let race = match access {
             Access::Load(k) => {
@@ -225,9 +294,10 @@ impl Lsq {
             });
             return Some(event);
         }
+        let end_out = self.end_out?;
         let inputs = [self.start_in, self.end_in];
         let done = if self.steady() {
-            !self.busy(io) && !io.offered(self.end_out)
+            !self.busy(io) && !io.offered(end_out)
         } else {
             self.queue.is_empty() && inputs.iter().flatten().all(|&i| io.has(i))
         };
@@ -235,13 +305,21 @@ impl Lsq {
             for i in inputs.into_iter().flatten() {
                 io.pop(i);
             }
-            io.push(self.end_out, 0);
+            io.push(end_out, 0);
             None
         })
     }
 
     /// What is left inside at quiescence, if anything: "still has 2 accesses ...".
     pub(crate) fn held(&self) -> Option<String> {
+        if let Some(c) = self.controller.as_ref().filter(|c| !c.waiting.is_empty()) {
+            let n = c.waiting.len();
+            return Some(format!(
+                "still waits for the data of {n} load{} from its `{}`",
+                if n == 1 { "" } else { "s" },
+                OpKind::MemController.key()
+            ));
+        }
         let (oldest, _) = self.queue.front()?;
         let n = self.queue.len();
         let waits = match *oldest {

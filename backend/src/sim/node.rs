@@ -203,6 +203,9 @@ pub(crate) struct MemoryNode {
     pub loads: Vec<LoadPort>,
     pub counts: Vec<usize>,
     pub completion: Option<Completion>,
+    /// The load port and store port an `lsq [MC]` feeds: served in the order the LSQ sent their
+    /// tokens, as one process (one part, one clock component), so its loads see its stores.
+    pub lsq: Option<(usize, usize)>,
 }
 
 #[derive(Debug)]
@@ -516,7 +519,7 @@ fn step(
             return port(io, memory, storage);
         }
         Kind::Lsq(lsq) => {
-            let storage = &mut memories[lsq.memory];
+            let storage = lsq.memory.map(|m| &mut memories[m]);
             return lsq.step(io, storage);
         }
         Kind::Stream(state) => stream(io, state),
@@ -676,7 +679,23 @@ fn port(io: &mut Io<'_>, node: &mut MemoryNode, memory: &mut Memory) -> Option<O
         return Some(None);
     }
     let parts = node.counts.len();
-    if let Some(k) = node.stores.iter().position(|p| io.has(p.data_in) && io.has(p.addr_in)) {
+    // The LSQ's load waits for its older store, and the other way round.
+    let lsq_first = |io: &Io<'_>, load: bool| {
+        node.lsq.is_none_or(|(l, s)| {
+            let (load_seq, store_seq) =
+                (io.head_seq(node.loads[l].addr_in), io.head_seq(node.stores[s].addr_in));
+            if load {
+                load_seq < store_seq
+            } else {
+                store_seq < load_seq
+            }
+        })
+    };
+    let lsq_store = node.lsq.map(|(_, s)| s);
+    let lsq_load = node.lsq.map(|(l, _)| l);
+    if let Some(k) = node.stores.iter().enumerate().position(|(k, p)| {
+        io.has(p.data_in) && io.has(p.addr_in) && (Some(k) != lsq_store || lsq_first(io, false))
+    }) {
         let port = &node.stores[k];
         io.part = parts + k;
         let data = io.pop(port.data_in);
@@ -693,9 +712,17 @@ fn port(io: &mut Io<'_>, node: &mut MemoryNode, memory: &mut Memory) -> Option<O
         return Some(race);
     }
     let parts = parts + node.stores.len();
-    if let Some(k) = node.loads.iter().position(|p| io.has(p.addr_in)) {
+    if let Some(k) = node
+        .loads
+        .iter()
+        .enumerate()
+        .position(|(k, p)| io.has(p.addr_in) && (Some(k) != lsq_load || lsq_first(io, true)))
+    {
         let port = &node.loads[k];
-        io.part = parts + k;
+        io.part = match (lsq_load, lsq_store) {
+            (Some(l), Some(s)) if l == k => parts - node.stores.len() + s,
+            _ => parts + k,
+        };
         let address = io.pop(port.addr_in);
         let tick = io.tick(port.component);
         let (value, race) = memory.load(address, &io.clock, (port.component, tick));

@@ -1,6 +1,7 @@
-// Dynamatic's load-store queue (`lsq`), in Dynamatic's syntax. hsir runs an LSQ's accesses
-// strictly in the order its groups were allocated and, within a group, in program order (see
-// `hsir_lsq` in rtl/README.md), so every function here has one right answer that the
+// Dynamatic's load-store queue (`lsq`), in Dynamatic's syntax. Every load of an LSQ sees the
+// stores before it in the order its groups were allocated and, within a group, in program order
+// (the RTL lets accesses overtake or forwards store data, see `hsir_lsq` in rtl/README.md; the
+// interpreter runs them in that order), so every function here has one right answer that the
 // interpreter and the RTL must both give under random stalls.
 //
 // One token per argument: these are Dynamatic-style circuits, whose loops are not re-entrant.

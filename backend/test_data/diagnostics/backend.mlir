@@ -107,13 +107,16 @@ handshake.func @init(%a: i32, %start: none) -> (i32, none) {
 
 // -----
 
-// Dynamatic's LSQ-MC form: the LSQ sends its requests to a `mem_controller` (here, its load
-// data comes from the argument `%d` instead), which hsir does not lower.
+// Dynamatic's LSQ-MC form whose requests reach no `mem_controller` (its load data comes from
+// the argument `%d` and its requests go to the results): the RTL needs the controller's store
+// port to say when the LSQ's stores are written.
 handshake.func @lsq_behind_mc(%a: !handshake.channel<i3>, %d: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.channel<i3>, !handshake.control<>) attributes {argNames = ["a", "d", "start"], resNames = ["x", "to_mc", "end"]} {
   %s:2 = fork [2] %start : <>
-  // expected-error @+1 {{HS5001: `lsq [MC]`, an LSQ whose requests go through a `mem_controller` (Dynamatic's LSQ-MC form): hsir generates LSQs that reach their memref directly}}
-  %q:2 = lsq[MC] (%s#0, %l_a, %d) {groupSizes = [1 : i32]} : (!handshake.control<>, !handshake.channel<i3>, !handshake.channel<i32>) -> (!handshake.channel<i32>, !handshake.channel<i3>)
+  // expected-error @+1 {{HS5001: `lsq [MC]` whose results do not reach a `mem_controller`'s load and store ports}}
+  %q:4 = lsq[MC] (%s#0, %l_a, %d) {groupSizes = [1 : i32]} : (!handshake.control<>, !handshake.channel<i3>, !handshake.channel<i32>) -> (!handshake.channel<i32>, !handshake.channel<i3>, !handshake.channel<i3>, !handshake.channel<i32>)
   %l_a, %x = load[%a] %q#0 {handshake.mem_interface = #handshake.mem_interface<LSQ: 0>} : <i3>, <i32>, <i3>, <i32>
+  sink %q#2 : <i3>
+  sink %q#3 : <i32>
   end %x, %q#1, %s#1 : <i32>, <i3>, <>
 }
 
