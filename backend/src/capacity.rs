@@ -156,6 +156,7 @@ enum Kind {
     Sink,
     Source,
     Constant(u64),
+    /// An integer unit: combinational, or a pipeline of `stages.len()` registers (`hsir_binary`).
     Binary(BinaryOp, u32),
     Compare(Predicate, u32),
     Unary(UnaryOp, u32, u32),
@@ -192,7 +193,7 @@ struct Node {
     index: VecDeque<u64>,
     /// Per output: the copy was already taken (eager forks, sync, control_merge).
     sent: Vec<bool>,
-    /// Pipeline registers (shift registers, float units).
+    /// Pipeline registers (shift registers, float and pipelined integer units).
     stages: Vec<Option<u64>>,
 }
 
@@ -216,7 +217,16 @@ impl Node {
         match &self.kind {
             Kind::Fifo { slots, .. } => *slots,
             Kind::Tehb | Kind::Dvr | Kind::Merge | Kind::ControlMerge => 1,
-            Kind::ShiftReg | Kind::Float(_) => self.stages.len(),
+            Kind::ShiftReg | Kind::Float(_) | Kind::Binary(..) => self.stages.len(),
+            _ => 0,
+        }
+    }
+
+    /// What an arithmetic unit computes from its operands' data.
+    fn unit_value(&self, lhs: u64, rhs: u64) -> u64 {
+        match &self.kind {
+            Kind::Binary(op, w) => sim::binary(*op, *w, lhs, rhs),
+            Kind::Float(unit) => sim::float::apply(unit, lhs, rhs),
             _ => 0,
         }
     }
@@ -390,7 +400,11 @@ impl Net {
                 let Some(bin) = BinaryOp::of(kind) else {
                     return unsupported("has no integer unit");
                 };
-                node(Kind::Binary(bin, width(op.results[0])))
+                let w = width(op.results[0]);
+                let mut n = node(Kind::Binary(bin, w));
+                // `hsir_binary` pipelines the units Dynamatic's timing gives a latency.
+                n.stages = vec![None; crate::netlist::unit_latency(kind, w) as usize];
+                n
             }
             K::CmpI if shape_ok(2, 1) => {
                 let text = sim::predicate_text(op);
@@ -433,7 +447,7 @@ impl Net {
             | K::FPToUI => match crate::float::unit(func, op) {
                 Some(Ok(unit)) if outs.len() == 1 => {
                     let mut n = node(Kind::Float(unit));
-                    n.stages = vec![None; unit.latency() as usize];
+                    n.stages = vec![None; unit.latency(func.era) as usize];
                     n
                 }
                 _ => return unsupported("has no float unit the model knows"),
@@ -622,10 +636,6 @@ impl Net {
                     readies.push((node.ins[0], r(0)));
                 }
             }
-            Kind::Binary(op, w) => {
-                outs.push((node.outs[0], all_valid, sim::binary(*op, *w, d(0), d(1))));
-                join(r(0), &mut readies);
-            }
             Kind::Compare(pred, w) => {
                 outs.push((
                     node.outs[0],
@@ -677,9 +687,8 @@ impl Net {
                 outs.push((node.outs[0], last.is_some(), last.unwrap_or(0)));
                 readies.push((node.ins[0], en));
             }
-            Kind::Float(unit) => {
-                let value =
-                    sim::float::apply(unit, d(0), if node.ins.len() == 2 { d(1) } else { 0 });
+            Kind::Float(_) | Kind::Binary(..) => {
+                let value = node.unit_value(d(0), if node.ins.len() == 2 { d(1) } else { 0 });
                 if node.stages.is_empty() {
                     outs.push((node.outs[0], all_valid, value));
                     join(r(0), &mut readies);
@@ -838,11 +847,11 @@ impl Net {
                 node.stages[0] = incoming;
                 before != node.stages
             }
-            Kind::Float(unit) if !node.stages.is_empty() => {
+            Kind::Float(_) | Kind::Binary(..) if !node.stages.is_empty() => {
                 let o = out0.unwrap_or(0);
                 let d = |k: usize| c[node.ins[k]].data;
                 let entering = node.ins.iter().all(|&i| fired(i)).then(|| {
-                    sim::float::apply(unit, d(0), if node.ins.len() == 2 { d(1) } else { 0 })
+                    node.unit_value(d(0), if node.ins.len() == 2 { d(1) } else { 0 })
                 });
                 let l = node.stages.len();
                 let before = node.stages.clone();
