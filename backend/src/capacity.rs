@@ -850,9 +850,11 @@ impl Net {
             Kind::Float(_) | Kind::Binary(..) if !node.stages.is_empty() => {
                 let o = out0.unwrap_or(0);
                 let d = |k: usize| c[node.ins[k]].data;
-                let entering = node.ins.iter().all(|&i| fired(i)).then(|| {
-                    node.unit_value(d(0), if node.ins.len() == 2 { d(1) } else { 0 })
-                });
+                let entering = node
+                    .ins
+                    .iter()
+                    .all(|&i| fired(i))
+                    .then(|| node.unit_value(d(0), if node.ins.len() == 2 { d(1) } else { 0 }));
                 let l = node.stages.len();
                 let before = node.stages.clone();
                 // en[s] = out_ready | !(all valid from s to the end).

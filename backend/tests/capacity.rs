@@ -49,8 +49,8 @@ fn the_dvr_loop_deadlocks_and_the_fifo_loop_does_not() {
     assert!(matches!(found[1].1, Some(Verdict::Completed { .. })), "{found:?}");
 }
 
-/// The deadlock is the RTL's: the testbench of the DVR loop times out with the loop's
-/// channels holding tokens, and the FIFO loop passes.
+/// The deadlock is the RTL's: the testbench of the DVR loop reports the deadlock (nothing moves)
+/// with the loop's channels holding tokens, and the FIFO loop passes.
 #[test]
 fn the_rtl_agrees() {
     let path = fixture("capacity/dvr_loop.mlir");
@@ -59,7 +59,7 @@ fn the_rtl_agrees() {
         common::simulate(&generated).unwrap()
     };
     let dvr = run("dvr_loop");
-    assert!(dvr.contains("hsir-tb: FAIL timeout") && dvr.contains("waits on %back"), "{dvr}");
+    assert!(dvr.contains("hsir-tb: FAIL deadlock") && dvr.contains("waits on %back"), "{dvr}");
     let fifo = run("fifo_loop");
     assert!(fifo.contains("hsir-tb: PASS"), "{fifo}");
 }

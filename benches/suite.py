@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Dynamatic's benchmark suite through hsir: co-simulation against C, cycles and area.
+
+Usage: python3 benches/suite.py [--hsir BINARY] [--simulator iverilog|verilator] [--no-area]
+                                [--no-placement] [--only KERNEL_FLOW ...]
+
+For each kernel and flow of ../shared/dynamatic-suite it runs
+- `hsir cosim` on Dynamatic's `__handshake_export.mlir` against the kernel's C: the verdict and
+  hsir's cycles from the start token to `end`, beside Dynamatic's cycles (`RESULTS.tsv`, whose
+  figure includes 9 cycles of its testbench) and the gap, hsir's cycles plus those 9;
+- `hsir buffers` (fpga20, then fpl22, at the default 4 ns) on Dynamatic's unbuffered
+  `__handshake.mlir`, then `hsir cosim` on the result: verdict, cycles, buffers and slots, and
+  the placement's time;
+- yosys's `synth_xilinx` on hsir's RTL of the export: LUTs, flip-flops and DSPs, beside
+  Dynamatic's Vivado figures (different tools: a figure, not a goal).
+
+It prints two Markdown tables for docs/benchmarks.md.
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+SUITE = os.path.join(ROOT, "..", "shared", "dynamatic-suite")
+# A placement or simulation that takes longer than this is reported as a timeout.
+TIMEOUT_S = 900
+# Dynamatic's `cycles` include its testbench's reset and start-up and the cycles between `end`
+# and "simulation done": 9 cycles (docs/timing-model.md, "Cycles beside Dynamatic's").
+DYNAMATIC_TB_CYCLES = 9
+
+
+def results():
+    with open(os.path.join(SUITE, "RESULTS.tsv"), encoding="utf-8") as f:
+        return {(r["kernel"], r["flow"]): r for r in csv.DictReader(f, delimiter="\t")}
+
+
+def cosim(hsir, simulator, mlir, c_file):
+    """(verdict, cycles, note) of `hsir cosim`."""
+    try:
+        run = subprocess.run(
+            [hsir, "cosim", mlir, "--c", c_file, "--simulator", simulator, "--format", "json"],
+            capture_output=True, text=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return "timeout", None, f"over {TIMEOUT_S} s"
+    try:
+        report = json.loads(run.stdout)
+    except json.JSONDecodeError:
+        lines = (run.stderr or run.stdout).strip().splitlines()
+        return "error", None, lines[0] if lines else f"exit {run.returncode}"
+    note = ""
+    if report.get("mismatches"):
+        first = report["mismatches"][0]
+        note = json.dumps(first)[:120]
+    return report.get("verdict", "?"), report.get("cycles"), note
+
+
+SUMMARY = re.compile(r"(\d+) buffers \((\d+) slots\).*?(\d+) ms")
+
+
+def place(hsir, algorithm, mlir, out):
+    """(ok, buffers, slots, seconds, message) of `hsir buffers`."""
+    start = time.monotonic()
+    try:
+        run = subprocess.run([hsir, "buffers", "--algorithm", algorithm, mlir, "-o", out],
+                             capture_output=True, text=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return False, None, None, TIMEOUT_S, "timeout"
+    seconds = time.monotonic() - start
+    buffers = slots = 0
+    for line in run.stderr.splitlines():
+        m = SUMMARY.search(line)
+        if m:
+            buffers += int(m.group(1))
+            slots += int(m.group(2))
+    message = "" if run.returncode == 0 else run.stderr.strip().splitlines()[-1][:120]
+    return run.returncode == 0, buffers, slots, seconds, message
+
+
+CELLS = re.compile(r"^\s+(\S+)\s+(\d+)$")
+
+
+def area(hsir, mlir, folder):
+    """(LUTs, FFs, DSPs) of yosys's synth_xilinx on hsir's RTL, or None."""
+    out = os.path.join(folder, "rtl")
+    run = subprocess.run([hsir, "rtl", mlir, "-o", out, "--force"], capture_output=True,
+                         text=True)
+    if run.returncode != 0:
+        return None
+    with open(os.path.join(out, "files.f"), encoding="utf-8") as f:
+        files = [line.strip() for line in f if line.strip()]
+    top = os.path.basename(files[-1])[:-2]
+    script = f"read_verilog -sv {' '.join(files)}; synth_xilinx -top {top} -flatten; stat"
+    try:
+        run = subprocess.run(["yosys", "-p", script], capture_output=True, text=True,
+                             timeout=TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    stats = run.stdout.split("Printing statistics")[-1]
+    cells = {}
+    for line in stats.splitlines():
+        m = CELLS.match(line)
+        if m:
+            cells[m.group(1)] = int(m.group(2))
+    luts = sum(n for c, n in cells.items() if c.startswith("LUT"))
+    ffs = sum(n for c, n in cells.items() if c.startswith("FD"))
+    return luts, ffs, cells.get("DSP48E1", 0)
+
+
+def gap(ours, theirs):
+    return f"{100.0 * (ours - theirs) / theirs:+.1f}%" if ours is not None else "–"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hsir", default=os.path.join(ROOT, "target/release/hsir"))
+    parser.add_argument("--simulator", default="iverilog")
+    parser.add_argument("--no-area", action="store_true")
+    parser.add_argument("--no-placement", action="store_true")
+    parser.add_argument("--only", nargs="*")
+    args = parser.parse_args()
+    if not os.path.isdir(SUITE):
+        sys.exit(f"error: {SUITE} is missing")
+    table = results()
+    rows = sorted(table)
+    if args.only:
+        rows = [r for r in rows if f"{r[0]}_{r[1]}" in args.only]
+    cosim_rows, area_rows = [], []
+    for kernel, flow in rows:
+        theirs = int(table[(kernel, flow)]["cycles"])
+        c_file = os.path.join(SUITE, "c", f"{kernel}.c")
+        stem = os.path.join(SUITE, "ir", f"{kernel}_{flow}__handshake")
+        verdict, cycles, note = cosim(args.hsir, args.simulator, stem + "_export.mlir", c_file)
+        ours = cycles + DYNAMATIC_TB_CYCLES if cycles else None
+        row = [f"{kernel} | {flow}", verdict, str(cycles) if cycles else "–",
+               str(ours) if ours else "–", str(theirs), gap(ours, theirs)]
+        with tempfile.TemporaryDirectory() as folder:
+            for algorithm in ([] if args.no_placement else ["fpga20", "fpl22"]):
+                placed = os.path.join(folder, f"{algorithm}.mlir")
+                ok, buffers, slots, seconds, message = place(
+                    args.hsir, algorithm, stem + ".mlir", placed)
+                if not ok:
+                    row += [f"placement failed: {message}", "–", "–", f"{seconds:.1f}"]
+                    continue
+                v, c, n = cosim(args.hsir, args.simulator, placed, c_file)
+                row += [v + (f" ({n})" if v != "pass" and n else ""), str(c) if c else "–",
+                        f"{buffers} / {slots}", f"{seconds:.1f}"]
+            if not args.no_area:
+                measured = area(args.hsir, stem + "_export.mlir", folder)
+                r = table[(kernel, flow)]
+                ours = " / ".join(map(str, measured)) if measured else "–"
+                area_rows.append(f"| {kernel} | {flow} | {ours} | {r['luts']} / {r['ffs']} / {r['dsps']} |")
+        cosim_rows.append("| " + " | ".join(row + ([note] if note else [""])) + " |")
+        print(cosim_rows[-1], file=sys.stderr, flush=True)
+    header = ["kernel | flow", "export: cosim", "hsir cycles", f"hsir + {DYNAMATIC_TB_CYCLES}",
+              "Dynamatic cycles", "gap"]
+    if not args.no_placement:
+        for algorithm in ["fpga20", "fpl22"]:
+            header += [f"{algorithm}: cosim", "cycles", "buffers / slots", "placement s"]
+    header.append("note")
+    print("| " + " | ".join(header) + " |")
+    print("|" + " --- |" * (len(header) + 1))
+    print("\n".join(cosim_rows))
+    if area_rows:
+        print()
+        print("| kernel | flow | hsir LUT / FF / DSP (yosys synth_xilinx) | Dynamatic LUT / FF / DSP (Vivado) |")
+        print("| --- | --- | ---: | ---: |")
+        print("\n".join(area_rows))
+
+
+if __name__ == "__main__":
+    main()
