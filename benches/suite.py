@@ -93,7 +93,7 @@ def area(hsir, mlir, folder):
     if run.returncode != 0:
         return None
     with open(os.path.join(out, "files.f"), encoding="utf-8") as f:
-        files = [line.strip() for line in f if line.strip()]
+        files = [line.strip() for line in f if line.strip() and not line.startswith("//")]
     top = os.path.basename(files[-1])[:-2]
     script = f"read_verilog -sv {' '.join(files)}; synth_xilinx -top {top} -flatten; stat"
     try:
