@@ -378,25 +378,8 @@ impl Net {
                     node(Kind::Constant(value))
                 }
             }
-            K::AddI
-            | K::SubI
-            | K::MulI
-            | K::DivSI
-            | K::DivUI
-            | K::RemSI
-            | K::RemUI
-            | K::AndI
-            | K::OrI
-            | K::XOrI
-            | K::ShLI
-            | K::ShRSI
-            | K::ShRUI
-            | K::MaxSI
-            | K::MaxUI
-            | K::MinSI
-            | K::MinUI
-                if shape_ok(2, 1) =>
-            {
+            // The integer ops the interpreter computes (`BinaryOp::of` is their one list).
+            _ if BinaryOp::of(kind).is_some() && shape_ok(2, 1) => {
                 let Some(bin) = BinaryOp::of(kind) else {
                     return unsupported("has no integer unit");
                 };
