@@ -122,6 +122,41 @@ pub fn token_key(token: &lsp::NumberOrString) -> String {
     }
 }
 
+/// The progress token of a long command: the client's own, or, when the client supports
+/// progress, one hsir creates (`hsir-<what>-N`). Either way it is registered so that the
+/// client's cancel sets `cancel`; a created one before the client hears of it, so that a cancel
+/// can never come first.
+pub(super) async fn progress_token(
+    backend: &Backend,
+    given: Option<lsp::NumberOrString>,
+    what: &str,
+    cancel: &Arc<AtomicBool>,
+) -> Option<lsp::NumberOrString> {
+    let register = |token: &lsp::NumberOrString| {
+        if let Ok(mut cancels) = backend.cancels.lock() {
+            cancels.insert(token_key(token), cancel.clone());
+        }
+    };
+    if let Some(token) = given {
+        register(&token);
+        return Some(token);
+    }
+    if !backend.progress_supported() {
+        return None;
+    }
+    let token = lsp::NumberOrString::String(format!("hsir-{what}-{}", backend.next_token()));
+    register(&token);
+    match backend.client.create_work_done_progress(token.clone()).await {
+        Ok(()) => Some(token),
+        Err(_) => {
+            if let Ok(mut cancels) = backend.cancels.lock() {
+                cancels.remove(&token_key(&token));
+            }
+            None
+        }
+    }
+}
+
 /// The progress of one placement: begun, reported and ended by hand (tower-lsp-server's
 /// helper has no way to end a progress from `Drop`). Dropped unended (the request was
 /// cancelled and its future dropped), it ends the progress as cancelled, so that the client's
@@ -408,32 +443,13 @@ pub async fn execute(
     // Cancellation: by the progress token, or by dropping this future ($/cancelRequest).
     let cancel = Arc::new(AtomicBool::new(false));
     let _cancel_on_drop = CancelOnDrop(cancel.clone());
-    let token = match params.work_done_progress_params.work_done_token {
-        Some(token) => Some(token),
-        None if backend.progress_supported() => {
-            let token =
-                lsp::NumberOrString::String(format!("hsir-buffers-{}", backend.next_token()));
-            // Registered before the client hears of it, so that a cancel can never come first.
-            if let Ok(mut cancels) = backend.cancels.lock() {
-                cancels.insert(token_key(&token), cancel.clone());
-            }
-            match backend.client.create_work_done_progress(token.clone()).await {
-                Ok(()) => Some(token),
-                Err(_) => {
-                    if let Ok(mut cancels) = backend.cancels.lock() {
-                        cancels.remove(&token_key(&token));
-                    }
-                    None
-                }
-            }
-        }
-        None => None,
-    };
-    if let Some(token) = &token {
-        if let Ok(mut cancels) = backend.cancels.lock() {
-            cancels.insert(token_key(token), cancel.clone());
-        }
-    }
+    let token = progress_token(
+        backend,
+        params.work_done_progress_params.work_done_token,
+        "buffers",
+        &cancel,
+    )
+    .await;
     let progress = Progress { backend, token, ended: false };
     let count = prepared.functions.len();
     let what = match prepared.functions.as_slice() {

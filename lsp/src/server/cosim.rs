@@ -23,7 +23,7 @@ use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types as lsp;
 
-use super::buffers::{token_key, CancelOnDrop, Progress};
+use super::buffers::{progress_token, CancelOnDrop, Progress};
 use super::Backend;
 use crate::cosim::{self, Limits, Request, Simulator};
 
@@ -157,30 +157,9 @@ pub async fn execute(
     // Cancellation: by the progress token, or by dropping this future ($/cancelRequest).
     let cancel = Arc::new(AtomicBool::new(false));
     let _cancel_on_drop = CancelOnDrop(cancel.clone());
-    let token = match params.work_done_progress_params.work_done_token {
-        Some(token) => Some(token),
-        None if backend.progress_supported() => {
-            let token = lsp::NumberOrString::String(format!("hsir-cosim-{}", backend.next_token()));
-            if let Ok(mut cancels) = backend.cancels.lock() {
-                cancels.insert(token_key(&token), cancel.clone());
-            }
-            match backend.client.create_work_done_progress(token.clone()).await {
-                Ok(()) => Some(token),
-                Err(_) => {
-                    if let Ok(mut cancels) = backend.cancels.lock() {
-                        cancels.remove(&token_key(&token));
-                    }
-                    None
-                }
-            }
-        }
-        None => None,
-    };
-    if let Some(token) = &token {
-        if let Ok(mut cancels) = backend.cancels.lock() {
-            cancels.insert(token_key(token), cancel.clone());
-        }
-    }
+    let token =
+        progress_token(backend, params.work_done_progress_params.work_done_token, "cosim", &cancel)
+            .await;
     let progress = Progress { backend, token, ended: false };
     let c_name = c_file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     progress.begin(format!("Co-simulating against {c_name}")).await;
