@@ -30,6 +30,8 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SUITE = os.path.join(ROOT, "..", "shared", "dynamatic-suite")
 # A placement or simulation that takes longer than this is reported as a timeout.
 TIMEOUT_S = 900
+# yosys on a design with an LSQ takes minutes (bicg_LEGACY: 216 s of CPU, 2.6 GB).
+AREA_TIMEOUT_S = 3600
 # Dynamatic's `cycles` include its testbench's reset and start-up and the cycles between `end`
 # and "simulation done": 9 cycles (docs/timing-model.md, "Cycles beside Dynamatic's").
 DYNAMATIC_TB_CYCLES = 9
@@ -98,7 +100,7 @@ def area(hsir, mlir, folder):
     script = f"read_verilog -sv {' '.join(files)}; synth_xilinx -top {top} -flatten; stat"
     try:
         run = subprocess.run(["yosys", "-p", script], capture_output=True, text=True,
-                             timeout=TIMEOUT_S)
+                             timeout=AREA_TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired):
         return None
     stats = run.stdout.split("Printing statistics")[-1]
