@@ -601,6 +601,8 @@ async function recordNotifications(page) {
 async function cosimFromPalette(page, file, line, verdict, { pick, during } = {}) {
   await openFile(page, file);
   await page.locator(".editor-group-container.active .view-line", { hasText: line }).first().click();
+  // The last run's verdict goes, so that any verdict seen from now on is this run's.
+  await runCommand(page, "Notifications: Clear All Notifications");
   const recorder = await recordNotifications(page);
   await runCommand(page, "hsir: Co-simulate against C");
   const title = page.locator(".quick-input-widget .quick-input-title", { hasText: "the C source of @fir" });
@@ -632,10 +634,12 @@ async function cosimFromPalette(page, file, line, verdict, { pick, during } = {}
       if (found !== undefined) return { verdict: found, all };
       const failed = all.find(
         (text) =>
-          /hsir: (Co-simulate|the language server)/.test(text) &&
-          /cannot|failed|not running|error/i.test(text),
+          /hsir: co-simulation of @\w+ against .*: (PASS|FAIL)/.test(text) ||
+          (/hsir: (Co-simulate|the language server)/.test(text) &&
+            /cannot|failed|not running|error/i.test(text)),
       );
-      if (failed !== undefined) fail(`Co-simulate against C failed:\n${failed}`);
+      if (failed !== undefined)
+        fail(`Co-simulate against C did not end as expected (${verdict}):\n${failed}`);
       await page.waitForTimeout(100);
     }
   });
