@@ -170,6 +170,35 @@ fn workspace(name: &str) -> PathBuf {
     dir
 }
 
+/// Dynamatic's suite beside the workspace (`../shared/dynamatic-suite`), for `:HsirCosim`.
+fn suite() -> Option<PathBuf> {
+    repo().join("../shared/dynamatic-suite").canonicalize().ok()
+}
+
+/// The line of fir's loop that the altered copy changes, and what it becomes.
+const FIR_ADD: &str = "%38 = addi %37, %35";
+const FIR_SUB: &str = "%38 = subi %37, %35";
+
+/// The co-simulation files, laid out as the suite lays them out: `ir/` with fir's export and a
+/// copy whose loop subtracts where the C adds (`fir_altered.mlir`), `c/` with fir's C and a
+/// program that never ends (to be cancelled).
+fn cosim_files(suite: &Path, dir: &Path) {
+    std::fs::create_dir_all(dir.join("ir")).unwrap();
+    std::fs::create_dir_all(dir.join("c")).unwrap();
+    let ir = std::fs::read_to_string(suite.join("ir/fir_LEGACY__handshake_export.mlir")).unwrap();
+    assert!(ir.contains(FIR_ADD), "fir's export has no `{FIR_ADD}`");
+    std::fs::write(dir.join("ir/fir_LEGACY__handshake_export.mlir"), &ir).unwrap();
+    std::fs::write(dir.join("ir/fir_altered.mlir"), ir.replace(FIR_ADD, FIR_SUB)).unwrap();
+    for file in ["fir.c", "fir.h"] {
+        std::fs::copy(suite.join("c").join(file), dir.join("c").join(file)).unwrap();
+    }
+    std::fs::write(
+        dir.join("c/forever.c"),
+        "#include \"dynamatic/Integration.h\"\nint main(void) { for (;;) {} }\n",
+    )
+    .unwrap();
+}
+
 /// What one Neovim run left: its JSON result, and everything to print when it is wrong.
 struct Run {
     result: Value,
@@ -453,6 +482,83 @@ fn main_scenario(nvim: &Nvim, dir: &Path, start: StartPath) {
     run.check(!health.contains("ERROR"), &format!("the health report has an error:\n{health}"));
 }
 
+/// `:HsirCosim` on Dynamatic's fir: the progress on the command line, the verdict as a
+/// notification (PASS with the cycles; FAIL naming the element), the mismatches listed, and
+/// `:HsirCancel` stopping a C program that never ends.
+fn cosim_scenario(nvim: &Nvim, dir: &Path) {
+    let Some(suite) = suite() else {
+        eprintln!(
+            "skipped :HsirCosim on Neovim {}: ../shared/dynamatic-suite is missing",
+            nvim.label()
+        );
+        return;
+    };
+    cosim_files(&suite, dir);
+    let run = run(nvim, dir, "cosim", json!({}), true, nvim.start_path());
+    let notes = |key: &str, level: u64| -> Vec<String> {
+        (run.get(&format!("/{key}/notes")).as_array().into_iter().flatten())
+            .filter(|n| n["level"] == json!(level))
+            .map(|n| n["message"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    const INFO: u64 = 2;
+    const WARN: u64 = 3;
+
+    // Passing: the server found c/fir.c; the verdict (an information) gives the RTL's cycles.
+    run.check(run.str("/pass/answer/verdict") == "pass", "fir did not pass");
+    let cycles = run.get("/pass/answer/cycles").as_u64().unwrap_or(0);
+    run.check(cycles > 0, "no cycles in the answer");
+    let verdict = format!("hsir: co-simulation of @fir against fir.c: PASS, {cycles} cycles");
+    run.check(
+        notes("pass", INFO) == [verdict.clone()],
+        &format!("the verdict shown is not `{verdict}`"),
+    );
+    // The progress, one step after another on the command line.
+    let echoes: Vec<&str> = (run.get("/pass/echoes").as_array().into_iter().flatten())
+        .filter_map(Value::as_str)
+        .filter(|e| e.starts_with("hsir: Co-simulating against fir.c"))
+        .collect();
+    for stage in ["compiling the C program", "running the interpreter", "simulating the RTL"] {
+        let line = format!("hsir: Co-simulating against fir.c: {stage}");
+        run.check(
+            echoes.contains(&line.as_str()),
+            &format!("no progress line `{line}`: {echoes:?}"),
+        );
+    }
+
+    // Failing: a warning names the first element of each side that differs, and the list of
+    // mismatches follows.
+    run.check(run.str("/fail/answer/verdict") == "fail", "the altered fir did not fail");
+    let warnings = notes("fail", WARN);
+    let verdict = warnings.iter().find(|w| w.contains(": FAIL, ")).cloned().unwrap_or_default();
+    run.check(
+        verdict.starts_with("hsir: co-simulation of @fir against fir.c: FAIL, ")
+            && verdict.contains("(interpreter: return: got ")
+            && verdict.contains("; RTL: return: got "),
+        &format!("the FAIL verdict does not name the element: {warnings:?}"),
+    );
+    run.check(
+        warnings.iter().any(|w| {
+            w.starts_with("hsir: mismatching elements:\n")
+                && w.contains("\ninterpreter: return: got ")
+                && w.contains("\nrtl: return: got ")
+        }),
+        &format!("the mismatches are not listed: {warnings:?}"),
+    );
+
+    // Cancelled while the C program runs.
+    run.check(
+        run.str("/cancel/answer/verdict") == "cancelled",
+        "the co-simulation was not cancelled",
+    );
+    let shown = notes("cancel", INFO);
+    run.check(
+        shown.iter().any(|n| n == "hsir: cancelling: Co-simulating against forever.c")
+            && shown.iter().any(|n| n == "hsir: co-simulation cancelled"),
+        &format!("the cancellation was not shown: {shown:?}"),
+    );
+}
+
 /// A command under `${workspaceFolder}`, with the server not put on PATH.
 fn workspace_scenario(nvim: &Nvim, dir: &Path) {
     let options =
@@ -492,6 +598,7 @@ fn missing_scenario(nvim: &Nvim, dir: &Path) {
 fn all_scenarios(nvim: &Nvim, name: &str) {
     let dir = workspace(name);
     main_scenario(nvim, &dir, nvim.start_path());
+    cosim_scenario(nvim, &dir);
     workspace_scenario(nvim, &dir);
     missing_scenario(nvim, &dir);
     let _ = std::fs::remove_dir_all(&dir);

@@ -2,8 +2,10 @@
 //! and packages the extension, installs it into code-server (VS Code in the browser) with this
 //! build of `hsir` as its server, and drives the editor with Chromium: a fixture's diagnostic
 //! in the Problems panel, a buffer's hover with its latencies, "hsir: Generate RTL" from the
-//! command palette writing Verilog to disk. What it checks, step by step, is at the top of
-//! `e2e.mjs`.
+//! command palette writing Verilog to disk, "Co-simulate against C" on Dynamatic's fir (its
+//! dialog, progress, PASS with cycles, an altered copy's FAIL, Cancel; with cc and Icarus
+//! Verilog, and skipped without `../shared/dynamatic-suite`). What it checks, step by step, is
+//! at the top of `e2e.mjs`.
 //!
 //! It needs Node.js 20, npm and Chromium (and, the first time, what code-server's install
 //! builds with); `.ci/run` installs them. Without them the test fails and says what is

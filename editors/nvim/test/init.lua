@@ -15,6 +15,18 @@ vim.notify = function(message, level, opts)
   return show(message, level, opts)
 end
 
+-- Every echo (the plugin's progress lines, and the default vim.notify's messages), likewise.
+_G.hsir_test_echoes = {}
+local echo = vim.api.nvim_echo
+vim.api.nvim_echo = function(chunks, history, opts)
+  local text = {}
+  for _, chunk in ipairs(chunks) do
+    table.insert(text, tostring(chunk[1]))
+  end
+  table.insert(_G.hsir_test_echoes, table.concat(text))
+  return echo(chunks, history, opts)
+end
+
 -- HSIR_TEST_HIDE_ENABLE=1 makes 0.11 take the path of 0.8 to 0.10 (vim.lsp.start).
 if os.getenv('HSIR_TEST_HIDE_ENABLE') == '1' then
   vim.lsp.enable = nil

@@ -4,8 +4,9 @@
 -- Every step runs under pcall and Neovim always exits: 0 when no step failed, 1 otherwise.
 --
 -- HSIR_TEST_SCENARIO: `main` (diagnostics, settings, hover, Generate RTL, the graph, buffer
--- placement, health), `workspace` (a `${workspaceFolder}` command), `missing` (no
--- server binary). HSIR_TEST_WORKSPACE: the folder holding the `src/` files.
+-- placement, health), `cosim` (:HsirCosim passing, failing, and cancelled with :HsirCancel),
+-- `workspace` (a `${workspaceFolder}` command), `missing` (no server binary).
+-- HSIR_TEST_WORKSPACE: the folder holding the `src/` files (and `ir/`, `c/` for `cosim`).
 
 local scenario = os.getenv('HSIR_TEST_SCENARIO') or 'main'
 local workspace = os.getenv('HSIR_TEST_WORKSPACE') or vim.fn.getcwd()
@@ -242,6 +243,59 @@ function scenarios.main()
   end)
 
   step('checkhealth', checkhealth)
+end
+
+-- :HsirCosim in `file` with the cursor on the line holding `needle`; waits for the answer and
+-- returns the answer, the notifications and the echoed progress lines it gave.
+local function cosim(file, needle, arguments, done)
+  local hsir = require('hsir')
+  vim.cmd('only')
+  local bufnr = open(file)
+  wait('the client on ' .. file, function()
+    return hsir_clients(bufnr)[1] ~= nil
+  end)
+  local line, column = line_index(bufnr, needle)
+  vim.api.nvim_win_set_cursor(0, { line + 1, column })
+  local notes, echoes = #_G.hsir_test_notes, #_G.hsir_test_echoes
+  local before = hsir.last_cosim
+  vim.cmd('HsirCosim' .. arguments)
+  if done then
+    done()
+  end
+  wait('the answer of hsir.cosim', function()
+    return hsir.last_cosim ~= before
+  end, 60000)
+  -- The verdict is a notification of its own, from the server.
+  vim.wait(200)
+  local progress = {}
+  for i = echoes + 1, #_G.hsir_test_echoes do
+    table.insert(progress, _G.hsir_test_echoes[i])
+  end
+  return { answer = hsir.last_cosim, notes = notes_after(notes), echoes = progress }
+end
+
+function scenarios.cosim()
+  local export = 'ir/fir_LEGACY__handshake_export.mlir'
+  step('cosim passes', function()
+    -- No file given: the server finds c/fir.c.
+    result.pass = cosim(export, '%38 = addi', '')
+  end)
+  step('cosim fails', function()
+    result.fail = cosim('ir/fir_altered.mlir', '%38 = subi', ' c/fir.c')
+  end)
+  step('cosim cancelled', function()
+    result.cancel = cosim(export, '%38 = addi', ' c/forever.c', function()
+      wait('the C program running', function()
+        for _, running in pairs(require('hsir').progress) do
+          if running.message == 'running the C program' then
+            return true
+          end
+        end
+        return false
+      end)
+      vim.cmd('HsirCancel')
+    end)
+  end)
 end
 
 function scenarios.workspace()

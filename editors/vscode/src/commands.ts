@@ -283,16 +283,23 @@ export async function cosim(host: Host, given?: unknown): Promise<CosimAnswer | 
   }
   let answer: CosimAnswer;
   try {
-    answer = (await runWithProgress<CosimAnswer | null>(client, title, SERVER_COMMANDS.cosim, [args], true)) ?? {};
+    answer =
+      (await runWithProgress<CosimAnswer | null>(client, title, SERVER_COMMANDS.cosim, [args], true)) ?? {};
   } catch (error) {
     failure(host, title, error);
     return undefined;
   }
-  // The server shows the verdict itself (window/showMessage); the details go to the output.
+  // The server shows the verdict itself (window/showMessage, with the first mismatch of each
+  // side); every mismatch goes to the output, which a failure opens in the panel.
   host.output.appendLine(`[${title}] ${answer.message ?? answer.verdict ?? "?"}`);
   for (const m of answer.mismatches ?? []) {
     const at = m.index === null || m.index === undefined ? m.output : `${m.output}[${m.index}]`;
     host.output.appendLine(`  ${m.side}: ${at}: got ${m.got}, C says ${m.expected}`);
+  }
+  if (answer.verdict === "fail") {
+    host.output.show(true);
+  } else if (answer.verdict === "cancelled") {
+    void vscode.window.showInformationMessage(`hsir: ${answer.message ?? "co-simulation cancelled"}`);
   }
   return answer;
 }

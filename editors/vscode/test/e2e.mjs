@@ -28,9 +28,15 @@
 //      control_merge node selects that op in the editor; "hsir: Place buffers (FPGA20 / FPL22)"
 //      with FPGA20 picked in its quick pick writes buffers into the open sum_loop.mlir (the
 //      server's workspace/applyEdit), and its summary is shown;
-//   6. a settings change made in settings.json reaches the running server: HS2001 set to
+//   6. "hsir: Co-simulate against C" on Dynamatic's fir kernel (from ../shared/dynamatic-suite,
+//      laid out as ir/ and c/; skipped with a message when it is missing): the C-file dialog
+//      starts at c/fir.c and is accepted with Enter; the progress notification shows the
+//      stages, and the verdict says PASS with the RTL's cycles. Then a copy whose loop
+//      subtracts where the kernel adds: the verdict is a FAIL naming the element (`return`),
+//      and the output panel opens with the mismatches;
+//   7. a settings change made in settings.json reaches the running server: HS2001 set to
 //      "warning" turns the fixture's errors into warnings;
-//   7. with `hsir.server.path` pointing nowhere, the server restarts into an error: the status
+//   8. with `hsir.server.path` pointing nowhere, the server restarts into an error: the status
 //      bar says so, and a message names the path and offers to open the settings.
 // Screenshots of step 3 (diagnostics, Problems panel and hover) and step 5 (the graph) are
 // saved for the README. code-server runs in its own process group, which is killed at the end
@@ -56,6 +62,13 @@ const screenshotPath = path.resolve(
   process.env.HSIR_E2E_SCREENSHOT ?? path.join(repo, "docs", "screenshots", "vscode.png"),
 );
 const totalTimeout = Number(process.env.HSIR_E2E_TIMEOUT ?? 900) * 1000;
+/** Dynamatic's kernels beside the repository (read-only; the co-simulation step needs them). */
+const suiteDir = path.resolve(repo, "..", "shared", "dynamatic-suite");
+/** The co-simulated kernel's export, and the line its altered copy changes. */
+const COSIM_IR = "fir_LEGACY__handshake_export.mlir";
+const COSIM_ALTERED = "fir_altered.mlir";
+const COSIM_ADD = "%38 = addi %37, %35";
+const COSIM_SUB = "%38 = subi %37, %35";
 
 const started = Date.now();
 function log(message) {
@@ -305,6 +318,24 @@ function prepareRun(hsir) {
     path.join(repo, "backend", "test_data", "placement", "sum_loop.mlir"),
     path.join(workspace, "sum_loop.mlir"),
   );
+  // Co-simulation: the suite's layout (ir/ beside c/), the kernel and a copy whose loop
+  // computes `tmp - idx[i] * di[...]` where the C adds.
+  const cosim = fs.existsSync(path.join(suiteDir, "ir", COSIM_IR));
+  if (cosim) {
+    fs.mkdirSync(path.join(workspace, "ir"));
+    fs.mkdirSync(path.join(workspace, "c"));
+    const ir = fs.readFileSync(path.join(suiteDir, "ir", COSIM_IR), "utf8");
+    if (!ir.includes(COSIM_ADD)) fail(`${COSIM_IR} has no \`${COSIM_ADD}\` to alter`);
+    fs.writeFileSync(path.join(workspace, "ir", COSIM_IR), ir);
+    fs.writeFileSync(path.join(workspace, "ir", COSIM_ALTERED), ir.replace(COSIM_ADD, COSIM_SUB));
+    for (const file of ["fir.c", "fir.h"]) {
+      fs.copyFileSync(path.join(suiteDir, "c", file), path.join(workspace, "c", file));
+    }
+    fs.writeFileSync(
+      path.join(workspace, "c", "forever.c"),
+      '#include "dynamatic/Integration.h"\nint main(void) { for (;;) {} }\n',
+    );
+  }
   const settings = {
     "hsir.server.path": hsir,
     "hsir.rtl.outputDir": "rtl-out",
@@ -329,7 +360,7 @@ function prepareRun(hsir) {
   fs.writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify(settings, null, 2));
   const config = path.join(dir, "config.yaml");
   fs.writeFileSync(config, "auth: none\ncert: false\n");
-  return { dir, workspace, userData, extensions, browserProfile, xdg, config };
+  return { dir, workspace, userData, extensions, browserProfile, xdg, config, cosim };
 }
 
 function codeServerEnv(paths) {
@@ -536,6 +567,142 @@ async function waitForNotification(page, pattern, ms, what) {
       await page.waitForTimeout(200);
     }
   });
+}
+
+/**
+ * Records the text of every notification toast shown from now on, however briefly (a progress
+ * notification may come and go between two polls); `seen()` gives them in order.
+ */
+async function recordNotifications(page) {
+  await page.evaluate(() => {
+    const seen = [];
+    window.__hsirSeen = seen;
+    const record = () => {
+      for (const item of document.querySelectorAll(".notifications-toasts .notification-list-item")) {
+        const text = item.innerText.trim();
+        if (text !== "" && seen[seen.length - 1] !== text && !seen.includes(text)) seen.push(text);
+      }
+    };
+    window.__hsirObserver?.disconnect();
+    window.__hsirObserver = new MutationObserver(record);
+    window.__hsirObserver.observe(document.body, { subtree: true, childList: true, characterData: true });
+    record();
+  });
+  return { seen: () => page.evaluate(() => window.__hsirSeen.slice()) };
+}
+
+/**
+ * "hsir: Co-simulate against C" from the palette in `file`, the cursor on the line matching
+ * `line`. The C-file dialog (VS Code's simple file dialog in code-server) must start at
+ * c/fir.c; the user takes it with Enter, or types `pick` over it first. `during` runs once
+ * the dialog has closed. Returns the text of the verdict's notification (the first matching
+ * `verdict`) and of every notification shown meanwhile.
+ */
+async function cosimFromPalette(page, file, line, verdict, { pick, during } = {}) {
+  await openFile(page, file);
+  await page.locator(".editor-group-container.active .view-line", { hasText: line }).first().click();
+  // The last run's verdict goes, so that any verdict seen from now on is this run's.
+  await runCommand(page, "Notifications: Clear All Notifications");
+  const recorder = await recordNotifications(page);
+  await runCommand(page, "hsir: Co-simulate against C");
+  const title = page.locator(".quick-input-widget .quick-input-title", { hasText: "the C source of @fir" });
+  await within(30_000, "the C-file dialog titled `the C source of @fir`", () => title.waitFor());
+  const input = page.locator(".quick-input-widget input.input");
+  // The dialog fills its input once it has looked at the default file.
+  let offered = "";
+  await within(10_000, "the C-file dialog offering .../c/fir.c", async () => {
+    for (;;) {
+      offered = await input.inputValue();
+      if (offered.endsWith("/c/fir.c")) return;
+      await page.waitForTimeout(100);
+    }
+  }).catch((error) => fail(`${error.message}; it offers \`${offered}\``));
+  if (pick !== undefined) {
+    await input.fill(pick);
+    // The dialog follows the typed path before it takes it.
+    await page.waitForTimeout(300);
+  }
+  await input.press("Enter");
+  await within(30_000, "the C-file dialog closing", () =>
+    page.locator(".quick-input-widget").waitFor({ state: "hidden" }),
+  );
+  await during?.(recorder);
+  const shown = await within(120_000, `the co-simulation verdict (${verdict})`, async () => {
+    for (;;) {
+      const all = await recorder.seen();
+      const found = all.find((text) => verdict.test(text));
+      if (found !== undefined) return { verdict: found, all };
+      const failed = all.find(
+        (text) =>
+          /hsir: co-simulation of @\w+ against .*: (PASS|FAIL)/.test(text) ||
+          (/hsir: (Co-simulate|the language server)/.test(text) &&
+            /cannot|failed|not running|error/i.test(text)),
+      );
+      if (failed !== undefined)
+        fail(`Co-simulate against C did not end as expected (${verdict}):\n${failed}`);
+      await page.waitForTimeout(100);
+    }
+  });
+  return { ...shown, offered };
+}
+
+async function cosimStep(page, workspace) {
+  const passed = await cosimFromPalette(
+    page,
+    COSIM_IR,
+    /=\saddi\s%37,\s%35/,
+    /hsir: co-simulation of @fir against fir\.c: PASS, \d+ cycles/,
+  );
+  // The progress notification: its title and Cancel button, with the server's stages.
+  const progress = passed.all.filter((text) => text.includes("hsir: Co-simulate against C"));
+  const stages = ["compiling the C program", "running the interpreter", "simulating the RTL"];
+  if (!progress.some((text) => /\bCancel\b/.test(text) && stages.some((stage) => text.includes(stage)))) {
+    fail(
+      `no progress notification with a Cancel button and the co-simulation's stages was shown; notifications:\n${passed.all.join("\n---\n")}`,
+    );
+  }
+  const steps = progress.map((t) => t.split("\n").find((l) => l.includes("Co-simulate against C")));
+  log(`Co-simulate against C: the dialog offered ${path.relative(workspace, passed.offered)}`);
+  log(`Co-simulate against C: progress: ${steps.join(" | ")}`);
+  log(`Co-simulate against C: ${passed.verdict.split("\n")[0]}`);
+
+  // The altered copy: its loop subtracts, so the kernel's return value differs from C's.
+  const failed = await cosimFromPalette(
+    page,
+    COSIM_ALTERED,
+    /=\ssubi\s%37,\s%35/,
+    /hsir: co-simulation of @fir against fir\.c: FAIL/,
+  );
+  if (!/interpreter: return: got -?\d+, C says -?\d+/.test(failed.verdict)) {
+    fail(`the FAIL verdict does not name the mismatching element:\n${failed.verdict}`);
+  }
+  log(`Co-simulate against C (altered): ${failed.verdict.split("\n")[0]}`);
+  // The mismatches, one per line, in the output panel the failure opened.
+  const output = page.locator(".part.panel .monaco-editor .view-lines").first();
+  await within(30_000, "the output panel listing the mismatches", async () => {
+    for (;;) {
+      const text = (await output.innerText().catch(() => "")).replace(/\u00a0/g, " ");
+      if (/rtl: return: got -?\d+, C says -?\d+/.test(text)) return;
+      await page.waitForTimeout(200);
+    }
+  });
+  log("Co-simulate against C (altered): the output panel lists the mismatches");
+  await runCommand(page, "View: Hide Panel");
+
+  // Another C file typed into the dialog, a program that never ends: the progress
+  // notification's Cancel stops it, and the cancellation is said.
+  const forever = path.join(workspace, "c", "forever.c");
+  await cosimFromPalette(page, COSIM_IR, /=\saddi\s%37,\s%35/, /hsir: co-simulation cancelled/, {
+    pick: forever,
+    during: async () => {
+      const running = page.locator(".notifications-toasts .notification-list-item", {
+        hasText: "running the C program",
+      });
+      await within(60_000, "the progress saying the C program runs", () => running.first().waitFor());
+      await running.first().getByRole("button", { name: "Cancel" }).click();
+    },
+  });
+  log("Co-simulate against C: a C program that never ends, cancelled from the progress notification");
 }
 
 async function main() {
@@ -752,7 +919,14 @@ async function main() {
         .find((l) => /@sum_loop: fpga20/.test(l))}`,
     );
 
-    // 6. A settings change reaches the running server (didChangeConfiguration): HS2001 as a
+    // 6. Co-simulate against C: the kernel passes, its altered copy fails naming the element.
+    if (paths.cosim) {
+      await cosimStep(page, paths.workspace);
+    } else {
+      log(`skipped Co-simulate against C: ${suiteDir} is missing`);
+    }
+
+    // 7. A settings change reaches the running server (didChangeConfiguration): HS2001 as a
     // warning turns the fixture's errors into warnings.
     await editUserSettings(page, paths, (settings) => {
       settings["hsir.diagnostics.severity"] = { HS2001: "warning" };
@@ -769,7 +943,7 @@ async function main() {
     });
     log("a settings change made HS2001 a warning in the Problems panel");
 
-    // 7. A server path that does not exist, set for this workspace (written to disk, as a
+    // 8. A server path that does not exist, set for this workspace (written to disk, as a
     // project's .vscode/settings.json is): the server restarts, the status bar says error,
     // and the message names the expanded path and offers the settings.
     const missing = path.join(paths.workspace, "no-such-hsir");

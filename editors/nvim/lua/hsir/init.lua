@@ -194,6 +194,68 @@ function M.resolve_cmd(root)
   return argv
 end
 
+-- ---- what the server shows ----------------------------------------------------------------
+
+-- LSP message types (Error, Warning, Info, Log) as vim.log levels.
+local message_levels = {
+  [1] = vim.log.levels.ERROR,
+  [2] = vim.log.levels.WARN,
+  [3] = vim.log.levels.INFO,
+  [4] = vim.log.levels.INFO,
+}
+
+-- window/showMessage (a co-simulation's verdict, a placement that applied nothing) through
+-- vim.notify, like the plugin's own messages: Neovim's handler echoes `LSP[hsir][Info] ...`
+-- past vim.notify, where notification plugins never see it.
+local function show_message(_, params)
+  if type(params) ~= 'table' or type(params.message) ~= 'string' then
+    return
+  end
+  notify((params.message:gsub('^hsir: ', '')), message_levels[params.type] or vim.log.levels.INFO)
+end
+
+--- The server's work in progress (a co-simulation, a placement), by `client_id:token`:
+--- { client_id, token, title, message }. `:HsirCancel` cancels it.
+M.progress = {}
+
+-- $/progress: Neovim's handler first (it keeps `client.progress` and fires the autocmds that
+-- statusline plugins read), then the step on the command line, since Neovim shows nothing
+-- else while a command runs for seconds. The verdict that ends it is a message of its own.
+local function show_progress(err, params, ctx, config)
+  local default = vim.lsp.handlers['$/progress']
+  local answer
+  if default then
+    answer = default(err, params, ctx, config)
+  end
+  local value = type(params) == 'table' and params.value
+  if type(value) ~= 'table' then
+    return answer
+  end
+  local key = ('%s:%s'):format(ctx.client_id, tostring(params.token))
+  if value.kind == 'begin' then
+    M.progress[key] = { client_id = ctx.client_id, token = params.token, title = value.title, message = value.message }
+  elseif value.kind == 'report' and M.progress[key] then
+    M.progress[key].message = value.message or M.progress[key].message
+  elseif value.kind == 'end' then
+    M.progress[key] = nil
+  end
+  local running = M.progress[key]
+  if running then
+    local text = 'hsir: ' .. tostring(running.title or 'working')
+    if type(running.message) == 'string' and running.message ~= '' then
+      text = text .. ': ' .. running.message
+    end
+    -- One line that fits: a longer one would ask to press ENTER.
+    vim.api.nvim_echo({ { text:sub(1, math.max(vim.o.columns - 12, 20)) } }, false, {})
+  end
+  return answer
+end
+
+local handlers = {
+  ['window/showMessage'] = show_message,
+  ['$/progress'] = show_progress,
+}
+
 -- ---- starting the server -------------------------------------------------------------------
 
 local function on_init(client)
@@ -213,6 +275,7 @@ local function client_config(root, argv)
     init_options = init_options(),
     settings = client_settings(),
     on_init = on_init,
+    handlers = handlers,
     on_attach = M.options.on_attach,
     capabilities = M.options.capabilities,
   }
@@ -249,6 +312,7 @@ function M.lsp_config()
     end,
     init_options = init_options(),
     settings = client_settings(),
+    handlers = handlers,
     on_attach = M.options.on_attach,
     capabilities = M.options.capabilities,
   }
@@ -578,8 +642,10 @@ M.last_cosim = nil
 
 --- :HsirCosim [file.c]: co-simulates the function under the cursor against its C source (by
 --- default the kernel's `.c` beside the file or in a sibling `c/` folder, which the server
---- finds). The server reports progress (compiling C, the interpreter, the RTL simulation) and
---- shows the verdict itself; mismatches are listed here.
+--- finds). The server's progress (compiling C, the interpreter, the RTL simulation) shows on
+--- the command line, and its verdict (PASS or FAIL, the RTL's cycles, the first mismatch of
+--- each side) as a notification; every mismatch is listed in a warning here. `:HsirCancel`
+--- stops it.
 function M.cosim(c_file)
   local bufnr = vim.api.nvim_get_current_buf()
   local client = M.client_of(bufnr)
@@ -605,9 +671,36 @@ function M.cosim(c_file)
       table.insert(lines, ('%s: %s: got %s, C says %s'):format(m.side, at, m.got, m.expected))
     end
     if #lines > 0 then
-      notify(table.concat(lines, '\n'), vim.log.levels.WARN)
+      notify('mismatching elements:\n' .. table.concat(lines, '\n'), vim.log.levels.WARN)
+    end
+    if result.verdict == 'cancelled' then
+      notify(tostring(result.message or 'co-simulation cancelled'))
     end
   end, extra)
+end
+
+--- :HsirCancel: cancels the server's work in progress (`window/workDoneProgress/cancel`): a
+--- co-simulation stops its compiler or simulator, a placement keeps the text as it was.
+function M.cancel()
+  local cancelled = {}
+  for key, running in pairs(M.progress) do
+    local client = vim.lsp.get_client_by_id(running.client_id)
+    if client then
+      local params = { token = running.token }
+      if has('0.11') then
+        client:notify('window/workDoneProgress/cancel', params)
+      else
+        client.notify('window/workDoneProgress/cancel', params)
+      end
+      table.insert(cancelled, tostring(running.title))
+    end
+    M.progress[key] = nil
+  end
+  if #cancelled == 0 then
+    notify('nothing to cancel: the server is not running a command')
+  else
+    notify('cancelling: ' .. table.concat(cancelled, ', '))
+  end
 end
 
 -- ---- setup ---------------------------------------------------------------------------------
@@ -638,6 +731,7 @@ local function define_commands()
     HsirGenerateRtl = { M.generate_rtl, 'write Verilog for a function (default: the one under the cursor)' },
     HsirGraph = { M.graph, 'show the dataflow graph of a function' },
     HsirCosim = { M.cosim, 'co-simulate the function under the cursor against C: [file.c]', '?', 'file' },
+    HsirCancel = { M.cancel, 'cancel the co-simulation or placement in progress', 0 },
     HsirPlaceBuffers = {
       M.place_buffers,
       'place buffers in a function: [fpga20|fpl22] [function]',
@@ -648,7 +742,12 @@ local function define_commands()
   for name, command in pairs(commands) do
     vim.api.nvim_create_user_command(name, function(args)
       command[1](args.args)
-    end, { nargs = command[3] or '?', complete = command[4] or complete, desc = 'hsir: ' .. command[2] })
+    end, {
+      nargs = command[3] or '?',
+      -- A command without arguments may not complete any.
+      complete = command[3] ~= 0 and (command[4] or complete) or nil,
+      desc = 'hsir: ' .. command[2],
+    })
   end
 end
 
