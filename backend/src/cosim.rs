@@ -719,6 +719,48 @@ mod tests {
         assert_eq!(run.cycles, Some(17));
         assert_eq!(run.failures, vec!["deadlock: nothing moved".to_string()]);
         assert!(!run.passed);
+        assert_eq!(run.drain, None);
+        // No drain: the memories at `end` are the final ones.
+        assert_eq!(run.final_memories(), &run.memories);
+    }
+
+    #[test]
+    fn late_writes_name_the_stale_elements_and_keep_harmless_rewrites_apart() {
+        let plan = Plan {
+            func: "f".into(),
+            params: vec![Param {
+                arg: 0,
+                name: "s".into(),
+                width: 32,
+                float: false,
+                array: Some(("s".into(), 4)),
+            }],
+            arg_count: 2,
+            ret: None,
+            result_count: 1,
+        };
+        let printed = "hsir-tb: mem s 0 1\nhsir-tb: mem s 1 0\nhsir-tb: mem s 2 0\nhsir-tb: mem s 3 3\n\
+            hsir-tb: late s 1 1 5\nhsir-tb: late s 2 7 6\nhsir-tb: late s 3 9 3\n\
+            hsir-tb: drained s 0 1\nhsir-tb: drained s 1 5\nhsir-tb: drained s 2 6\nhsir-tb: drained s 3 3\n\
+            hsir-tb: drain 73 quiet\nhsir-tb: PASS\n";
+        let run = read_rtl_output(1, printed);
+        assert_eq!(run.drain, Some(Drain { cycles: 73, how: "quiet".into() }));
+        assert_eq!(run.final_memories()["s"], vec![Some(1), Some(5), Some(6), Some(3)]);
+        let late = late_writes(&plan, &run);
+        assert_eq!(late.len(), 1);
+        assert_eq!((late[0].count, late[0].first_after, late[0].last_after), (3, 1, 9));
+        // s[3] was rewritten with the value it had: not stale.
+        assert_eq!(late[0].stale, vec![1, 2]);
+        assert_eq!(
+            late[0].describe(),
+            "3 writes landed 1–9 cycles after `end` (a caller reading memory when `end` fires sees s[1..2] stale)"
+        );
+        assert_eq!(element_ranges("y", &[0, 1, 2, 5, 7, 8]), "y[0..2], y[5], y[7..8]");
+        let side = Side { late_writes: late.clone(), ..Side::default() };
+        assert_eq!(side.reason(), Some("late writes"));
+        let rewrites = LateWrites { stale: Vec::new(), ..late[0].clone() };
+        assert!(rewrites.describe().ends_with("leaving every element as it was at `end`"));
+        assert!(Side { late_writes: vec![rewrites], ..Side::default() }.pass());
     }
 
     #[test]
