@@ -18,16 +18,20 @@
 //! may start at 1), or, for a store without one, a store some loop feeds (a dataflow cycle
 //! upstream of it). A store of the entry block is sent once with the start
 //! token, and in a function of one block the start token is the return block's control, which
-//! is what Dynamatic intends. Loads are not judged: a load still in flight at `end` changes no
+//! is what Dynamatic intends; so is a store of an LSQ group whose allocation token is the
+//! start token itself. Loads are not judged: a load still in flight at `end` changes no
 //! memory, and what it reads reaches `end` only through a result (which `end` waits for) or a
 //! store (judged at that store's interface).
 
 use std::collections::HashSet;
 
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::NodeIndex;
+use petgraph::visit::{EdgeRef, NodeFiltered};
 use petgraph::Direction;
 
 use super::Context;
-use crate::dataflow::{self, is_control};
+use crate::dataflow::{self, is_control, Node};
 use crate::diagnostics::DiagnosticCode as Code;
 use crate::ir::{self, Container, Def, OpId, ValueId};
 use crate::ops::OpKind;
@@ -62,7 +66,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         let use_ = &item.uses[op.operands[i] as usize];
         let Some(ctrl_end) = use_.value else { continue };
         let Some(through) = from_start(cx, ctrl_end, start) else { continue };
-        let Some(store) = late_store(cx, id as OpId) else { continue };
+        let Some(store) = late_store(cx, id as OpId, start) else { continue };
         let iface = iface_label(cx, id as OpId);
         let store_op = &item.ops[store.op as usize];
         let store_name = match store_op.results.first() {
@@ -156,16 +160,20 @@ struct LateStore {
 
 /// The first store interface `iface` serves outside the entry block (directly, through
 /// buffers, or through an `lsq [MC]` in front of it).
-fn late_store(cx: &Context<'_>, iface: OpId) -> Option<LateStore> {
+fn late_store(cx: &Context<'_>, iface: OpId, start: ValueId) -> Option<LateStore> {
     let item = cx.item;
     let mut stores: Vec<OpId> = Vec::new();
+    // Stores of an LSQ group whose allocation token is the start token: sent with it.
+    let mut with_start: Vec<OpId> = Vec::new();
     let mut seen = HashSet::new();
     let mut stack = vec![iface];
     while let Some(op) = stack.pop() {
         if !seen.insert(op) {
             continue;
         }
-        for &u in &item.ops[op as usize].operands {
+        let data = &item.ops[op as usize];
+        let lsq = OpKind::of(data) == Some(OpKind::Lsq);
+        for (j, &u) in data.operands.iter().enumerate() {
             let Some(mut v) = item.uses[u as usize].value else { continue };
             // Through buffers.
             let producer = loop {
@@ -181,12 +189,25 @@ fn late_store(cx: &Context<'_>, iface: OpId) -> Option<LateStore> {
             };
             let Some(p) = producer else { continue };
             match OpKind::of(&item.ops[p as usize]) {
-                Some(k) if k.is_store() && !stores.contains(&p) => stores.push(p),
+                Some(k) if k.is_store() && !stores.contains(&p) => {
+                    stores.push(p);
+                    // An LSQ's group: its allocation token, the last control before the access.
+                    let alloc = data.operands[..j]
+                        .iter()
+                        .rev()
+                        .filter(|&&a| item.uses[a as usize].container == Container::Paren)
+                        .filter_map(|&a| item.uses[a as usize].value)
+                        .find(|&a| cx.ty(a).is_some_and(is_control));
+                    if lsq && alloc.is_some_and(|a| from_start(cx, a, start).is_some()) {
+                        with_start.push(p);
+                    }
+                }
                 Some(OpKind::Lsq) if p != iface => stack.push(p),
                 _ => {}
             }
         }
     }
+    stores.retain(|s| !with_start.contains(s));
     stores.sort_unstable();
     // The entry block: Dynamatic's bb 0, or the first block a snippet without one uses.
     let entry = item.ops.iter().skip(1).filter_map(block).min();
@@ -205,20 +226,37 @@ fn block(op: &crate::ir::OpData) -> Option<u64> {
     dataflow::attribute_scalar(&op.attr("handshake.bb")?.value).trim().parse().ok()
 }
 
-/// Whether a dataflow cycle (a loop) feeds op `op`.
+/// Whether a loop feeds op `op`: a dataflow cycle upstream of it that does not pass through a
+/// memory interface (a store of a value loaded from its own memory closes a cycle through the
+/// interface without any loop).
 fn in_loop(cx: &Context<'_>, op: OpId) -> bool {
     let graph = &cx.graph;
     let Some(node) = graph.op_node(op) else { return false };
+    let memory = |n: NodeIndex| match graph.graph[n] {
+        Node::Op(o) => OpKind::of(&cx.item.ops[o as usize])
+            .is_some_and(|k| k.is_interface() || k.is_memory()),
+        Node::Arg { .. } => false,
+    };
+    let without_memories = NodeFiltered::from_fn(&graph.graph, |n| !memory(n));
+    let mut looping = vec![false; graph.graph.node_count()];
+    for scc in tarjan_scc(&without_memories) {
+        let cycle = scc.len() > 1 || graph.graph.edges(scc[0]).any(|e| e.target() == scc[0]);
+        for n in scc {
+            looping[n.index()] = cycle;
+        }
+    }
     let mut seen = HashSet::new();
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
         if !seen.insert(n) {
             continue;
         }
-        if graph.on_cycle(n) {
+        if looping[n.index()] {
             return true;
         }
-        stack.extend(graph.graph.neighbors_directed(n, Direction::Incoming));
+        stack.extend(
+            graph.graph.neighbors_directed(n, Direction::Incoming).filter(|&m| !memory(m)),
+        );
     }
     false
 }
