@@ -472,8 +472,9 @@ impl OpKind {
         if !layout.eras.contains(&era) || layout.operands.last() != Some(&CTRL_END) {
             return None;
         }
-        let in_brackets =
-            |u: &crate::ir::UseId| item.uses[*u as usize].container == crate::ir::Container::Bracket;
+        let in_brackets = |u: &crate::ir::UseId| {
+            item.uses[*u as usize].container == crate::ir::Container::Bracket
+        };
         if !op.operands.iter().any(in_brackets) {
             return None;
         }

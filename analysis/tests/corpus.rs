@@ -118,7 +118,8 @@ const SUITE_LSQ_KERNELS: &[&str] = &["atax", "atax_float", "bicg", "kernel_2mm"]
 /// gives their memory interfaces the start token as `ctrlEnd` (HS3029), so `end` may fire
 /// before their last stores land (`hsir cosim` measures it on bicg_FTD). The unbuffered
 /// `__handshake.mlir` still has the return block's control there.
-const SUITE_FTD_LATE_STORE_KERNELS: &[&str] = &["atax", "atax_float", "bicg", "kernel_2mm", "matvec"];
+const SUITE_FTD_LATE_STORE_KERNELS: &[&str] =
+    &["atax", "atax_float", "bicg", "kernel_2mm", "matvec"];
 
 /// HS3029 on the suite's exports: on every FTD kernel with a store outside the entry block,
 /// naming the interface and the start token; on no LEGACY kernel (whose interfaces end on the
@@ -154,8 +155,14 @@ fn ctrl_end_from_start_fires_on_ftd_exports_and_not_on_legacy_ones() {
             if kernel == "bicg" && flow == "FTD" {
                 // Both LSQs, of `s` (`%arg1`) and `q` (`%arg2`); not the load-only controllers.
                 assert_eq!(found.len(), 2, "{found:#?}");
-                assert!(found.iter().any(|m| m.contains("of `lsq` of `%arg1` (`lsq3`)")), "{found:#?}");
-                assert!(found.iter().any(|m| m.contains("of `lsq` of `%arg2` (`lsq2`)")), "{found:#?}");
+                assert!(
+                    found.iter().any(|m| m.contains("of `lsq` of `%arg1` (`lsq3`)")),
+                    "{found:#?}"
+                );
+                assert!(
+                    found.iter().any(|m| m.contains("of `lsq` of `%arg2` (`lsq2`)")),
+                    "{found:#?}"
+                );
             }
         }
     }

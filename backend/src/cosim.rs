@@ -475,9 +475,8 @@ pub fn late_writes(plan: &Plan, run: &RtlRun) -> Vec<LateWrites> {
         let (Some(first), Some(last)) = (writes.first(), writes.last()) else { continue };
         let at_end = run.memories.get(memory).map_or(&[][..], Vec::as_slice);
         let after = run.final_memories().get(memory).map_or(&[][..], Vec::as_slice);
-        let stale = (0..at_end.len().max(after.len()))
-            .filter(|&k| at_end.get(k) != after.get(k))
-            .collect();
+        let stale =
+            (0..at_end.len().max(after.len())).filter(|&k| at_end.get(k) != after.get(k)).collect();
         out.push(LateWrites {
             output: p.name.clone(),
             count: writes.len(),

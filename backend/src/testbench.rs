@@ -289,14 +289,14 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
         for (m, mem) in top.memories.iter().enumerate() {
             let _ = writeln!(
                 w,
-                "        if (m{m}_storeEn) begin $display(\"hsir-tb: late {} %0d %0d %0h\", m{m}_storeAddr, cycle - last_cycle, m{m}_storeData); last_write <= cycle; end",
+                "        if (m{m}_storeEn === 1'b1) begin $display(\"hsir-tb: late {} %0d %0d %0h\", m{m}_storeAddr, cycle - last_cycle, m{m}_storeData); last_write <= cycle; end",
                 mem.name
             );
         }
         let _ = writeln!(w, "      end");
         // Never on an edge that writes: the words printed would lack that write.
         let writing: Vec<String> =
-            (0..top.memories.len()).map(|m| format!("m{m}_storeEn")).collect();
+            (0..top.memories.len()).map(|m| format!("m{m}_storeEn === 1'b1")).collect();
         let writing = if writing.is_empty() { "1'b0".to_string() } else { writing.join(" || ") };
         let _ = writeln!(
             w,

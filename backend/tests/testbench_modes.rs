@@ -29,17 +29,18 @@ handshake.func @scale(%m: memref<4xf32>, %k: !handshake.channel<f32>, %n: !hands
 ";
 
 /// An LSQ told at the start that its requests are over (`ctrlEnd` is the start token) while
-/// its group allocation comes four buffers later: it says it is done at once, `end` fires, and
+/// its group allocation comes four buffers (and a join, as memory ports take no buffer) later: it says it is done at once, `end` fires, and
 /// the store to `m[2]` lands after it.
 const LATE: &str = "\
 handshake.func @late(%m: memref<4xi32>, %x: !handshake.channel<i32>, %m_start: !handshake.control<>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>, !handshake.control<>) attributes {argNames = [\"m\", \"x\", \"m_start\", \"start\"], resNames = [\"out0\", \"m_end\", \"end\"]} {
-  %done = lsq [%m: memref<4xi32>] (%m_start, %g4, %stAddr, %stData, %f#1) {groupSizes = [1 : i32]} : (!handshake.control<>, !handshake.control<>, !handshake.channel<i32>, !handshake.channel<i32>, !handshake.control<>) -> (!handshake.control<>)
+  %done = lsq [%m: memref<4xi32>] (%m_start, %g, %stAddr, %stData, %f#1) {groupSizes = [1 : i32]} : (!handshake.control<>, !handshake.control<>, !handshake.channel<i32>, !handshake.channel<i32>, !handshake.control<>) -> (!handshake.control<>)
   %f:4 = fork [4] %start : <>
   %xs:2 = fork [2] %x : <i32>
   %g1 = buffer %f#0, bufferType = ONE_SLOT_BREAK_DV, numSlots = 1 : <>
   %g2 = buffer %g1, bufferType = ONE_SLOT_BREAK_DV, numSlots = 1 : <>
   %g3 = buffer %g2, bufferType = ONE_SLOT_BREAK_DV, numSlots = 1 : <>
   %g4 = buffer %g3, bufferType = ONE_SLOT_BREAK_DV, numSlots = 1 : <>
+  %g = join %g4 : <>
   %addr = constant %f#2 {value = 2 : i32} : <>, <i32>
   %stAddr, %stData = store [%addr] %xs#0 : <i32>, <i32>, <i32>, <i32>
   end %xs#1, %done, %f#3 : <i32>, <>, <>

@@ -593,8 +593,7 @@ pub fn run(
         .map_err(Error::Usage)?;
     let rtl_run = cosim::read_rtl_output(netlist.top().outputs.len(), &sim_output.stdout);
     // Memories are compared once every write has landed; writes after `end` are reported.
-    let mut rtl_side =
-        cosim::compare(&plan, &c_run, &rtl_run.outputs, rtl_run.final_memories());
+    let mut rtl_side = cosim::compare(&plan, &c_run, &rtl_run.outputs, rtl_run.final_memories());
     rtl_side.late_writes = cosim::late_writes(&plan, &rtl_run);
     match &rtl_run.drain {
         Some(d) if d.how == "cap" => notes.push(format!(

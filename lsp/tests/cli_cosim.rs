@@ -121,9 +121,16 @@ fn ftd_lsq_kernels_end_before_their_last_stores() {
     assert_eq!(human.status.code(), Some(1));
     let out = text(&human.stdout);
     assert!(out.starts_with("@bicg: FAIL\n"), "{out}");
-    assert!(out.contains("  rtl: fail (late writes: every value equals C once they land)\n"), "{out}");
+    assert!(
+        out.contains("  rtl: fail (late writes: every value equals C once they land)\n"),
+        "{out}"
+    );
     let line = out.lines().find(|l| l.trim_start().starts_with("s: ")).unwrap();
-    assert!(line.contains("s: equals C, but ") && line.contains(" after `end` (a caller reading memory when `end` fires sees s["), "{line}");
+    assert!(
+        line.contains("s: equals C, but ")
+            && line.contains(" after `end` (a caller reading memory when `end` fires sees s["),
+        "{line}"
+    );
 }
 
 /// A kernel whose memories are final when `end` fires reports no late writes.

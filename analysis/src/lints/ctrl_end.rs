@@ -92,9 +92,9 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
 
 /// "the start token `%arg10` (`start`)".
 fn start_label(cx: &Context<'_>, n: usize, start: ValueId) -> String {
-    let named = cx.item.ops[0]
-        .attr("argNames")
-        .and_then(|a| crate::attrs::strings(&a.value).and_then(|names| names.get(n).map(|s| s.to_string())));
+    let named = cx.item.ops[0].attr("argNames").and_then(|a| {
+        crate::attrs::strings(&a.value).and_then(|names| names.get(n).map(|s| s.to_string()))
+    });
     match named {
         Some(arg) => format!("the start token `{}` (`{arg}`)", name(cx, start)),
         None => format!("the start token `{}`", name(cx, start)),
@@ -109,10 +109,8 @@ fn name(cx: &Context<'_>, v: ValueId) -> String {
 fn iface_label(cx: &Context<'_>, id: OpId) -> String {
     let op = &cx.item.ops[id as usize];
     let mut label = format!("`{}`", op.short_name());
-    if let Some(&u) = op
-        .operands
-        .iter()
-        .find(|&&u| cx.item.uses[u as usize].container == Container::Bracket)
+    if let Some(&u) =
+        op.operands.iter().find(|&&u| cx.item.uses[u as usize].container == Container::Bracket)
     {
         label.push_str(&format!(" of `{}`", cx.item.uses[u as usize].text));
     }
@@ -214,8 +212,9 @@ fn late_store(cx: &Context<'_>, iface: OpId, start: ValueId) -> Option<LateStore
     stores.into_iter().find_map(|s| {
         let op = &item.ops[s as usize];
         match block(op) {
-            Some(bb) => (Some(bb) != entry)
-                .then(|| LateStore { op: s, place: format!("in block {bb}") }),
+            Some(bb) => {
+                (Some(bb) != entry).then(|| LateStore { op: s, place: format!("in block {bb}") })
+            }
             None => in_loop(cx, s).then(|| LateStore { op: s, place: "fed by a loop".to_string() }),
         }
     })
@@ -233,8 +232,9 @@ fn in_loop(cx: &Context<'_>, op: OpId) -> bool {
     let graph = &cx.graph;
     let Some(node) = graph.op_node(op) else { return false };
     let memory = |n: NodeIndex| match graph.graph[n] {
-        Node::Op(o) => OpKind::of(&cx.item.ops[o as usize])
-            .is_some_and(|k| k.is_interface() || k.is_memory()),
+        Node::Op(o) => {
+            OpKind::of(&cx.item.ops[o as usize]).is_some_and(|k| k.is_interface() || k.is_memory())
+        }
         Node::Arg { .. } => false,
     };
     let without_memories = NodeFiltered::from_fn(&graph.graph, |n| !memory(n));
@@ -254,9 +254,8 @@ fn in_loop(cx: &Context<'_>, op: OpId) -> bool {
         if looping[n.index()] {
             return true;
         }
-        stack.extend(
-            graph.graph.neighbors_directed(n, Direction::Incoming).filter(|&m| !memory(m)),
-        );
+        stack
+            .extend(graph.graph.neighbors_directed(n, Direction::Incoming).filter(|&m| !memory(m)));
     }
     false
 }
