@@ -125,7 +125,8 @@ fn ftd_lsq_kernels_end_before_their_last_stores() {
         out.contains("  rtl: fail (late writes: every value equals C once they land)\n"),
         "{out}"
     );
-    let line = out.lines().find(|l| l.trim_start().starts_with("s: ")).unwrap();
+    // The interpreter's `s` line comes first; the RTL's is the last.
+    let line = out.lines().filter(|l| l.trim_start().starts_with("s: ")).last().unwrap();
     assert!(
         line.contains("s: equals C, but ")
             && line.contains(" after `end` (a caller reading memory when `end` fires sees s["),
