@@ -126,7 +126,7 @@ fn ftd_lsq_kernels_end_before_their_last_stores() {
         "{out}"
     );
     // The interpreter's `s` line comes first; the RTL's is the last.
-    let line = out.lines().filter(|l| l.trim_start().starts_with("s: ")).last().unwrap();
+    let line = out.lines().rfind(|l| l.trim_start().starts_with("s: ")).unwrap();
     assert!(
         line.contains("s: equals C, but ")
             && line.contains(" after `end` (a caller reading memory when `end` fires sees s["),
