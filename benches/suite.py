@@ -5,8 +5,8 @@ Usage: python3 benches/suite.py [--hsir BINARY] [--simulator iverilog|verilator]
                                 [--no-placement] [--only KERNEL_FLOW ...]
 
 For each kernel and flow of ../shared/dynamatic-suite it runs
-- `hsir cosim` on Dynamatic's `__handshake_export.mlir` against the kernel's C: the verdict and
-  hsir's cycles from the start token to `end`, beside Dynamatic's cycles (`RESULTS.tsv`, whose
+- `hsir cosim` on Dynamatic's `__handshake_export.mlir` against the kernel's C: the verdict (with
+  its reasons: wrong values, late writes) and hsir's cycles from the start token to `end`, beside Dynamatic's cycles (`RESULTS.tsv`, whose
   figure includes 9 cycles of its testbench) and the gap, hsir's cycles plus those 9;
 - `hsir buffers` (fpga20, then fpl22, at the default 4 ns) on Dynamatic's unbuffered
   `__handshake.mlir`, then `hsir cosim` on the result: verdict, cycles, buffers and slots, and
@@ -56,10 +56,23 @@ def cosim(hsir, simulator, mlir, c_file):
         lines = (run.stderr or run.stdout).strip().splitlines()
         return "error", None, lines[0] if lines else f"exit {run.returncode}"
     note = ""
+    verdict = report.get("verdict", "?")
     if report.get("mismatches"):
         first = report["mismatches"][0]
         note = json.dumps(first)[:120]
-    return report.get("verdict", "?"), report.get("cycles"), note
+    # Writes after `end`: the arrays' elements stale at `end`, and the last write's cycle.
+    late = []
+    for entry in report.get("late_writes", []):
+        stale = entry["stale_at_end"]
+        what = f"{entry['output']}: {entry['count']} writes, {entry['first_cycle_after_end']}–" \
+               f"{entry['last_cycle_after_end']} cycles after end"
+        late.append(what + (f", {len(stale)} elements stale at end" if stale else ", none stale"))
+    if late:
+        note = (note + "; " if note else "") + "; ".join(late)
+    reasons = report.get("reasons", [])
+    if verdict == "fail" and reasons:
+        verdict = f"fail: {', '.join(reasons)}"
+    return verdict, report.get("cycles"), note
 
 
 SUMMARY = re.compile(r"(\d+) buffers \((\d+) slots\).*?(\d+) ms")

@@ -201,7 +201,8 @@ diagnostic_codes! {
     /// (buffer placement's input); RTL generation refuses it as an error.
     UnbufferedCycles = "HS2023", Information, "cycles without buffers, before placement";
 
-    // ---- HS3020-HS3039: memory accesses and their ctrl-done tokens (lints/memory.rs) ------
+    // ---- HS3020-HS3039: memory accesses, their ctrl-done tokens (lints/memory.rs) and the
+    // memory interfaces' end control (lints/ctrl_end.rs) --------------------------------
     /// An access's ctrl derives from neither the start token nor its own memory's done tokens.
     AccessCtrlSource = "HS3020", Error, "access ctrl not derived from the start token or its memory";
     /// An access's ctrl depends on done tokens of another memory interface (LOOM's CTRL_MULTI_MEM).
@@ -220,6 +221,9 @@ diagnostic_codes! {
     DoneNotCompleted = "HS3027", Error, "access done token does not reach the returned control";
     /// A join of done tokens of two memory interfaces that feeds more than the returned control.
     CrossDomainJoin = "HS3028", Warning, "done tokens of two memories joined before the return";
+    /// A Dynamatic memory interface whose `ctrlEnd` is the start token while it serves a store
+    /// outside the entry block: `end` may fire before the store lands (lints/ctrl_end.rs).
+    CtrlEndFromStart = "HS3029", Warning, "memory interface's end control is the start token";
 
     // ---- HS4xxx: pipelines ------------------------------------------------------------------
     /// A stage block that does not end in `pipeline.stage` / `pipeline.return`.

@@ -261,6 +261,14 @@ const fn many(name: &'static str, role: &'static str) -> Port {
     Port { name, role, many: true }
 }
 
+/// A memory interface's first operand after its memref: the token that starts the memory's use.
+const MEM_START: Port = p("%memStart", "start of the memory's use");
+
+/// A memory interface's last operand: the control token saying that no more requests will
+/// come (Dynamatic's `ctrlEnd`); its done token (`memEnd`) is offered once it has arrived and
+/// every request is done. `OpKind::ctrl_end_operand` finds it.
+const CTRL_END: Port = p("%ctrlEnd", "end of the function's control");
+
 /// An op's operands and results as some eras write them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
@@ -451,6 +459,30 @@ impl OpKind {
     /// Pipelines: the ops whose region holds stages.
     pub fn is_pipeline_region(self) -> bool {
         matches!(self, OpKind::PipelineScheduled | OpKind::PipelineUnscheduled)
+    }
+
+    /// The operand of memory interface `op` that is its `ctrlEnd` in `era`: the table's
+    /// `%ctrlEnd` port, the last operand written outside the memref's brackets. `None` where
+    /// the era's layout has no such port (Dynamatic 2024's `mem_controller` and `lsq`), for an
+    /// `lsq [MC]` (an LSQ behind a `mem_controller`: no memref, no `memStart` / `ctrlEnd`; its
+    /// last operand is the load data coming back), and for every other op.
+    pub fn ctrl_end_operand(item: &Item, op: &OpData, era: Era) -> Option<usize> {
+        let kind = OpKind::of(op).filter(|k| k.is_interface())?;
+        let layout = kind.def().layout(era);
+        if !layout.eras.contains(&era) || layout.operands.last() != Some(&CTRL_END) {
+            return None;
+        }
+        let in_brackets = |u: &crate::ir::UseId| {
+            item.uses[*u as usize].container == crate::ir::Container::Bracket
+        };
+        if !op.operands.iter().any(in_brackets) {
+            return None;
+        }
+        let ports: Vec<usize> =
+            (0..op.operands.len()).filter(|&i| !in_brackets(&op.operands[i])).collect();
+        // The fixed ports around the variadic one must be there.
+        let fixed = layout.operands.iter().filter(|p| !p.many).count();
+        (ports.len() >= fixed).then(|| ports.last().copied()).flatten()
     }
 
     /// The role of operand `i` of `count` in `era` (`OpDef::operand_role`), numbered among the
@@ -1040,7 +1072,7 @@ pub static OPS: &[OpDef] = &[
         eras: DYN,
         layouts: &[
             one(D2024, "mem_controller [%memref : memref<NxT>] (%port, ...) {connectedBlocks = [...]} : (...) -> (...)", &[many("%port", "access port, or a block's control")], &[many("%load_data", "load data"), p("%done", "done token")]),
-            one(DYN_NOT_2024, "mem_controller[%memref : memref<NxT>] %memStart (%port, ...) %ctrlEnd {connectedBlocks = [...]} : (...) -> (...)", &[p("%memStart", "start of the memory's use"), many("%port", "access port, or a block's store count"), p("%ctrlEnd", "end of the function's control")], &[many("%load_data", "load data"), p("%memEnd", "done token")]),
+            one(DYN_NOT_2024, "mem_controller[%memref : memref<NxT>] %memStart (%port, ...) %ctrlEnd {connectedBlocks = [...]} : (...) -> (...)", &[MEM_START, many("%port", "access port, or a block's store count"), CTRL_END], &[many("%load_data", "load data"), p("%memEnd", "done token")]),
         ],
         typing: Typing::Interface,
         variadic: true,
@@ -1054,7 +1086,7 @@ pub static OPS: &[OpDef] = &[
         eras: DYN,
         layouts: &[
             one(D2024, "lsq [%memref : memref<NxT>] (%group_control, %port, ...) {groupSizes = [...]} : (...) -> (...)", &[many("%port", "group control or access port")], &[many("%load_data", "load data"), p("%done", "done token")]),
-            one(DYN_NOT_2024, "lsq[%memref : memref<NxT>] (%memStart, %group_control, %port, ..., %ctrlEnd) {groupSizes = [...]} : (...) -> (...)", &[many("%port", "start, group control or access port, end")], &[many("%load_data", "load data"), p("%memEnd", "done token")]),
+            one(DYN_NOT_2024, "lsq[%memref : memref<NxT>] (%memStart, %group_control, %port, ..., %ctrlEnd) {groupSizes = [...]} : (...) -> (...)", &[MEM_START, many("%port", "group control or access port"), CTRL_END], &[many("%load_data", "load data"), p("%memEnd", "done token")]),
         ],
         typing: Typing::Interface,
         variadic: true,

@@ -364,13 +364,128 @@ pub fn stimulus(func: &Func, netlist: &Netlist, inputs: &Inputs, max_cycles: u64
 pub struct RtlRun {
     /// Tokens per output port (`None`: undefined bits).
     pub outputs: Vec<Vec<Option<u64>>>,
-    /// Memory words at the last expected output token, by name.
+    /// Memory words at `end` (the cycle after the last expected output token), by name.
     pub memories: BTreeMap<String, Vec<Option<u64>>>,
+    /// Memory words once the drain after `end` ended, by name (none if it did not end).
+    pub drained: BTreeMap<String, Vec<Option<u64>>>,
+    /// Every write that landed after `end`, in order.
+    pub late: Vec<LateWrite>,
+    /// How the drain ended, when it did.
+    pub drain: Option<Drain>,
     pub cycles: Option<u64>,
     /// The testbench's `FAIL` lines (a deadlock, missing outputs).
     pub failures: Vec<String>,
     /// Whether the testbench finished with `PASS`.
     pub passed: bool,
+}
+
+impl RtlRun {
+    /// The memories to compare with C: drained when the drain ended, else as at `end`.
+    pub fn final_memories(&self) -> &BTreeMap<String, Vec<Option<u64>>> {
+        if self.drain.is_some() {
+            &self.drained
+        } else {
+            &self.memories
+        }
+    }
+}
+
+/// One memory write that landed after `end`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LateWrite {
+    pub memory: String,
+    pub address: u64,
+    /// Cycles after `end`'s token (1: the cycle after it).
+    pub after: u64,
+    pub value: Option<u64>,
+}
+
+/// How the drain after `end` ended (`testbench`'s report mode).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Drain {
+    /// Cycles from `end` to the drained memories.
+    pub cycles: u64,
+    /// `quiet` (nothing moved for `SETTLE_CYCLES`), `no-writes` (the circuit runs on but wrote
+    /// nothing for `IDLE_CYCLES`) or `cap` (still writing `DRAIN_CYCLES` after `end`).
+    pub how: String,
+}
+
+/// The writes that landed in one array after `end`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LateWrites {
+    /// The array's name (the C parameter's).
+    pub output: String,
+    pub count: usize,
+    /// Cycles after `end` of the first and the last of them.
+    pub first_after: u64,
+    pub last_after: u64,
+    /// The elements whose value at `end` differs from their value once the writes landed: a
+    /// caller reading the array when `end` fires sees them stale.
+    pub stale: Vec<usize>,
+}
+
+impl LateWrites {
+    /// `5 writes landed 1–13 cycles after `end``, and the elements stale at `end`.
+    pub fn describe(&self) -> String {
+        let when = if self.first_after == self.last_after {
+            format!("{} cycle{}", self.first_after, if self.first_after == 1 { "" } else { "s" })
+        } else {
+            format!("{}–{} cycles", self.first_after, self.last_after)
+        };
+        let writes = if self.count == 1 { "1 write" } else { "writes" };
+        let count = if self.count == 1 { String::new() } else { format!("{} ", self.count) };
+        if self.stale.is_empty() {
+            return format!(
+                "{count}{writes} landed {when} after `end`, leaving every element as it was at `end`"
+            );
+        }
+        format!(
+            "{count}{writes} landed {when} after `end` (a caller reading memory when `end` fires sees {} stale)",
+            element_ranges(&self.output, &self.stale)
+        )
+    }
+
+    /// Whether a caller reading the array when `end` fires sees a value that is not final.
+    pub fn stale_at_end(&self) -> bool {
+        !self.stale.is_empty()
+    }
+}
+
+/// `s[5..9]`, `s[2], s[4..6]`: indices (sorted) as inclusive runs.
+pub fn element_ranges(name: &str, indices: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &i in indices {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == i => *end = i,
+            _ => runs.push((i, i)),
+        }
+    }
+    runs.iter()
+        .map(|&(a, b)| if a == b { format!("{name}[{a}]") } else { format!("{name}[{a}..{b}]") })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Per array of `plan`, the writes of `run` that landed after `end`.
+pub fn late_writes(plan: &Plan, run: &RtlRun) -> Vec<LateWrites> {
+    let mut out = Vec::new();
+    for p in &plan.params {
+        let Some((memory, _)) = &p.array else { continue };
+        let writes: Vec<&LateWrite> = run.late.iter().filter(|w| &w.memory == memory).collect();
+        let (Some(first), Some(last)) = (writes.first(), writes.last()) else { continue };
+        let at_end = run.memories.get(memory).map_or(&[][..], Vec::as_slice);
+        let after = run.final_memories().get(memory).map_or(&[][..], Vec::as_slice);
+        let stale =
+            (0..at_end.len().max(after.len())).filter(|&k| at_end.get(k) != after.get(k)).collect();
+        out.push(LateWrites {
+            output: p.name.clone(),
+            count: writes.len(),
+            first_after: first.after,
+            last_after: last.after,
+            stale,
+        });
+    }
+    out
 }
 
 /// Reads the testbench's `hsir-tb:` lines.
@@ -386,10 +501,26 @@ pub fn read_rtl_output(outputs: usize, text: &str) -> RtlRun {
                     list.push(value(v));
                 }
             }
-            ["mem", name, k, v] => {
-                let list = run.memories.entry(name.to_string()).or_default();
+            [which @ ("mem" | "drained"), name, k, v] => {
+                let memories = if *which == "mem" { &mut run.memories } else { &mut run.drained };
+                let list = memories.entry(name.to_string()).or_default();
                 if k.parse::<usize>().ok() == Some(list.len()) {
                     list.push(value(v));
+                }
+            }
+            ["late", name, address, after, v] => {
+                if let (Ok(address), Ok(after)) = (address.parse(), after.parse()) {
+                    run.late.push(LateWrite {
+                        memory: name.to_string(),
+                        address,
+                        after,
+                        value: value(v),
+                    });
+                }
+            }
+            ["drain", n, how] => {
+                if let Ok(cycles) = n.parse() {
+                    run.drain = Some(Drain { cycles, how: how.to_string() });
                 }
             }
             ["cycles", n] => run.cycles = n.parse().ok(),
@@ -444,11 +575,31 @@ pub struct Side {
     /// Why it could not be judged (the interpreter refused the function, the simulation
     /// deadlocked), when it could not.
     pub error: Option<String>,
+    /// The arrays written after `end` (the RTL only: the interpreter is untimed).
+    pub late_writes: Vec<LateWrites>,
 }
 
 impl Side {
+    /// Equal to C once every write landed, and already when `end` fired.
     pub fn pass(&self) -> bool {
-        self.error.is_none() && self.outputs.iter().all(|o| o.pass)
+        self.reason().is_none()
+    }
+
+    /// Why the side fails: `error` (no verdict on its values), `wrong values` (some output
+    /// differs from C), or `late writes` (every value equals C once the writes landed, but some
+    /// landed after `end` and changed an element: `end` came before memory was final). Writes
+    /// after `end` that leave every element as it was (a circuit that runs on and rewrites the
+    /// same values) are reported, not failed.
+    pub fn reason(&self) -> Option<&'static str> {
+        if self.error.is_some() {
+            Some("error")
+        } else if !self.outputs.iter().all(|o| o.pass) {
+            Some("wrong values")
+        } else if self.late_writes.iter().any(LateWrites::stale_at_end) {
+            Some("late writes")
+        } else {
+            None
+        }
     }
 
     pub fn failed(error: String) -> Side {
@@ -567,6 +718,48 @@ mod tests {
         assert_eq!(run.cycles, Some(17));
         assert_eq!(run.failures, vec!["deadlock: nothing moved".to_string()]);
         assert!(!run.passed);
+        assert_eq!(run.drain, None);
+        // No drain: the memories at `end` are the final ones.
+        assert_eq!(run.final_memories(), &run.memories);
+    }
+
+    #[test]
+    fn late_writes_name_the_stale_elements_and_keep_harmless_rewrites_apart() {
+        let plan = Plan {
+            func: "f".into(),
+            params: vec![Param {
+                arg: 0,
+                name: "s".into(),
+                width: 32,
+                float: false,
+                array: Some(("s".into(), 4)),
+            }],
+            arg_count: 2,
+            ret: None,
+            result_count: 1,
+        };
+        let printed = "hsir-tb: mem s 0 1\nhsir-tb: mem s 1 0\nhsir-tb: mem s 2 0\nhsir-tb: mem s 3 3\n\
+            hsir-tb: late s 1 1 5\nhsir-tb: late s 2 7 6\nhsir-tb: late s 3 9 3\n\
+            hsir-tb: drained s 0 1\nhsir-tb: drained s 1 5\nhsir-tb: drained s 2 6\nhsir-tb: drained s 3 3\n\
+            hsir-tb: drain 73 quiet\nhsir-tb: PASS\n";
+        let run = read_rtl_output(1, printed);
+        assert_eq!(run.drain, Some(Drain { cycles: 73, how: "quiet".into() }));
+        assert_eq!(run.final_memories()["s"], vec![Some(1), Some(5), Some(6), Some(3)]);
+        let late = late_writes(&plan, &run);
+        assert_eq!(late.len(), 1);
+        assert_eq!((late[0].count, late[0].first_after, late[0].last_after), (3, 1, 9));
+        // s[3] was rewritten with the value it had: not stale.
+        assert_eq!(late[0].stale, vec![1, 2]);
+        assert_eq!(
+            late[0].describe(),
+            "3 writes landed 1–9 cycles after `end` (a caller reading memory when `end` fires sees s[1..2] stale)"
+        );
+        assert_eq!(element_ranges("y", &[0, 1, 2, 5, 7, 8]), "y[0..2], y[5], y[7..8]");
+        let side = Side { late_writes: late.clone(), ..Side::default() };
+        assert_eq!(side.reason(), Some("late writes"));
+        let rewrites = LateWrites { stale: Vec::new(), ..late[0].clone() };
+        assert!(rewrites.describe().ends_with("leaving every element as it was at `end`"));
+        assert!(Side { late_writes: vec![rewrites], ..Side::default() }.pass());
     }
 
     #[test]

@@ -9,8 +9,15 @@
 //! `Mode::Report` (co-simulation) drives one invocation's tokens without stalls, as Dynamatic's
 //! testbench does, judges nothing but the token counts, and prints what the caller compares:
 //! each output token (`hsir-tb: out J HEX`), then, in the cycle after the last expected output
-//! token arrived, every memory word (`hsir-tb: mem NAME K HEX`) and `hsir-tb: cycles N`, and
-//! stops there (a circuit may keep running after `end`; its memories are read at `end`).
+//! token arrived (`end`), every memory word as a caller reading memory then sees it
+//! (`hsir-tb: mem NAME K HEX`) and `hsir-tb: cycles N`. It then drains the memories: outputs
+//! are no longer taken, and every write that lands from that cycle on is printed
+//! (`hsir-tb: late NAME ADDRESS CYCLES_AFTER_END HEX`), until the design is quiet (nothing
+//! moved on any channel, port or memory for `SETTLE_CYCLES`, more than any unit's latency, so
+//! no token is left inside a pipeline), or no memory was written for `IDLE_CYCLES` (a circuit
+//! that runs on after `end` without writing), or `DRAIN_CYCLES` passed since `end`. Then it
+//! prints the memories again (`hsir-tb: drained NAME K HEX`) and how the drain ended
+//! (`hsir-tb: drain CYCLES quiet|no-writes|cap`).
 //!
 //! Both modes print `hsir-tb: cycles N`: from the first input token accepted to the last
 //! expected output token. A design in which nothing moves (no valid and ready transfer on any
@@ -72,8 +79,13 @@ pub enum Mode {
 /// Cycles without any transfer, with outputs missing, after which the design is deadlocked.
 pub const IDLE_CYCLES: u32 = 2000;
 
-/// Cycles of quiet after the last expected token before the final checks.
-const SETTLE_CYCLES: u32 = 64;
+/// Cycles of quiet after the last expected token before the final checks; in report mode,
+/// cycles without any transfer after which the drain ends (more than the longest unit
+/// latency, 36 cycles of a 64-bit `divf`, so no token is inside a pipelined unit).
+pub const SETTLE_CYCLES: u32 = 64;
+
+/// Report mode: the drain after `end` stops at the latest this many cycles after it.
+pub const DRAIN_CYCLES: u32 = 20_000;
 
 fn lit(width: u32, value: u64) -> String {
     format!("{width}'h{:x}", value & mask(width))
@@ -101,7 +113,17 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
         w,
         "  integer idle = 0;\n  integer start_cycle = -1;\n  integer last_cycle = 0;\n  integer hsir_k;\n  integer hsir_j;\n  reg hsir_found;\n  reg verdict = 1'b0;"
     );
+    // Report mode: `end` seen (the memories printed as they were), the last write since.
+    let _ = writeln!(w, "  reg ended = 1'b0;\n  integer last_write = 0;");
     let report = stimulus.mode == Mode::Report;
+    // Every output has its expected tokens.
+    let all_out: Vec<String> = top
+        .outputs
+        .iter()
+        .enumerate()
+        .map(|(j, _)| format!("o{j}_n == {}", stimulus.outputs.get(j).map_or(0, Vec::len)))
+        .collect();
+    let done = if all_out.is_empty() { "1'b1".to_string() } else { all_out.join(" && ") };
     let unordered = stimulus.unordered && !report;
     // A stall: random when asked for, else never.
     let chance = if stimulus.stalls { "(($random(seed) & 3) != 0)" } else { "1'b1" };
@@ -238,20 +260,19 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
         let _ = writeln!(w, "        {p}_n <= {p}_n + 1;");
         let _ = writeln!(w, "        if ({p}_n < {n}) last_cycle <= cycle;");
         let _ = writeln!(w, "      end");
-        let _ = writeln!(w, "      {p}_ready <= {chance};");
+        if report {
+            // After `end` the caller takes no more tokens (a circuit may run on).
+            let _ = writeln!(w, "      {p}_ready <= !ended && !({done});");
+        } else {
+            let _ = writeln!(w, "      {p}_ready <= {chance};");
+        }
     }
-    let all_out: Vec<String> = top
-        .outputs
-        .iter()
-        .enumerate()
-        .map(|(j, _)| format!("o{j}_n == {}", stimulus.outputs.get(j).map_or(0, Vec::len)))
-        .collect();
-    let done = if all_out.is_empty() { "1'b1".to_string() } else { all_out.join(" && ") };
     let _ = writeln!(w, "      if ({done}) quiet <= quiet + 1; else quiet <= 0;");
     let _ = writeln!(w, "      if (active) idle <= 0; else idle <= idle + 1;");
     if report {
-        // The cycle after the last expected token: its edge's stores are in the memories.
-        let _ = writeln!(w, "      if ({done} && !finished) begin");
+        // The cycle after the last expected token (`end`): its edge's stores are in the
+        // memories, which are printed as a caller reading them at `end` sees them.
+        let _ = writeln!(w, "      if ({done} && !ended) begin");
         let _ = writeln!(w, "        $display(\"hsir-tb: cycles %0d\", last_cycle - start_cycle);");
         for (m, mem) in top.memories.iter().enumerate() {
             let _ = writeln!(
@@ -261,6 +282,38 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
                 mem.name
             );
         }
+        let _ = writeln!(w, "        ended <= 1'b1;\n        last_write <= cycle;");
+        let _ = writeln!(w, "      end");
+        // The drain: every write from that edge on landed after `end`.
+        let _ = writeln!(w, "      if ({done}) begin");
+        for (m, mem) in top.memories.iter().enumerate() {
+            let _ = writeln!(
+                w,
+                "        if (m{m}_storeEn === 1'b1) begin $display(\"hsir-tb: late {} %0d %0d %0h\", m{m}_storeAddr, cycle - last_cycle, m{m}_storeData); last_write <= cycle; end",
+                mem.name
+            );
+        }
+        let _ = writeln!(w, "      end");
+        // Never on an edge that writes: the words printed would lack that write.
+        let writing: Vec<String> =
+            (0..top.memories.len()).map(|m| format!("m{m}_storeEn === 1'b1")).collect();
+        let writing = if writing.is_empty() { "1'b0".to_string() } else { writing.join(" || ") };
+        let _ = writeln!(
+            w,
+            "      if (ended && !({writing}) && (idle >= {SETTLE_CYCLES} || cycle - last_write >= {IDLE_CYCLES} || cycle - last_cycle >= {DRAIN_CYCLES})) begin"
+        );
+        for (m, mem) in top.memories.iter().enumerate() {
+            let _ = writeln!(
+                w,
+                "        for (hsir_k = 0; hsir_k < {}; hsir_k = hsir_k + 1) $display(\"hsir-tb: drained {} %0d %0h\", hsir_k, m{m}_words[hsir_k]);",
+                mem.depth.max(1),
+                mem.name
+            );
+        }
+        let _ = writeln!(
+            w,
+            "        $display(\"hsir-tb: drain %0d %0s\", cycle - last_cycle, idle >= {SETTLE_CYCLES} ? \"quiet\" : cycle - last_write >= {IDLE_CYCLES} ? \"no-writes\" : \"cap\");"
+        );
         let _ = writeln!(w, "        finished <= 1'b1;");
         let _ = writeln!(w, "      end");
     }

@@ -28,6 +28,25 @@ handshake.func @scale(%m: memref<4xf32>, %k: !handshake.channel<f32>, %n: !hands
 }
 ";
 
+/// An LSQ told at the start that its requests are over (`ctrlEnd` is the start token) while
+/// its group allocation comes four buffers (and a join, as memory ports take no buffer) later: it says it is done at once, `end` fires, and
+/// the store to `m[2]` lands after it.
+const LATE: &str = "\
+handshake.func @late(%m: memref<4xi32>, %x: !handshake.channel<i32>, %m_start: !handshake.control<>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>, !handshake.control<>) attributes {argNames = [\"m\", \"x\", \"m_start\", \"start\"], resNames = [\"out0\", \"m_end\", \"end\"]} {
+  %done = lsq [%m: memref<4xi32>] (%m_start, %g, %stAddr, %stData, %f#1) {groupSizes = [1 : i32]} : (!handshake.control<>, !handshake.control<>, !handshake.channel<i32>, !handshake.channel<i32>, !handshake.control<>) -> (!handshake.control<>)
+  %f:4 = fork [4] %start : <>
+  %xs:2 = fork [2] %x : <i32>
+  %g1 = buffer %f#0, bufferType = ONE_SLOT_BREAK_DV, numSlots = 1 : <>
+  %g2 = buffer %g1, bufferType = ONE_SLOT_BREAK_DV, numSlots = 1 : <>
+  %g3 = buffer %g2, bufferType = ONE_SLOT_BREAK_DV, numSlots = 1 : <>
+  %g4 = buffer %g3, bufferType = ONE_SLOT_BREAK_DV, numSlots = 1 : <>
+  %g = join %g4 : <>
+  %addr = constant %f#2 {value = 2 : i32} : <>, <i32>
+  %stAddr, %stData = store [%addr] %xs#0 : <i32>, <i32>, <i32>, <i32>
+  end %xs#1, %done, %f#3 : <i32>, <>, <>
+}
+";
+
 fn program(text: &str) -> Program {
     let (parse, _) = hsir_analysis::parse_bytes(text.as_bytes());
     Program::analyse(&parse)
@@ -140,7 +159,42 @@ fn report_mode_prints_tokens_memories_and_cycles_without_judging_values() {
     assert_eq!(run.outputs, vec![vec![Some(0x85)], vec![Some(0)]]);
     assert_eq!(run.memories["m"], vec![Some(1), Some(2), Some(3), Some(4)]);
     assert!(run.cycles.is_some(), "{printed}");
+    // Nothing written after `end`; the drain ends when nothing moves.
+    assert!(run.late.is_empty(), "{printed}");
+    assert_eq!(run.drain.as_ref().map(|d| d.how.as_str()), Some("quiet"), "{printed}");
+    assert_eq!(run.drained, run.memories);
     assert_eq!(Mode::default(), Mode::Check);
+}
+
+#[test]
+fn report_mode_drains_memories_after_end_and_prints_the_late_writes() {
+    let program = program(LATE);
+    let func = program.func("late").unwrap();
+    let output = generate(LATE, "late", None);
+    let netlist = output.netlist.as_ref().unwrap();
+    let inputs = sim::Inputs {
+        args: vec![vec![], vec![7], vec![0], vec![0]],
+        memories: [("m".to_string(), vec![0, 0, 0, 0])].into(),
+    };
+    let bench = testbench::testbench(netlist, &cosim::stimulus(func, netlist, &inputs, 100_000));
+    let printed = run("late", &output, &bench);
+    let run = cosim::read_rtl_output(3, &printed);
+    assert!(run.passed && run.failures.is_empty(), "{printed}");
+    assert_eq!(run.outputs[0], vec![Some(7)], "{printed}");
+    // At `end` the store has not landed; once drained it has.
+    assert_eq!(run.memories["m"], vec![Some(0); 4], "{printed}");
+    assert_eq!(run.drained["m"], vec![Some(0), Some(0), Some(7), Some(0)], "{printed}");
+    assert_eq!(run.final_memories()["m"][2], Some(7));
+    assert_eq!(run.late.len(), 1, "{printed}");
+    let write = &run.late[0];
+    assert_eq!((write.memory.as_str(), write.address, write.value), ("m", 2, Some(7)));
+    assert!(write.after >= 1, "{printed}");
+    assert_eq!(run.drain.as_ref().map(|d| d.how.as_str()), Some("quiet"), "{printed}");
+    let plan = cosim::plan(func).unwrap();
+    let late = cosim::late_writes(&plan, &run);
+    assert_eq!(late.len(), 1);
+    assert_eq!((late[0].count, late[0].stale.clone()), (1, vec![2]));
+    assert!(late[0].describe().contains("sees m[2] stale"), "{}", late[0].describe());
 }
 
 #[test]

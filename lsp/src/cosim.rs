@@ -152,6 +152,7 @@ impl Report {
         let side = |s: &Side| {
             json!({
                 "verdict": if s.pass() { "pass" } else { "fail" },
+                "reason": s.reason(),
                 "outputs": s.outputs.iter().map(|o| json!({
                     "name": o.name,
                     "verdict": if o.pass { "pass" } else { "fail" },
@@ -175,10 +176,28 @@ impl Report {
                 })
             })
             .collect();
+        let late_writes: Vec<Value> = self
+            .rtl
+            .late_writes
+            .iter()
+            .map(|l| {
+                json!({
+                    "output": l.output,
+                    "count": l.count,
+                    "first_cycle_after_end": l.first_after,
+                    "last_cycle_after_end": l.last_after,
+                    "stale_at_end": l.stale,
+                })
+            })
+            .collect();
+        let reasons: Vec<&str> =
+            [&self.interpreter, &self.rtl].iter().filter_map(|s| s.reason()).collect();
         json!({
             "function": self.func,
             "verdict": if self.pass() { "pass" } else { "fail" },
+            "reasons": reasons,
             "cycles": self.cycles,
+            "late_writes": late_writes,
             "interpreter": side(&self.interpreter),
             "rtl": side(&self.rtl),
             "mismatches": mismatches,
@@ -191,15 +210,32 @@ impl Report {
     pub fn to_text(&self) -> String {
         let mut out = format!("@{}: {}\n", self.func, if self.pass() { "PASS" } else { "FAIL" });
         for (name, side) in [("interpreter", &self.interpreter), ("rtl", &self.rtl)] {
-            out.push_str(&format!("  {name}: {}\n", if side.pass() { "pass" } else { "fail" }));
+            let verdict = match side.reason() {
+                None => "pass".to_string(),
+                Some(reason @ "late writes") => {
+                    format!("fail ({reason}: every value equals C once they land)")
+                }
+                Some(reason) => format!("fail ({reason})"),
+            };
+            out.push_str(&format!("  {name}: {verdict}\n"));
             if let Some(e) = &side.error {
                 out.push_str(&format!("    {e}\n"));
             }
             for o in &side.outputs {
-                let verdict = if o.pass {
-                    "equals C".to_string()
-                } else {
-                    format!("{} of {} elements differ", o.mismatches, o.elements)
+                let late = side.late_writes.iter().find(|l| l.output == o.name);
+                let verdict = match (o.pass, late) {
+                    (true, None) => "equals C".to_string(),
+                    (true, Some(l)) if l.stale_at_end() => {
+                        format!("equals C, but {}", l.describe())
+                    }
+                    (true, Some(l)) => format!("equals C; {}", l.describe()),
+                    (false, None) => format!("{} of {} elements differ", o.mismatches, o.elements),
+                    (false, Some(l)) => format!(
+                        "{} of {} elements differ, and {}",
+                        o.mismatches,
+                        o.elements,
+                        l.describe()
+                    ),
                 };
                 out.push_str(&format!("    {}: {verdict}\n", o.name));
             }
@@ -556,7 +592,20 @@ pub fn run(
     write_plain(&folder, &[rtl::File { name: "rtl_sim.log".into(), text: log.clone() }], false)
         .map_err(Error::Usage)?;
     let rtl_run = cosim::read_rtl_output(netlist.top().outputs.len(), &sim_output.stdout);
-    let mut rtl_side = cosim::compare(&plan, &c_run, &rtl_run.outputs, &rtl_run.memories);
+    // Memories are compared once every write has landed; writes after `end` are reported.
+    let mut rtl_side = cosim::compare(&plan, &c_run, &rtl_run.outputs, rtl_run.final_memories());
+    rtl_side.late_writes = cosim::late_writes(&plan, &rtl_run);
+    match &rtl_run.drain {
+        Some(d) if d.how == "cap" => notes.push(format!(
+            "the RTL still wrote memory {} cycles after `end`; its memories are compared as they were then",
+            d.cycles
+        )),
+        None if rtl_run.failures.is_empty() && rtl_run.passed => notes.push(
+            "the RTL's memories were not drained after `end`; they are compared as they were at `end`"
+                .to_string(),
+        ),
+        _ => {}
+    }
     if !rtl_run.failures.is_empty() {
         rtl_side.error = Some(rtl_run.failures.join("; "));
     } else if !rtl_run.passed {

@@ -175,9 +175,16 @@ enum Command {
     ///
     /// Compiles the C program with hsir's own `dynamatic/Integration.h`, whose `CALL_KERNEL`
     /// records the kernel's arguments, return value and arrays; runs the interpreter and the
-    /// RTL (one invocation, with those inputs) and compares both with C. Exit status: 0 when
-    /// both equal C, 1 when not, 2 on a usage or IO problem, a missing compiler or simulator,
-    /// or IR errors that stop the RTL.
+    /// RTL (one invocation, with those inputs) and compares both with C. The RTL's cycles run
+    /// to `end`; its memories are read at `end` and again once every write has landed (the
+    /// testbench drains them), and the latter are compared with C. Writes that land after
+    /// `end` are reported per array (how many, how many cycles after `end`, which elements a
+    /// caller reading memory at `end` sees stale). When they change an element, the verdict
+    /// is FAIL with the reason "late writes", distinct from "wrong values": the circuit says
+    /// it is done before its memory is final. Writes after `end` that leave every element as
+    /// it was are reported only. Exit status: 0 when both sides equal C (and the RTL's memory
+    /// is final at `end`), 1 when not, 2 on a usage or IO problem, a missing compiler or
+    /// simulator, or IR errors that stop the RTL.
     Cosim {
         file: PathBuf,
         /// The kernel's C source, with a `main` that calls `CALL_KERNEL(kernel, args...)`.

@@ -20,11 +20,16 @@ fn suite() -> Option<PathBuf> {
 
 /// A fresh folder holding `ir/` and `c/` as the suite lays them out, with `kernel`'s files.
 fn layout(suite: &Path, name: &str, kernel: &str) -> PathBuf {
+    layout_flow(suite, name, kernel, "LEGACY")
+}
+
+/// The same with the export of `flow` (`LEGACY` or `FTD`).
+fn layout_flow(suite: &Path, name: &str, kernel: &str, flow: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hsir-lsp-cosim-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("ir")).unwrap();
     std::fs::create_dir_all(dir.join("c")).unwrap();
-    let ir = format!("{kernel}_LEGACY__handshake_export.mlir");
+    let ir = format!("{kernel}_{flow}__handshake_export.mlir");
     std::fs::copy(suite.join("ir").join(&ir), dir.join("ir").join(&ir)).unwrap();
     for ext in ["c", "h"] {
         let file = format!("{kernel}.{ext}");
@@ -129,6 +134,35 @@ fn a_failing_kernel_is_a_warning_and_a_missing_c_file_an_error() {
     let response = client.response(id);
     let error = response["error"]["message"].as_str().unwrap();
     assert!(error.starts_with("Co-simulate: cannot read the C file"), "{error}");
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// bicg_FTD's `end` fires before its last stores to `s` land: the verdict fails for late
+/// writes, and the message shown says so, with the elements stale at `end`.
+#[test]
+fn late_writes_are_the_reason_shown() {
+    let Some(suite) = suite() else { return };
+    let dir = layout_flow(&suite, "late", "bicg", "FTD");
+    let ir = dir.join("ir/bicg_FTD__handshake_export.mlir");
+    let uri = format!("file://{}", ir.display());
+    let mut client = start();
+    let id = cosim(&mut client, json!([{"uri": uri}]));
+    let response = client.response(id);
+    let result = &response["result"];
+    assert_eq!(result["verdict"], "fail", "{response}");
+    assert_eq!(result["reasons"], json!(["late writes"]), "{response}");
+    assert_eq!(result["late_writes"][0]["output"], "s", "{response}");
+    let shown = client.wait(|m| m["method"] == "window/showMessage");
+    assert_eq!(shown["params"]["type"], 2, "warning");
+    let message = shown["params"]["message"].as_str().unwrap();
+    assert!(message.contains(": FAIL"), "{message}");
+    assert!(
+        message.contains("RTL: late writes, values equal C once they land: s: ")
+            && message.contains("sees s["),
+        "{message}"
+    );
+    assert_eq!(result["message"], message);
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,10 +1,11 @@
 //! Dataflow lints of one `handshake.func`: buffers (HS20xx), cycles (HS202x), loop control
-//! (HS30xx) and memory ordering (HS302x).
+//! (HS30xx), memory ordering (HS302x) and Dynamatic's memory interfaces' end control (HS3029).
 //!
 //! They run after the type checks of the same item, on its dataflow graph and the value types
 //! the checks inferred, and report into the same list.
 
 mod buffers;
+mod ctrl_end;
 mod cycles;
 mod loops;
 mod memory;
@@ -80,4 +81,5 @@ pub(crate) fn run(
     cycles::check(&cx, acc);
     loops::check(&cx, acc);
     memory::check(&cx, acc);
+    ctrl_end::check(&cx, acc);
 }

@@ -210,6 +210,21 @@ pub async fn execute(
                     side.error
                         .clone()
                         .or_else(|| side.mismatches.first().map(|m| m.describe()))
+                        .or_else(|| {
+                            // Values equal C once every write landed, but some landed late.
+                            let late: Vec<String> = side
+                                .late_writes
+                                .iter()
+                                .filter(|l| l.stale_at_end())
+                                .map(|l| format!("{}: {}", l.output, l.describe()))
+                                .collect();
+                            (!late.is_empty()).then(|| {
+                                format!(
+                                    "late writes, values equal C once they land: {}",
+                                    late.join("; ")
+                                )
+                            })
+                        })
                         .map(|first| format!("{name}: {first}"))
                 })
                 .collect();
