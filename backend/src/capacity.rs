@@ -32,10 +32,13 @@ use hsir_analysis::{Diagnostic, DiagnosticCode as Code, TextRange};
 use crate::program::{mask, Func, Program};
 use crate::sim::{self, BinaryOp, Predicate, UnaryOp};
 
+mod memory;
+
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
-    /// Every output received the tokens the untimed run gave it, after this many cycles.
+    /// Every output received the tokens the untimed run gave it. Cycles are counted as the
+    /// testbench counts them: from the first input token taken to the last output token.
     Completed { cycles: u64 },
     /// Nothing moves any more and an output lacks tokens.
     Deadlock(Deadlock),
@@ -179,6 +182,14 @@ enum Kind {
     ShiftReg,
     /// A float unit: a pipeline of `stages.len()` registers (combinational when 0).
     Float(crate::float::FloatUnit),
+    /// CIRCT's `load` (`hsir_load`): ins address, memory data, control; outs data, address.
+    CirctLoad,
+    /// CIRCT's `store` (`hsir_store`): ins address, data, control; outs data, address.
+    CirctStore,
+    /// A memory interface with its memory (`hsir_ext_memory`, `hsir_memory`, `hsir_mc_control`).
+    Mem(Box<memory::Mem>),
+    /// A load-store queue (`hsir_lsq`).
+    Lsq(Box<memory::Lsq>),
 }
 
 #[derive(Debug, Clone)]
@@ -218,6 +229,7 @@ impl Node {
             Kind::Fifo { slots, .. } => *slots,
             Kind::Tehb | Kind::Dvr | Kind::Merge | Kind::ControlMerge => 1,
             Kind::ShiftReg | Kind::Float(_) | Kind::Binary(..) => self.stages.len(),
+            Kind::Lsq(q) => q.depth(),
             _ => 0,
         }
     }
@@ -233,7 +245,8 @@ impl Node {
 
     /// Tokens held in its slots.
     fn held(&self) -> usize {
-        self.slot.len() + self.stages.iter().filter(|s| s.is_some()).count()
+        let queued = if let Kind::Lsq(q) = &self.kind { q.held() } else { 0 };
+        self.slot.len() + self.stages.iter().filter(|s| s.is_some()).count() + queued
     }
 }
 
@@ -242,6 +255,8 @@ struct Net {
     nodes: Vec<Node>,
     /// The node of each output of the terminator, in order.
     outputs: Vec<usize>,
+    /// The store-done channel of each `lsq [MC]` from its `mem_controller`.
+    controller_done: Vec<(OpId, usize)>,
 }
 
 type BuildError = (TextRange, String);
@@ -249,7 +264,12 @@ type BuildError = (TextRange, String);
 impl Net {
     fn build(func: &Func, inputs: &sim::Inputs) -> Result<Net, BuildError> {
         let item = &func.item;
-        let mut net = Net { chans: Vec::new(), nodes: Vec::new(), outputs: Vec::new() };
+        let mut net = Net {
+            chans: Vec::new(),
+            nodes: Vec::new(),
+            outputs: Vec::new(),
+            controller_done: Vec::new(),
+        };
         // The channel each value is produced on, and the channel each use reads.
         let mut value_chan = vec![usize::MAX; item.values.len()];
         for (v, _) in item.values.iter().enumerate() {
@@ -277,10 +297,10 @@ impl Net {
                 }
             }
         }
-        let func_range = func.op().name_range;
         for (i, &arg) in func.args().iter().enumerate() {
-            if func.ty(arg).and_then(crate::program::memref_shape).is_some() {
-                return Err((func_range, "it has a memory argument".into()));
+            if func.ty(arg).is_some_and(|t| matches!(t, hsir_analysis::types::Type::MemRef { .. })) {
+                // A memory: its interface op models it (`memory.rs`).
+                continue;
             }
             let tokens: VecDeque<u64> = inputs.args.get(i).cloned().unwrap_or_default().into();
             net.nodes.push(Node::new(
@@ -317,15 +337,17 @@ impl Net {
                 }
                 continue;
             }
-            net.op(func, id, op, kind, ins, outs)?;
+            net.op(func, inputs, id, op, kind, ins, outs)?;
         }
         Ok(net)
     }
 
     /// The node(s) of one op, as the netlist lowers it.
+    #[allow(clippy::too_many_arguments)]
     fn op(
         &mut self,
         func: &Func,
+        inputs: &sim::Inputs,
         id: OpId,
         op: &OpData,
         kind: Option<OpKind>,
@@ -437,6 +459,27 @@ impl Net {
             },
             K::Buffer | K::Oehb | K::Tehb | K::Tfifo if shape_ok(1, 1) => {
                 return self.buffer(op, id, ins[0], outs[0]);
+            }
+            // CIRCT's accesses are cells (`hsir_load`, `hsir_store`); Dynamatic's pass address
+            // and data through to their interface (`netlist.rs`'s `alias_of`).
+            K::Load | K::McLoad | K::LsqLoad if shape_ok(3, 2) => node(Kind::CirctLoad),
+            K::Store | K::McStore | K::LsqStore if shape_ok(3, 2) => node(Kind::CirctStore),
+            K::Load | K::McLoad | K::LsqLoad | K::Store | K::McStore | K::LsqStore
+                if shape_ok(2, 2) =>
+            {
+                for (&i, &o) in ins.iter().zip(&outs) {
+                    self.nodes.push(Node::new(Kind::Wire, Some(id), vec![i], vec![o]));
+                }
+                return Ok(());
+            }
+            K::Memory | K::ExtMemory | K::MemController => {
+                return self.memory(func, inputs, id, op, ins, outs)
+            }
+            K::Lsq => return self.lsq(func, inputs, id, op, ins, outs),
+            K::Instance => {
+                return unsupported(
+                    "is an instance: the cycle-level model runs one function and does not descend into callees",
+                )
             }
             _ => return unsupported("is not modelled by the cycle-level simulation"),
         };
@@ -670,6 +713,21 @@ impl Net {
                 outs.push((node.outs[0], last.is_some(), last.unwrap_or(0)));
                 readies.push((node.ins[0], en));
             }
+            Kind::CirctLoad => {
+                let valid = v(0) && v(2);
+                outs.push((node.outs[1], valid, d(0)));
+                readies.push((node.ins[0], valid && r(1)));
+                readies.push((node.ins[2], valid && r(1)));
+                outs.push((node.outs[0], v(1), d(1)));
+                readies.push((node.ins[1], r(0)));
+            }
+            Kind::CirctStore => {
+                outs.push((node.outs[0], all_valid && r(1), d(1)));
+                outs.push((node.outs[1], all_valid && r(0), d(0)));
+                join(r(0) && r(1), &mut readies);
+            }
+            Kind::Mem(m) => m.eval(c, &mut outs, &mut readies),
+            Kind::Lsq(q) => q.eval(c, &mut outs, &mut readies),
             Kind::Float(_) | Kind::Binary(..) => {
                 let value = node.unit_value(d(0), if node.ins.len() == 2 { d(1) } else { 0 });
                 if node.stages.is_empty() {
@@ -854,17 +912,21 @@ impl Net {
                 }
                 before != node.stages
             }
+            Kind::Mem(m) => m.clock(c),
+            Kind::Lsq(q) => q.clock(c),
             _ => false,
         }
     }
 
     fn run(&mut self, func: &Func, expected: &[usize], max_cycles: u64) -> Verdict {
         let limit_passes = 4 * (self.chans.len() + self.nodes.len()) + 16;
+        // The first cycle an input token was taken, and the last an expected output token came.
+        let (mut first, mut last): (Option<u64>, u64) = (None, 0);
         for cycle in 0..max_cycles {
             if self.outputs.len() == expected.len()
                 && self.outputs.iter().zip(expected).all(|(&n, &e)| self.received(n) >= e)
             {
-                return Verdict::Completed { cycles: cycle };
+                return Verdict::Completed { cycles: last.saturating_sub(first.unwrap_or(0)) };
             }
             for chan in &mut self.chans {
                 chan.valid = false;
@@ -889,6 +951,20 @@ impl Net {
                         "its handshake wires do not settle in cycle {cycle} (a combinational loop)"
                     ),
                 };
+            }
+            let fired = |net: &Net, ch: usize| net.chans[ch].valid && net.chans[ch].ready;
+            if first.is_none()
+                && self.nodes.iter().any(|n| {
+                    matches!(n.kind, Kind::Input(_)) && n.outs.iter().any(|&o| fired(self, o))
+                })
+            {
+                first = Some(cycle);
+            }
+            for (k, &n) in self.outputs.iter().enumerate() {
+                let wanted = expected.get(k).copied().unwrap_or(0);
+                if self.received(n) < wanted && fired(self, self.nodes[n].ins[0]) {
+                    last = cycle;
+                }
             }
             let mut moved = false;
             for n in 0..self.nodes.len() {
@@ -951,6 +1027,36 @@ impl Net {
                 format!("output `{label}` got {} of {e} tokens", self.received(n))
             })
             .collect();
+        if circle.is_none() {
+            if let Some(wait) = self.circular_wait(&blocked, &producer, &consumer) {
+                let mut names: Vec<String> = wait
+                    .iter()
+                    .map(|&(ch, offered)| {
+                        let n = name(self.chans[ch].value);
+                        if offered {
+                            format!("{n} (offered, not taken)")
+                        } else {
+                            format!("{n} (awaited, empty)")
+                        }
+                    })
+                    .collect();
+                // A value's channels before and after a fork or a buffer's stages, once.
+                names.dedup();
+                let first_op = wait.first().and_then(|&(ch, offered)| {
+                    let n = if offered { producer[ch] } else { consumer[ch] };
+                    self.nodes.get(n).and_then(|n| n.op)
+                });
+                let range =
+                    first_op.map_or(func.op().name_range, |op| item.ops[op as usize].name_range);
+                let message = format!(
+                    "a circular wait, each op waiting for the next to take its token or to give one: {} -> back to the first ({})",
+                    names.join(" -> "),
+                    missing.join(", ")
+                );
+                let channels = dedup(wait.iter().map(|&(ch, _)| name(self.chans[ch].value)).collect());
+                return Deadlock { cycle, tokens: 0, message, range: func.absolute(range), channels };
+            }
+        }
         let Some(circle) = circle else {
             let mut held = dedup(blocked.iter().map(|&ch| name(self.chans[ch].value)).collect());
             let count = held.len();
@@ -1013,6 +1119,84 @@ impl Net {
         );
         let range = first_op.map_or(func.op().name_range, |op| item.ops[op as usize].name_range);
         Deadlock { cycle, tokens: 0, message, range: func.absolute(range), channels }
+    }
+}
+
+impl Net {
+    /// A circular wait through at least one token offered and not taken, when the tokens alone
+    /// make no circle: an op holding a token waits for its consumer to take it, and an op missing
+    /// an input waits for that input's producer (a merge waits for none in particular; a mux
+    /// for its select, then the selected input). The shortest such circle, as (channel, whether
+    /// it is a token offered and not taken) in the order of waiting.
+    fn circular_wait(
+        &self,
+        blocked: &[usize],
+        producer: &[usize],
+        consumer: &[usize],
+    ) -> Option<Vec<(usize, bool)>> {
+        let c = &self.chans;
+        // Edges node -> node, each through one channel.
+        let mut succ: Vec<Vec<(usize, usize, bool)>> = vec![Vec::new(); self.nodes.len()];
+        for &ch in blocked {
+            succ[producer[ch]].push((consumer[ch], ch, true));
+        }
+        for (n, node) in self.nodes.iter().enumerate() {
+            let awaited: Vec<usize> = match node.kind {
+                Kind::Merge | Kind::ControlMerge | Kind::Source | Kind::Input(_) => Vec::new(),
+                Kind::Mux => {
+                    let sel = node.ins[0];
+                    if !c[sel].valid {
+                        vec![sel]
+                    } else {
+                        node.ins.get(1 + c[sel].data as usize).copied().into_iter().collect()
+                    }
+                }
+                _ => node.ins.clone(),
+            };
+            for ch in awaited {
+                if !c[ch].valid && producer[ch] != usize::MAX {
+                    succ[n].push((producer[ch], ch, false));
+                }
+            }
+        }
+        let mut best: Option<Vec<(usize, bool)>> = None;
+        for &start in blocked {
+            let (from, to) = (consumer[start], producer[start]);
+            // Breadth-first from the consumer back to the producer.
+            let mut prev: Vec<Option<(usize, usize, bool)>> = vec![None; self.nodes.len()];
+            let mut seen = vec![false; self.nodes.len()];
+            let mut queue = VecDeque::from([from]);
+            seen[from] = true;
+            while let Some(n) = queue.pop_front() {
+                if n == to {
+                    break;
+                }
+                for &(m, ch, offered) in &succ[n] {
+                    if !seen[m] {
+                        seen[m] = true;
+                        prev[m] = Some((n, ch, offered));
+                        queue.push_back(m);
+                    }
+                }
+            }
+            if !seen[to] {
+                continue;
+            }
+            let mut path = vec![(start, true)];
+            let mut at = to;
+            let mut back = Vec::new();
+            while at != from {
+                let Some((p, ch, offered)) = prev[at] else { break };
+                back.push((ch, offered));
+                at = p;
+            }
+            back.reverse();
+            path.extend(back);
+            if best.as_ref().is_none_or(|b| path.len() < b.len()) {
+                best = Some(path);
+            }
+        }
+        best
     }
 }
 
