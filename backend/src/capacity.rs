@@ -12,15 +12,30 @@
 //! `seq` stage is a DV slot then an R slot); `merge` and `control_merge` with their own
 //! ready-breaking slot; eager and lazy forks, `join`, `sync`, `mux`, `cond_br`, constants,
 //! sources and sinks; integer arithmetic, comparisons and casts (combinational, as
-//! `hsir_binary` / `hsir_unary`); float units as pipelines of their `float_latency`. Anything
-//! else (memories and accesses, LSQs, instances, LOOM's loop ops) is not modelled: the run
-//! says so (`Verdict::NotModeled`) and claims nothing about the design.
+//! `hsir_binary` / `hsir_unary`); float units as pipelines of their `float_latency`; CIRCT's
+//! `load` / `store` as `hsir_load` / `hsir_store` and Dynamatic's (every era) as the wires the
+//! netlist makes of them; memories, memory interfaces and load-store queues register for
+//! register as `hsir_ext_memory` (+ `hsir_mc_control`), `hsir_memory` and `hsir_lsq`, with the
+//! testbench's BRAM behind memref arguments (`memory.rs`). Anything else (instances, LOOM's loop
+//! ops, speculation) is not modelled: the run says so (`Verdict::NotModeled`, naming the op) and
+//! claims nothing about the design.
+//!
+//! Each unit's timing is described once, here, as its RTL module has it: the netlist's facts are
+//! read, not repeated (`netlist::unit_latency`, `netlist::lsq::depth`, `memories::interface` for
+//! the ports' roles, `float::FloatUnit::latency`), and ops are told apart by `OpKind`. Memory
+//! contents are the run's inputs, so data-dependent control flow takes the RTL's path.
+//! `tests/capacity.rs` and `docs/timing-model.md` ("The capacity model beside the RTL") show it
+//! cycle-exact against Icarus Verilog on Dynamatic's suite.
 //!
 //! Inputs are offered on every cycle while they last and outputs are always ready. The run
 //! stops when every output has received what the untimed run delivered to it (Dynamatic's
 //! circuits keep running after `end`: loops fed by a `source` restart), and otherwise at the
 //! first cycle in which nothing moves: the state then repeats forever, so if an output still
-//! lacks tokens the design is deadlocked.
+//! lacks tokens the design is deadlocked. The report names the circular wait: channels offered
+//! a token and not taken, in a cycle; or, when the tokens alone make none, the shortest cycle
+//! through such a channel in which each op waits either for its consumer to take a token or for
+//! a producer to give one (`Net::circular_wait`). Cycles are counted as the testbench counts
+//! them: from the first input token taken to the last expected output token.
 
 use std::collections::VecDeque;
 
@@ -91,20 +106,25 @@ pub fn simulate(
 }
 
 /// The capacity check of `hsir rtl` and `hsir sim --cycles`: the function's `// hsir-sim:`
-/// inputs (as the testbench draws them for `seed` and `tokens`), the untimed run for the
-/// tokens each output should get, then the cycle-level run. `None` when the untimed run
-/// itself fails (its own error is reported elsewhere).
+/// inputs (as the testbench draws them for `seed` and `tokens`, over an inputs file's text when
+/// given), the untimed run for the tokens each output should get, then the cycle-level run.
+/// `None` when the inputs cannot be read or the untimed run itself fails (their own errors are
+/// reported elsewhere).
 pub fn check(
     text: &str,
     program: &Program,
     top: &str,
     seed: u64,
     tokens: Option<usize>,
+    inputs_file: Option<&str>,
 ) -> Option<Verdict> {
     let func = program.func(top)?;
     let mut directives = sim::stimulus::directives(text, program, func).ok()?;
     if let Some(tokens) = tokens {
         directives.tokens = tokens;
+    }
+    if let Some(file) = inputs_file {
+        sim::stimulus::read_inputs_file(func, file, &mut directives).ok()?;
     }
     let inputs = sim::stimulus::inputs(func, &directives, seed);
     let outcome = sim::run(program, top, &inputs, 1_000_000).ok()?;

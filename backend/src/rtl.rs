@@ -149,7 +149,10 @@ pub fn generate_program(
             None => Some(1),
         };
         if let Some(crate::capacity::Verdict::Deadlock(d)) = (!options.skip_capacity_check)
-            .then(|| crate::capacity::check(text, program, &top, seed, tokens))
+            .then(|| {
+                let file = options.inputs_file.as_deref();
+                crate::capacity::check(text, program, &top, seed, tokens, file)
+            })
             .flatten()
         {
             return Err(vec![crate::capacity::diagnostic(&top, &d)]);
