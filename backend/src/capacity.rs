@@ -318,7 +318,8 @@ impl Net {
             }
         }
         for (i, &arg) in func.args().iter().enumerate() {
-            if func.ty(arg).is_some_and(|t| matches!(t, hsir_analysis::types::Type::MemRef { .. })) {
+            if func.ty(arg).is_some_and(|t| matches!(t, hsir_analysis::types::Type::MemRef { .. }))
+            {
                 // A memory: its interface op models it (`memory.rs`).
                 continue;
             }
@@ -1073,8 +1074,15 @@ impl Net {
                     names.join(" -> "),
                     missing.join(", ")
                 );
-                let channels = dedup(wait.iter().map(|&(ch, _)| name(self.chans[ch].value)).collect());
-                return Deadlock { cycle, tokens: 0, message, range: func.absolute(range), channels };
+                let channels =
+                    dedup(wait.iter().map(|&(ch, _)| name(self.chans[ch].value)).collect());
+                return Deadlock {
+                    cycle,
+                    tokens: 0,
+                    message,
+                    range: func.absolute(range),
+                    channels,
+                };
             }
         }
         let Some(circle) = circle else {

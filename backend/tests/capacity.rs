@@ -213,10 +213,8 @@ fn the_kernel_2mm_ftd_placement_is_refused_before_verilog() {
             .unwrap();
     let placed = buffers::edit::apply(&text, &output.edits);
     let (parse, _) = hsir_analysis::parse_bytes(placed.as_bytes());
-    let options = hsir_backend::rtl::Options {
-        top: Some("kernel_2mm".into()),
-        ..Default::default()
-    };
+    let options =
+        hsir_backend::rtl::Options { top: Some("kernel_2mm".into()), ..Default::default() };
     let errors = hsir_backend::rtl::generate(&parse, &options).unwrap_err();
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!(errors[0].code.code(), "HS5011");

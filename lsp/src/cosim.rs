@@ -369,11 +369,8 @@ pub fn run(
     let plan = cosim::plan(func).map_err(Error::Usage)?;
     // The capacity model runs below on the C program's inputs, and its verdict is reported
     // beside the RTL's rather than stopping it.
-    let options = Options {
-        top: Some(func.name.clone()),
-        skip_capacity_check: true,
-        ..Options::default()
-    };
+    let options =
+        Options { top: Some(func.name.clone()), skip_capacity_check: true, ..Options::default() };
     let generated =
         rtl::generate_program(&text, &program, &options).map_err(|diagnostics| Error::Ir {
             message: format!("no RTL: `{}` has errors that stop it", request.ir_name),

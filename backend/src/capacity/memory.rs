@@ -317,11 +317,13 @@ impl Mem {
             self.bram.write(addr, value);
         }
         if let Some(k) = &mut self.control {
-            let added: i64 = k.counts.iter().filter(|&&ch| c[ch].valid).map(|&ch| c[ch].data as i64).sum();
+            let added: i64 =
+                k.counts.iter().filter(|&&ch| c[ch].valid).map(|&ch| c[ch].data as i64).sum();
             k.count += added - i64::from(m.store_en);
         }
         wrote
-            || before != (self.st.clone(), self.ld.clone(), self.bram.load_data, self.control.clone())
+            || before
+                != (self.st.clone(), self.ld.clone(), self.bram.load_data, self.control.clone())
     }
 }
 
@@ -441,7 +443,9 @@ impl Lsq {
             if e.store && !e.iss {
                 if st_first && e.av && e.dv {
                     let blocked = q.iter().take(r).any(|l| {
-                        !l.store && !(if behind { l.dv } else { l.iss }) && (!l.av || l.addr == e.addr)
+                        !l.store
+                            && !(if behind { l.dv } else { l.iss })
+                            && (!l.av || l.addr == e.addr)
                     });
                     if !blocked {
                         wr = Some(r);
@@ -751,13 +755,7 @@ impl Net {
         } else {
             None
         };
-        let mem = Mem {
-            internal,
-            st,
-            ld,
-            bram: Bram::new(spec.depth, init, spec.width),
-            control,
-        };
+        let mem = Mem { internal, st, ld, bram: Bram::new(spec.depth, init, spec.width), control };
         let mut node_ins = ins;
         let mut node_outs = outs;
         for p in &mem.st {
