@@ -348,19 +348,56 @@ impl Net {
             let outs: Vec<usize> = op.results.iter().map(|&v| value_chan[v as usize]).collect();
             let kind = OpKind::of(op);
             if matches!(kind, Some(OpKind::End | OpKind::Return)) && Some(id) == last {
-                let results = func.terminator_results(op);
-                for (k, &c) in ins.iter().enumerate() {
-                    let node = net.nodes.len();
-                    net.nodes.push(Node::new(Kind::Output(0), Some(id), vec![c], vec![]));
-                    if k < results {
-                        net.outputs.push(node);
-                    }
-                }
+                net.terminator(func, id, op, &ins);
                 continue;
             }
             net.op(func, inputs, id, op, kind, ins, outs)?;
         }
         Ok(net)
+    }
+
+    /// The function's outputs, as the netlist's `terminator` makes them: in Dynamatic 2024,
+    /// `end`'s operands after the results are the memories' done tokens, and each result
+    /// leaves through a `hsir_wait` on its own copy of every done token.
+    fn terminator(&mut self, func: &Func, id: OpId, op: &OpData, ins: &[usize]) {
+        let (results, done) = ins.split_at(func.terminator_results(op).min(ins.len()));
+        if results.is_empty() {
+            for &d in done {
+                self.nodes.push(Node::new(Kind::Output(0), Some(id), vec![d], vec![]));
+            }
+        }
+        let mut copies: Vec<Vec<usize>> = vec![Vec::new(); results.len()];
+        for &d in done {
+            if results.len() == 1 {
+                copies[0].push(d);
+                continue;
+            }
+            let outs: Vec<usize> = (0..results.len()).map(|_| self.new_chan(d)).collect();
+            for (i, &o) in outs.iter().enumerate() {
+                copies[i].push(o);
+            }
+            self.nodes.push(Node::new(Kind::Fork, Some(id), vec![d], outs));
+        }
+        for (i, &result) in results.iter().enumerate() {
+            let channel = if done.is_empty() {
+                result
+            } else {
+                let out = self.new_chan(result);
+                let mut tokens = std::mem::take(&mut copies[i]);
+                tokens.push(result);
+                self.nodes.push(Node::new(Kind::Wait, Some(id), tokens, vec![out]));
+                out
+            };
+            self.outputs.push(self.nodes.len());
+            self.nodes.push(Node::new(Kind::Output(0), Some(id), vec![channel], vec![]));
+        }
+    }
+
+    /// A new channel named as channel `like`'s value.
+    fn new_chan(&mut self, like: usize) -> usize {
+        let value = self.chans[like].value;
+        self.chans.push(Chan { valid: false, ready: false, data: 0, value });
+        self.chans.len() - 1
     }
 
     /// The node(s) of one op, as the netlist lowers it.

@@ -82,6 +82,28 @@ fn the_rtl_agrees() {
     assert!(fifo.contains("hsir-tb: PASS"), "{fifo}");
 }
 
+/// The memory designs take the RTL's cycles: the figures are Icarus Verilog's for the
+/// testbench of seed 1 without stalls (`hsir rtl FILE --top F --testbench`, every
+/// `(($random(seed) & 3) != 0)` of the testbench made `1'b1`, `hsir-tb: cycles N`), covering
+/// `lsq`, `lsq [MC]`, `mem_controller` and their 2024 forms (whose results wait for the done
+/// tokens).
+#[test]
+fn memory_designs_take_the_rtls_cycles() {
+    let rtl = [
+        ("lsq_mc", "prefix_mc", 14),
+        ("lsq", "raw_war", 13),
+        ("lsq", "histogram_int", 23),
+        ("lsq_mc_2024", "prefix_mc_2024", 16),
+        ("mc_2025", "increment_2025", 6),
+        ("mc_2024", "increment_2024", 6),
+    ];
+    for (file, function, cycles) in rtl {
+        let found = verdicts(&fixture(&format!("designs/{file}.mlir")), None);
+        let verdict = found.iter().find(|(f, _)| f == function).and_then(|(_, v)| v.clone());
+        assert_eq!(verdict, Some(Verdict::Completed { cycles }), "{file}@{function}");
+    }
+}
+
 /// `hsir rtl` refuses the deadlocking design (HS5011), unless lint errors are allowed.
 #[test]
 fn rtl_generation_refuses_the_deadlock() {
