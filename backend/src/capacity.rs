@@ -23,7 +23,9 @@
 //! Each unit's timing is described once, here, as its RTL module has it: the netlist's facts are
 //! read, not repeated (`netlist::unit_latency`, `netlist::lsq::depth`, `memories::interface` for
 //! the ports' roles, `float::FloatUnit::latency`), and ops are told apart by `OpKind`. Memory
-//! contents are the run's inputs, so data-dependent control flow takes the RTL's path.
+//! contents are the run's inputs, so data-dependent control flow takes the RTL's path. The
+//! function's outputs are the netlist's: in Dynamatic 2024 each result waits for every memory's
+//! done token (`Net::terminator`).
 //! `tests/capacity.rs` and `docs/timing-model.md` ("The capacity model beside the RTL") show it
 //! cycle-exact against Icarus Verilog on Dynamatic's suite.
 //!
