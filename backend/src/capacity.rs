@@ -16,9 +16,11 @@
 //! `load` / `store` as `hsir_load` / `hsir_store` and Dynamatic's (every era) as the wires the
 //! netlist makes of them; memories, memory interfaces and load-store queues register for
 //! register as `hsir_ext_memory` (+ `hsir_mc_control`), `hsir_memory` and `hsir_lsq`, with the
-//! testbench's BRAM behind memref arguments (`memory.rs`). Anything else (instances, LOOM's loop
-//! ops, speculation) is not modelled: the run says so (`Verdict::NotModeled`, naming the op) and
-//! claims nothing about the design.
+//! testbench's BRAM behind memref arguments (`memory.rs`); an instance as its callee's circuit
+//! built in place between the instance's channels (`Net::instance`: the netlist instantiates
+//! the callee's module there; a callee with memory arguments is not modelled). Anything else
+//! (LOOM's loop ops, `unbundle`, speculation) is not modelled: the run says so
+//! (`Verdict::NotModeled`, naming the op) and claims nothing about the design.
 //!
 //! Each unit's timing is described once, here, as its RTL module has it: the netlist's facts are
 //! read, not repeated (`netlist::unit_latency`, `netlist::lsq::depth`, `memories::interface` for
@@ -94,7 +96,7 @@ pub fn simulate(
             why: format!("no function `@{top}`"),
         };
     };
-    let mut net = match Net::build(func, inputs) {
+    let mut net = match Net::build(program, func, inputs) {
         Ok(net) => net,
         Err((range, why)) => return Verdict::NotModeled { range: func.absolute(range), why },
     };
@@ -158,6 +160,8 @@ struct Chan {
     ready: bool,
     data: u64,
     value: ValueId,
+    /// The name of a channel inside an instance (its value is the callee's).
+    label: Option<Box<str>>,
 }
 
 #[derive(Debug, Clone)]
@@ -284,19 +288,41 @@ struct Net {
 type BuildError = (TextRange, String);
 
 impl Net {
-    fn build(func: &Func, inputs: &sim::Inputs) -> Result<Net, BuildError> {
-        let item = &func.item;
+    fn build(program: &Program, func: &Func, inputs: &sim::Inputs) -> Result<Net, BuildError> {
         let mut net = Net {
             chans: Vec::new(),
             nodes: Vec::new(),
             outputs: Vec::new(),
             controller_done: Vec::new(),
         };
+        net.body(program, func, inputs, None, &mut vec![func.name.clone()])?;
+        Ok(net)
+    }
+
+    /// The nodes of `func`'s body: the top function's, with its arguments as inputs and its
+    /// results as outputs, or an instance's (`ports`: the caller's channels of its operands and
+    /// results), whose module is its callee's circuit wired to the instance's channels.
+    fn body(
+        &mut self,
+        program: &Program,
+        func: &Func,
+        inputs: &sim::Inputs,
+        ports: Option<(&[usize], &[usize])>,
+        stack: &mut Vec<String>,
+    ) -> Result<(), BuildError> {
+        let item = &func.item;
+        let net = self;
         // The channel each value is produced on, and the channel each use reads.
         let mut value_chan = vec![usize::MAX; item.values.len()];
         for (v, _) in item.values.iter().enumerate() {
             value_chan[v] = net.chans.len();
-            net.chans.push(Chan { valid: false, ready: false, data: 0, value: v as ValueId });
+            net.chans.push(Chan {
+                valid: false,
+                ready: false,
+                data: 0,
+                value: v as ValueId,
+                label: None,
+            });
         }
         let mut use_chan = vec![usize::MAX; item.uses.len()];
         for (v, value) in item.values.iter().enumerate() {
@@ -313,15 +339,30 @@ impl Net {
                             ready: false,
                             data: 0,
                             value: v as ValueId,
+                            label: None,
                         });
                     }
                     net.nodes.push(Node::new(Kind::Fork, None, vec![value_chan[v]], outs));
                 }
             }
         }
-        for (i, &arg) in func.args().iter().enumerate() {
-            if func.ty(arg).is_some_and(|t| matches!(t, hsir_analysis::types::Type::MemRef { .. }))
-            {
+        let args = func.args();
+        if ports.is_some_and(|(ins, _)| ins.len() != args.len()) {
+            return Err((func.op().name_range, "has arguments its instance does not give".into()));
+        }
+        for (i, &arg) in args.iter().enumerate() {
+            let memref = func
+                .ty(arg)
+                .is_some_and(|t| matches!(t, hsir_analysis::types::Type::MemRef { .. }));
+            if let Some((ins, _)) = ports {
+                if memref {
+                    return Err((func.op().name_range, "has a memory argument".into()));
+                }
+                let to = value_chan[arg as usize];
+                net.nodes.push(Node::new(Kind::Wire, None, vec![ins[i]], vec![to]));
+                continue;
+            }
+            if memref {
                 // A memory: its interface op models it (`memory.rs`).
                 continue;
             }
@@ -350,19 +391,82 @@ impl Net {
             let outs: Vec<usize> = op.results.iter().map(|&v| value_chan[v as usize]).collect();
             let kind = OpKind::of(op);
             if matches!(kind, Some(OpKind::End | OpKind::Return)) && Some(id) == last {
-                net.terminator(func, id, op, &ins);
+                net.terminator(func, id, op, &ins, ports.map(|(_, outs)| outs))?;
+                continue;
+            }
+            if kind == Some(OpKind::Instance) {
+                net.instance(program, func, op, &ins, &outs, stack)?;
                 continue;
             }
             net.op(func, inputs, id, op, kind, ins, outs)?;
         }
-        Ok(net)
+        Ok(())
+    }
+
+    /// An instance: its callee's circuit, built in place between the instance's channels (the
+    /// netlist instantiates the callee's module there, whose ports are its arguments and
+    /// results). What it builds is shown at the instance: its ops, and its channels named in the
+    /// callee (`` `%x` in `@callee` ``).
+    fn instance(
+        &mut self,
+        program: &Program,
+        func: &Func,
+        op: &OpData,
+        ins: &[usize],
+        outs: &[usize],
+        stack: &mut Vec<String>,
+    ) -> Result<(), BuildError> {
+        let callee = op.symbol.as_ref().and_then(|(name, _)| program.callee(func, name));
+        let Some(callee) = callee.filter(|c| !c.external) else {
+            return Err((op.name_range, format!("`{}` calls a function with no body", op.name)));
+        };
+        if stack.contains(&callee.name) || stack.len() > 16 {
+            return Err((
+                op.name_range,
+                format!("`{}` calls `@{}` recursively", op.name, callee.name),
+            ));
+        }
+        let (first_node, first_chan) = (self.nodes.len(), self.chans.len());
+        stack.push(callee.name.clone());
+        // A callee's ops have no memories of the top function: an empty input set.
+        let built = self.body(program, callee, &sim::Inputs::default(), Some((ins, outs)), stack);
+        stack.pop();
+        if let Err((_, why)) = built {
+            return Err((
+                op.name_range,
+                format!("`{}` calls `@{}`, which {why}", op.name, callee.name),
+            ));
+        }
+        let site = func.item.ops.iter().position(|o| std::ptr::eq(o, op)).map(|i| i as OpId);
+        for node in &mut self.nodes[first_node..] {
+            node.op = site;
+        }
+        let item = &callee.item;
+        for chan in &mut self.chans[first_chan..] {
+            if chan.label.is_none() {
+                let v = chan.value;
+                let shown = item.values[v as usize].display(hsir_analysis::ir::group_len(item, v));
+                chan.label = Some(format!("`{shown}` in `@{}`", callee.name).into());
+            }
+        }
+        Ok(())
     }
 
     /// The function's outputs, as the netlist's `terminator` makes them: in Dynamatic 2024,
     /// `end`'s operands after the results are the memories' done tokens, and each result
     /// leaves through a `hsir_wait` on its own copy of every done token.
-    fn terminator(&mut self, func: &Func, id: OpId, op: &OpData, ins: &[usize]) {
+    fn terminator(
+        &mut self,
+        func: &Func,
+        id: OpId,
+        op: &OpData,
+        ins: &[usize],
+        to: Option<&[usize]>,
+    ) -> Result<(), BuildError> {
         let (results, done) = ins.split_at(func.terminator_results(op).min(ins.len()));
+        if to.is_some_and(|to| to.len() != results.len()) {
+            return Err((op.name_range, "has results its instance does not take".into()));
+        }
         if results.is_empty() {
             for &d in done {
                 self.nodes.push(Node::new(Kind::Output(0), Some(id), vec![d], vec![]));
@@ -390,15 +494,20 @@ impl Net {
                 self.nodes.push(Node::new(Kind::Wait, Some(id), tokens, vec![out]));
                 out
             };
-            self.outputs.push(self.nodes.len());
-            self.nodes.push(Node::new(Kind::Output(0), Some(id), vec![channel], vec![]));
+            if let Some(to) = to {
+                self.nodes.push(Node::new(Kind::Wire, Some(id), vec![channel], vec![to[i]]));
+            } else {
+                self.outputs.push(self.nodes.len());
+                self.nodes.push(Node::new(Kind::Output(0), Some(id), vec![channel], vec![]));
+            }
         }
+        Ok(())
     }
 
     /// A new channel named as channel `like`'s value.
     fn new_chan(&mut self, like: usize) -> usize {
-        let value = self.chans[like].value;
-        self.chans.push(Chan { valid: false, ready: false, data: 0, value });
+        let (value, label) = (self.chans[like].value, self.chans[like].label.clone());
+        self.chans.push(Chan { valid: false, ready: false, data: 0, value, label });
         self.chans.len() - 1
     }
 
@@ -536,11 +645,7 @@ impl Net {
                 return self.memory(func, inputs, id, op, ins, outs)
             }
             K::Lsq => return self.lsq(func, inputs, id, op, ins, outs),
-            K::Instance => {
-                return unsupported(
-                    "is an instance: the cycle-level model runs one function and does not descend into callees",
-                )
-            }
+
             _ => return unsupported("is not modelled by the cycle-level simulation"),
         };
         self.nodes.push(new);
@@ -559,7 +664,6 @@ impl Net {
             return Err((op.name_range, "is a buffer the model cannot read".into()));
         };
         let slots = info.slot_count().unwrap_or(1) as usize;
-        let value = self.chans[output].value;
         // Stages in order, each with its initial token.
         let mut stages: Vec<(Kind, Option<u64>)> = Vec::new();
         let one = |k: Kind, n: usize| -> Vec<(Kind, Option<u64>)> {
@@ -605,12 +709,7 @@ impl Net {
         let count = stages.len();
         let mut from = input;
         for (k, (kind, init)) in stages.into_iter().enumerate() {
-            let to = if k + 1 == count {
-                output
-            } else {
-                self.chans.push(Chan { valid: false, ready: false, data: 0, value });
-                self.chans.len() - 1
-            };
+            let to = if k + 1 == count { output } else { self.new_chan(output) };
             let mut node = Node::new(kind, Some(id), vec![from], vec![to]);
             if let Kind::ShiftReg = node.kind {
                 node.stages = vec![None; slots.max(1)];
@@ -1051,8 +1150,15 @@ impl Net {
     /// not taken, with the tokens its slots hold.
     fn deadlock(&self, func: &Func, cycle: u64, expected: &[usize]) -> Deadlock {
         let item = &func.item;
-        let name = |v: ValueId| {
-            format!("`{}`", item.values[v as usize].display(hsir_analysis::ir::group_len(item, v)))
+        let name = |ch: usize| match &self.chans[ch].label {
+            Some(label) => label.to_string(),
+            None => {
+                let v = self.chans[ch].value;
+                format!(
+                    "`{}`",
+                    item.values[v as usize].display(hsir_analysis::ir::group_len(item, v))
+                )
+            }
         };
         // Blocked channels: offered and not taken. Edges producer -> consumer.
         let mut producer = vec![usize::MAX; self.chans.len()];
@@ -1092,7 +1198,7 @@ impl Net {
                 let mut names: Vec<String> = wait
                     .iter()
                     .map(|&(ch, offered)| {
-                        let n = name(self.chans[ch].value);
+                        let n = name(ch);
                         if offered {
                             format!("{n} (offered, not taken)")
                         } else {
@@ -1113,8 +1219,7 @@ impl Net {
                     names.join(" -> "),
                     missing.join(", ")
                 );
-                let channels =
-                    dedup(wait.iter().map(|&(ch, _)| name(self.chans[ch].value)).collect());
+                let channels = dedup(wait.iter().map(|&(ch, _)| name(ch)).collect());
                 return Deadlock {
                     cycle,
                     tokens: 0,
@@ -1125,7 +1230,7 @@ impl Net {
             }
         }
         let Some(circle) = circle else {
-            let mut held = dedup(blocked.iter().map(|&ch| name(self.chans[ch].value)).collect());
+            let mut held = dedup(blocked.iter().map(|&ch| name(ch)).collect());
             let count = held.len();
             held.truncate(6);
             let more = if count > held.len() {
@@ -1157,7 +1262,7 @@ impl Net {
         // Shown at the op that offers the first channel of the circle.
         let first_op = self.nodes[producer[circle[0]]].op;
         for &ch in &circle {
-            channels.push(name(self.chans[ch].value));
+            channels.push(name(ch));
             let n = consumer[ch];
             if !nodes_seen.contains(&n) {
                 nodes_seen.push(n);

@@ -48,6 +48,10 @@ fn the_dvr_loop_deadlocks_and_the_fifo_loop_does_not() {
     );
     assert!(d.message.contains("output `out0` got 0 of 2 tokens"), "{}", d.message);
     assert!(matches!(found[1].1, Some(Verdict::Completed { .. })), "{found:?}");
+    // Through an instance: the callee's circuit is built in place, its channels named in it.
+    let Some(Verdict::Deadlock(d)) = &found[2].1 else { panic!("{found:?}") };
+    assert_eq!(d.channels[0], "`%m` in `@dvr_loop`", "{d:?}");
+    assert_eq!(d.channels.len(), 5, "{d:?}");
 }
 
 /// A loop through a `mem_controller`'s load port: the word the port keeps and the token the
@@ -82,23 +86,26 @@ fn the_rtl_agrees() {
     assert!(fifo.contains("hsir-tb: PASS"), "{fifo}");
 }
 
-/// The memory designs take the RTL's cycles: the figures are Icarus Verilog's for the
+/// The memory and instance designs take the RTL's cycles: the figures are Icarus Verilog's for the
 /// testbench of seed 1 without stalls (`hsir rtl FILE --top F --testbench`, every
 /// `(($random(seed) & 3) != 0)` of the testbench made `1'b1`, `hsir-tb: cycles N`), covering
 /// `lsq`, `lsq [MC]`, `mem_controller` and their 2024 forms (whose results wait for the done
-/// tokens).
+/// tokens), and instances.
 #[test]
-fn memory_designs_take_the_rtls_cycles() {
+fn memory_and_instance_designs_take_the_rtls_cycles() {
     let rtl = [
-        ("lsq_mc", "prefix_mc", 14),
-        ("lsq", "raw_war", 13),
-        ("lsq", "histogram_int", 23),
-        ("lsq_mc_2024", "prefix_mc_2024", 16),
-        ("mc_2025", "increment_2025", 6),
-        ("mc_2024", "increment_2024", 6),
+        ("designs/lsq_mc", "prefix_mc", 14),
+        ("designs/lsq", "raw_war", 13),
+        ("designs/lsq", "histogram_int", 23),
+        ("designs/lsq_mc_2024", "prefix_mc_2024", 16),
+        ("designs/mc_2025", "increment_2025", 6),
+        ("designs/mc_2024", "increment_2024", 6),
+        // Instances: the callee's circuit in place of the instance.
+        ("ops/instance", "twice", 18),
+        ("designs/wait", "pop_and_wait", 18),
     ];
     for (file, function, cycles) in rtl {
-        let found = verdicts(&fixture(&format!("designs/{file}.mlir")), None);
+        let found = verdicts(&fixture(&format!("{file}.mlir")), None);
         let verdict = found.iter().find(|(f, _)| f == function).and_then(|(_, v)| v.clone());
         assert_eq!(verdict, Some(Verdict::Completed { cycles }), "{file}@{function}");
     }
