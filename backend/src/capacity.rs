@@ -12,15 +12,34 @@
 //! `seq` stage is a DV slot then an R slot); `merge` and `control_merge` with their own
 //! ready-breaking slot; eager and lazy forks, `join`, `sync`, `mux`, `cond_br`, constants,
 //! sources and sinks; integer arithmetic, comparisons and casts (combinational, as
-//! `hsir_binary` / `hsir_unary`); float units as pipelines of their `float_latency`. Anything
-//! else (memories and accesses, LSQs, instances, LOOM's loop ops) is not modelled: the run
-//! says so (`Verdict::NotModeled`) and claims nothing about the design.
+//! `hsir_binary` / `hsir_unary`); float units as pipelines of their `float_latency`; CIRCT's
+//! `load` / `store` as `hsir_load` / `hsir_store` and Dynamatic's (every era) as the wires the
+//! netlist makes of them; memories, memory interfaces and load-store queues register for
+//! register as `hsir_ext_memory` (+ `hsir_mc_control`), `hsir_memory` and `hsir_lsq`, with the
+//! testbench's BRAM behind memref arguments (`memory.rs`); an instance as its callee's circuit
+//! built in place between the instance's channels (`Net::instance`: the netlist instantiates
+//! the callee's module there; a callee with memory arguments is not modelled). Anything else
+//! (LOOM's loop ops, `unbundle`, speculation) is not modelled: the run says so
+//! (`Verdict::NotModeled`, naming the op) and claims nothing about the design.
+//!
+//! Each unit's timing is described once, here, as its RTL module has it: the netlist's facts are
+//! read, not repeated (`netlist::unit_latency`, `netlist::lsq::depth`, `memories::interface` for
+//! the ports' roles, `float::FloatUnit::latency`), and ops are told apart by `OpKind`. Memory
+//! contents are the run's inputs, so data-dependent control flow takes the RTL's path. The
+//! function's outputs are the netlist's: in Dynamatic 2024 each result waits for every memory's
+//! done token (`Net::terminator`).
+//! `tests/capacity.rs` and `docs/timing-model.md` ("The capacity model beside the RTL") show it
+//! cycle-exact against Icarus Verilog on Dynamatic's suite.
 //!
 //! Inputs are offered on every cycle while they last and outputs are always ready. The run
 //! stops when every output has received what the untimed run delivered to it (Dynamatic's
 //! circuits keep running after `end`: loops fed by a `source` restart), and otherwise at the
 //! first cycle in which nothing moves: the state then repeats forever, so if an output still
-//! lacks tokens the design is deadlocked.
+//! lacks tokens the design is deadlocked. The report names the circular wait: channels offered
+//! a token and not taken, in a cycle; or, when the tokens alone make none, the shortest cycle
+//! through such a channel in which each op waits either for its consumer to take a token or for
+//! a producer to give one (`Net::circular_wait`). Cycles are counted as the testbench counts
+//! them: from the first input token taken to the last expected output token.
 
 use std::collections::VecDeque;
 
@@ -32,10 +51,13 @@ use hsir_analysis::{Diagnostic, DiagnosticCode as Code, TextRange};
 use crate::program::{mask, Func, Program};
 use crate::sim::{self, BinaryOp, Predicate, UnaryOp};
 
+mod memory;
+
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
-    /// Every output received the tokens the untimed run gave it, after this many cycles.
+    /// Every output received the tokens the untimed run gave it. Cycles are counted as the
+    /// testbench counts them: from the first input token taken to the last output token.
     Completed { cycles: u64 },
     /// Nothing moves any more and an output lacks tokens.
     Deadlock(Deadlock),
@@ -74,7 +96,7 @@ pub fn simulate(
             why: format!("no function `@{top}`"),
         };
     };
-    let mut net = match Net::build(func, inputs) {
+    let mut net = match Net::build(program, func, inputs) {
         Ok(net) => net,
         Err((range, why)) => return Verdict::NotModeled { range: func.absolute(range), why },
     };
@@ -88,20 +110,25 @@ pub fn simulate(
 }
 
 /// The capacity check of `hsir rtl` and `hsir sim --cycles`: the function's `// hsir-sim:`
-/// inputs (as the testbench draws them for `seed` and `tokens`), the untimed run for the
-/// tokens each output should get, then the cycle-level run. `None` when the untimed run
-/// itself fails (its own error is reported elsewhere).
+/// inputs (as the testbench draws them for `seed` and `tokens`, over an inputs file's text when
+/// given), the untimed run for the tokens each output should get, then the cycle-level run.
+/// `None` when the inputs cannot be read or the untimed run itself fails (their own errors are
+/// reported elsewhere).
 pub fn check(
     text: &str,
     program: &Program,
     top: &str,
     seed: u64,
     tokens: Option<usize>,
+    inputs_file: Option<&str>,
 ) -> Option<Verdict> {
     let func = program.func(top)?;
     let mut directives = sim::stimulus::directives(text, program, func).ok()?;
     if let Some(tokens) = tokens {
         directives.tokens = tokens;
+    }
+    if let Some(file) = inputs_file {
+        sim::stimulus::read_inputs_file(func, file, &mut directives).ok()?;
     }
     let inputs = sim::stimulus::inputs(func, &directives, seed);
     let outcome = sim::run(program, top, &inputs, 1_000_000).ok()?;
@@ -133,6 +160,8 @@ struct Chan {
     ready: bool,
     data: u64,
     value: ValueId,
+    /// The name of a channel inside an instance (its value is the callee's).
+    label: Option<Box<str>>,
 }
 
 #[derive(Debug, Clone)]
@@ -179,6 +208,14 @@ enum Kind {
     ShiftReg,
     /// A float unit: a pipeline of `stages.len()` registers (combinational when 0).
     Float(crate::float::FloatUnit),
+    /// CIRCT's `load` (`hsir_load`): ins address, memory data, control; outs data, address.
+    CirctLoad,
+    /// CIRCT's `store` (`hsir_store`): ins address, data, control; outs data, address.
+    CirctStore,
+    /// A memory interface with its memory (`hsir_ext_memory`, `hsir_memory`, `hsir_mc_control`).
+    Mem(Box<memory::Mem>),
+    /// A load-store queue (`hsir_lsq`).
+    Lsq(Box<memory::Lsq>),
 }
 
 #[derive(Debug, Clone)]
@@ -218,6 +255,7 @@ impl Node {
             Kind::Fifo { slots, .. } => *slots,
             Kind::Tehb | Kind::Dvr | Kind::Merge | Kind::ControlMerge => 1,
             Kind::ShiftReg | Kind::Float(_) | Kind::Binary(..) => self.stages.len(),
+            Kind::Lsq(q) => q.depth(),
             _ => 0,
         }
     }
@@ -233,7 +271,8 @@ impl Node {
 
     /// Tokens held in its slots.
     fn held(&self) -> usize {
-        self.slot.len() + self.stages.iter().filter(|s| s.is_some()).count()
+        let queued = if let Kind::Lsq(q) = &self.kind { q.held() } else { 0 };
+        self.slot.len() + self.stages.iter().filter(|s| s.is_some()).count() + queued
     }
 }
 
@@ -242,19 +281,48 @@ struct Net {
     nodes: Vec<Node>,
     /// The node of each output of the terminator, in order.
     outputs: Vec<usize>,
+    /// The store-done channel of each `lsq [MC]` from its `mem_controller`.
+    controller_done: Vec<(OpId, usize)>,
 }
 
 type BuildError = (TextRange, String);
 
 impl Net {
-    fn build(func: &Func, inputs: &sim::Inputs) -> Result<Net, BuildError> {
+    fn build(program: &Program, func: &Func, inputs: &sim::Inputs) -> Result<Net, BuildError> {
+        let mut net = Net {
+            chans: Vec::new(),
+            nodes: Vec::new(),
+            outputs: Vec::new(),
+            controller_done: Vec::new(),
+        };
+        net.body(program, func, inputs, None, &mut vec![func.name.clone()])?;
+        Ok(net)
+    }
+
+    /// The nodes of `func`'s body: the top function's, with its arguments as inputs and its
+    /// results as outputs, or an instance's (`ports`: the caller's channels of its operands and
+    /// results), whose module is its callee's circuit wired to the instance's channels.
+    fn body(
+        &mut self,
+        program: &Program,
+        func: &Func,
+        inputs: &sim::Inputs,
+        ports: Option<(&[usize], &[usize])>,
+        stack: &mut Vec<String>,
+    ) -> Result<(), BuildError> {
         let item = &func.item;
-        let mut net = Net { chans: Vec::new(), nodes: Vec::new(), outputs: Vec::new() };
+        let net = self;
         // The channel each value is produced on, and the channel each use reads.
         let mut value_chan = vec![usize::MAX; item.values.len()];
         for (v, _) in item.values.iter().enumerate() {
             value_chan[v] = net.chans.len();
-            net.chans.push(Chan { valid: false, ready: false, data: 0, value: v as ValueId });
+            net.chans.push(Chan {
+                valid: false,
+                ready: false,
+                data: 0,
+                value: v as ValueId,
+                label: None,
+            });
         }
         let mut use_chan = vec![usize::MAX; item.uses.len()];
         for (v, value) in item.values.iter().enumerate() {
@@ -271,16 +339,32 @@ impl Net {
                             ready: false,
                             data: 0,
                             value: v as ValueId,
+                            label: None,
                         });
                     }
                     net.nodes.push(Node::new(Kind::Fork, None, vec![value_chan[v]], outs));
                 }
             }
         }
-        let func_range = func.op().name_range;
-        for (i, &arg) in func.args().iter().enumerate() {
-            if func.ty(arg).and_then(crate::program::memref_shape).is_some() {
-                return Err((func_range, "it has a memory argument".into()));
+        let args = func.args();
+        if ports.is_some_and(|(ins, _)| ins.len() != args.len()) {
+            return Err((func.op().name_range, "has arguments its instance does not give".into()));
+        }
+        for (i, &arg) in args.iter().enumerate() {
+            let memref = func
+                .ty(arg)
+                .is_some_and(|t| matches!(t, hsir_analysis::types::Type::MemRef { .. }));
+            if let Some((ins, _)) = ports {
+                if memref {
+                    return Err((func.op().name_range, "has a memory argument".into()));
+                }
+                let to = value_chan[arg as usize];
+                net.nodes.push(Node::new(Kind::Wire, None, vec![ins[i]], vec![to]));
+                continue;
+            }
+            if memref {
+                // A memory: its interface op models it (`memory.rs`).
+                continue;
             }
             let tokens: VecDeque<u64> = inputs.args.get(i).cloned().unwrap_or_default().into();
             net.nodes.push(Node::new(
@@ -307,25 +391,132 @@ impl Net {
             let outs: Vec<usize> = op.results.iter().map(|&v| value_chan[v as usize]).collect();
             let kind = OpKind::of(op);
             if matches!(kind, Some(OpKind::End | OpKind::Return)) && Some(id) == last {
-                let results = func.terminator_results(op);
-                for (k, &c) in ins.iter().enumerate() {
-                    let node = net.nodes.len();
-                    net.nodes.push(Node::new(Kind::Output(0), Some(id), vec![c], vec![]));
-                    if k < results {
-                        net.outputs.push(node);
-                    }
-                }
+                net.terminator(func, id, op, &ins, ports.map(|(_, outs)| outs))?;
                 continue;
             }
-            net.op(func, id, op, kind, ins, outs)?;
+            if kind == Some(OpKind::Instance) {
+                net.instance(program, func, op, &ins, &outs, stack)?;
+                continue;
+            }
+            net.op(func, inputs, id, op, kind, ins, outs)?;
         }
-        Ok(net)
+        Ok(())
+    }
+
+    /// An instance: its callee's circuit, built in place between the instance's channels (the
+    /// netlist instantiates the callee's module there, whose ports are its arguments and
+    /// results). What it builds is shown at the instance: its ops, and its channels named in the
+    /// callee (`` `%x` in `@callee` ``).
+    fn instance(
+        &mut self,
+        program: &Program,
+        func: &Func,
+        op: &OpData,
+        ins: &[usize],
+        outs: &[usize],
+        stack: &mut Vec<String>,
+    ) -> Result<(), BuildError> {
+        let callee = op.symbol.as_ref().and_then(|(name, _)| program.callee(func, name));
+        let Some(callee) = callee.filter(|c| !c.external) else {
+            return Err((op.name_range, format!("`{}` calls a function with no body", op.name)));
+        };
+        if stack.contains(&callee.name) || stack.len() > 16 {
+            return Err((
+                op.name_range,
+                format!("`{}` calls `@{}` recursively", op.name, callee.name),
+            ));
+        }
+        let (first_node, first_chan) = (self.nodes.len(), self.chans.len());
+        stack.push(callee.name.clone());
+        // A callee's ops have no memories of the top function: an empty input set.
+        let built = self.body(program, callee, &sim::Inputs::default(), Some((ins, outs)), stack);
+        stack.pop();
+        if let Err((_, why)) = built {
+            return Err((
+                op.name_range,
+                format!("`{}` calls `@{}`, which {why}", op.name, callee.name),
+            ));
+        }
+        let site = func.item.ops.iter().position(|o| std::ptr::eq(o, op)).map(|i| i as OpId);
+        for node in &mut self.nodes[first_node..] {
+            node.op = site;
+        }
+        let item = &callee.item;
+        for chan in &mut self.chans[first_chan..] {
+            if chan.label.is_none() {
+                let v = chan.value;
+                let shown = item.values[v as usize].display(hsir_analysis::ir::group_len(item, v));
+                chan.label = Some(format!("`{shown}` in `@{}`", callee.name).into());
+            }
+        }
+        Ok(())
+    }
+
+    /// The function's outputs, as the netlist's `terminator` makes them: in Dynamatic 2024,
+    /// `end`'s operands after the results are the memories' done tokens, and each result
+    /// leaves through a `hsir_wait` on its own copy of every done token.
+    fn terminator(
+        &mut self,
+        func: &Func,
+        id: OpId,
+        op: &OpData,
+        ins: &[usize],
+        to: Option<&[usize]>,
+    ) -> Result<(), BuildError> {
+        let (results, done) = ins.split_at(func.terminator_results(op).min(ins.len()));
+        if to.is_some_and(|to| to.len() != results.len()) {
+            return Err((op.name_range, "has results its instance does not take".into()));
+        }
+        if results.is_empty() {
+            for &d in done {
+                self.nodes.push(Node::new(Kind::Output(0), Some(id), vec![d], vec![]));
+            }
+        }
+        let mut copies: Vec<Vec<usize>> = vec![Vec::new(); results.len()];
+        for &d in done {
+            if results.len() == 1 {
+                copies[0].push(d);
+                continue;
+            }
+            let outs: Vec<usize> = (0..results.len()).map(|_| self.new_chan(d)).collect();
+            for (i, &o) in outs.iter().enumerate() {
+                copies[i].push(o);
+            }
+            self.nodes.push(Node::new(Kind::Fork, Some(id), vec![d], outs));
+        }
+        for (i, &result) in results.iter().enumerate() {
+            let channel = if done.is_empty() {
+                result
+            } else {
+                let out = self.new_chan(result);
+                let mut tokens = std::mem::take(&mut copies[i]);
+                tokens.push(result);
+                self.nodes.push(Node::new(Kind::Wait, Some(id), tokens, vec![out]));
+                out
+            };
+            if let Some(to) = to {
+                self.nodes.push(Node::new(Kind::Wire, Some(id), vec![channel], vec![to[i]]));
+            } else {
+                self.outputs.push(self.nodes.len());
+                self.nodes.push(Node::new(Kind::Output(0), Some(id), vec![channel], vec![]));
+            }
+        }
+        Ok(())
+    }
+
+    /// A new channel named as channel `like`'s value.
+    fn new_chan(&mut self, like: usize) -> usize {
+        let (value, label) = (self.chans[like].value, self.chans[like].label.clone());
+        self.chans.push(Chan { valid: false, ready: false, data: 0, value, label });
+        self.chans.len() - 1
     }
 
     /// The node(s) of one op, as the netlist lowers it.
+    #[allow(clippy::too_many_arguments)]
     fn op(
         &mut self,
         func: &Func,
+        inputs: &sim::Inputs,
         id: OpId,
         op: &OpData,
         kind: Option<OpKind>,
@@ -438,6 +629,23 @@ impl Net {
             K::Buffer | K::Oehb | K::Tehb | K::Tfifo if shape_ok(1, 1) => {
                 return self.buffer(op, id, ins[0], outs[0]);
             }
+            // CIRCT's accesses are cells (`hsir_load`, `hsir_store`); Dynamatic's pass address
+            // and data through to their interface (`netlist.rs`'s `alias_of`).
+            K::Load | K::McLoad | K::LsqLoad if shape_ok(3, 2) => node(Kind::CirctLoad),
+            K::Store | K::McStore | K::LsqStore if shape_ok(3, 2) => node(Kind::CirctStore),
+            K::Load | K::McLoad | K::LsqLoad | K::Store | K::McStore | K::LsqStore
+                if shape_ok(2, 2) =>
+            {
+                for (&i, &o) in ins.iter().zip(&outs) {
+                    self.nodes.push(Node::new(Kind::Wire, Some(id), vec![i], vec![o]));
+                }
+                return Ok(());
+            }
+            K::Memory | K::ExtMemory | K::MemController => {
+                return self.memory(func, inputs, id, op, ins, outs)
+            }
+            K::Lsq => return self.lsq(func, inputs, id, op, ins, outs),
+
             _ => return unsupported("is not modelled by the cycle-level simulation"),
         };
         self.nodes.push(new);
@@ -456,7 +664,6 @@ impl Net {
             return Err((op.name_range, "is a buffer the model cannot read".into()));
         };
         let slots = info.slot_count().unwrap_or(1) as usize;
-        let value = self.chans[output].value;
         // Stages in order, each with its initial token.
         let mut stages: Vec<(Kind, Option<u64>)> = Vec::new();
         let one = |k: Kind, n: usize| -> Vec<(Kind, Option<u64>)> {
@@ -502,12 +709,7 @@ impl Net {
         let count = stages.len();
         let mut from = input;
         for (k, (kind, init)) in stages.into_iter().enumerate() {
-            let to = if k + 1 == count {
-                output
-            } else {
-                self.chans.push(Chan { valid: false, ready: false, data: 0, value });
-                self.chans.len() - 1
-            };
+            let to = if k + 1 == count { output } else { self.new_chan(output) };
             let mut node = Node::new(kind, Some(id), vec![from], vec![to]);
             if let Kind::ShiftReg = node.kind {
                 node.stages = vec![None; slots.max(1)];
@@ -670,6 +872,21 @@ impl Net {
                 outs.push((node.outs[0], last.is_some(), last.unwrap_or(0)));
                 readies.push((node.ins[0], en));
             }
+            Kind::CirctLoad => {
+                let valid = v(0) && v(2);
+                outs.push((node.outs[1], valid, d(0)));
+                readies.push((node.ins[0], valid && r(1)));
+                readies.push((node.ins[2], valid && r(1)));
+                outs.push((node.outs[0], v(1), d(1)));
+                readies.push((node.ins[1], r(0)));
+            }
+            Kind::CirctStore => {
+                outs.push((node.outs[0], all_valid && r(1), d(1)));
+                outs.push((node.outs[1], all_valid && r(0), d(0)));
+                join(r(0) && r(1), &mut readies);
+            }
+            Kind::Mem(m) => m.eval(c, &mut outs, &mut readies),
+            Kind::Lsq(q) => q.eval(c, &mut outs, &mut readies),
             Kind::Float(_) | Kind::Binary(..) => {
                 let value = node.unit_value(d(0), if node.ins.len() == 2 { d(1) } else { 0 });
                 if node.stages.is_empty() {
@@ -854,17 +1071,21 @@ impl Net {
                 }
                 before != node.stages
             }
+            Kind::Mem(m) => m.clock(c),
+            Kind::Lsq(q) => q.clock(c),
             _ => false,
         }
     }
 
     fn run(&mut self, func: &Func, expected: &[usize], max_cycles: u64) -> Verdict {
         let limit_passes = 4 * (self.chans.len() + self.nodes.len()) + 16;
+        // The first cycle an input token was taken, and the last an expected output token came.
+        let (mut first, mut last): (Option<u64>, u64) = (None, 0);
         for cycle in 0..max_cycles {
             if self.outputs.len() == expected.len()
                 && self.outputs.iter().zip(expected).all(|(&n, &e)| self.received(n) >= e)
             {
-                return Verdict::Completed { cycles: cycle };
+                return Verdict::Completed { cycles: last.saturating_sub(first.unwrap_or(0)) };
             }
             for chan in &mut self.chans {
                 chan.valid = false;
@@ -889,6 +1110,20 @@ impl Net {
                         "its handshake wires do not settle in cycle {cycle} (a combinational loop)"
                     ),
                 };
+            }
+            let fired = |net: &Net, ch: usize| net.chans[ch].valid && net.chans[ch].ready;
+            if first.is_none()
+                && self.nodes.iter().any(|n| {
+                    matches!(n.kind, Kind::Input(_)) && n.outs.iter().any(|&o| fired(self, o))
+                })
+            {
+                first = Some(cycle);
+            }
+            for (k, &n) in self.outputs.iter().enumerate() {
+                let wanted = expected.get(k).copied().unwrap_or(0);
+                if self.received(n) < wanted && fired(self, self.nodes[n].ins[0]) {
+                    last = cycle;
+                }
             }
             let mut moved = false;
             for n in 0..self.nodes.len() {
@@ -915,8 +1150,15 @@ impl Net {
     /// not taken, with the tokens its slots hold.
     fn deadlock(&self, func: &Func, cycle: u64, expected: &[usize]) -> Deadlock {
         let item = &func.item;
-        let name = |v: ValueId| {
-            format!("`{}`", item.values[v as usize].display(hsir_analysis::ir::group_len(item, v)))
+        let name = |ch: usize| match &self.chans[ch].label {
+            Some(label) => label.to_string(),
+            None => {
+                let v = self.chans[ch].value;
+                format!(
+                    "`{}`",
+                    item.values[v as usize].display(hsir_analysis::ir::group_len(item, v))
+                )
+            }
         };
         // Blocked channels: offered and not taken. Edges producer -> consumer.
         let mut producer = vec![usize::MAX; self.chans.len()];
@@ -951,8 +1193,44 @@ impl Net {
                 format!("output `{label}` got {} of {e} tokens", self.received(n))
             })
             .collect();
+        if circle.is_none() {
+            if let Some(wait) = self.circular_wait(&blocked, &producer, &consumer) {
+                let mut names: Vec<String> = wait
+                    .iter()
+                    .map(|&(ch, offered)| {
+                        let n = name(ch);
+                        if offered {
+                            format!("{n} (offered, not taken)")
+                        } else {
+                            format!("{n} (awaited, empty)")
+                        }
+                    })
+                    .collect();
+                // A value's channels before and after a fork or a buffer's stages, once.
+                names.dedup();
+                let first_op = wait.first().and_then(|&(ch, offered)| {
+                    let n = if offered { producer[ch] } else { consumer[ch] };
+                    self.nodes.get(n).and_then(|n| n.op)
+                });
+                let range =
+                    first_op.map_or(func.op().name_range, |op| item.ops[op as usize].name_range);
+                let message = format!(
+                    "a circular wait, each op waiting for the next to take its token or to give one: {} -> back to the first ({})",
+                    names.join(" -> "),
+                    missing.join(", ")
+                );
+                let channels = dedup(wait.iter().map(|&(ch, _)| name(ch)).collect());
+                return Deadlock {
+                    cycle,
+                    tokens: 0,
+                    message,
+                    range: func.absolute(range),
+                    channels,
+                };
+            }
+        }
         let Some(circle) = circle else {
-            let mut held = dedup(blocked.iter().map(|&ch| name(self.chans[ch].value)).collect());
+            let mut held = dedup(blocked.iter().map(|&ch| name(ch)).collect());
             let count = held.len();
             held.truncate(6);
             let more = if count > held.len() {
@@ -984,7 +1262,7 @@ impl Net {
         // Shown at the op that offers the first channel of the circle.
         let first_op = self.nodes[producer[circle[0]]].op;
         for &ch in &circle {
-            channels.push(name(self.chans[ch].value));
+            channels.push(name(ch));
             let n = consumer[ch];
             if !nodes_seen.contains(&n) {
                 nodes_seen.push(n);
@@ -1013,6 +1291,84 @@ impl Net {
         );
         let range = first_op.map_or(func.op().name_range, |op| item.ops[op as usize].name_range);
         Deadlock { cycle, tokens: 0, message, range: func.absolute(range), channels }
+    }
+}
+
+impl Net {
+    /// A circular wait through at least one token offered and not taken, when the tokens alone
+    /// make no circle: an op holding a token waits for its consumer to take it, and an op missing
+    /// an input waits for that input's producer (a merge waits for none in particular; a mux
+    /// for its select, then the selected input). The shortest such circle, as (channel, whether
+    /// it is a token offered and not taken) in the order of waiting.
+    fn circular_wait(
+        &self,
+        blocked: &[usize],
+        producer: &[usize],
+        consumer: &[usize],
+    ) -> Option<Vec<(usize, bool)>> {
+        let c = &self.chans;
+        // Edges node -> node, each through one channel.
+        let mut succ: Vec<Vec<(usize, usize, bool)>> = vec![Vec::new(); self.nodes.len()];
+        for &ch in blocked {
+            succ[producer[ch]].push((consumer[ch], ch, true));
+        }
+        for (n, node) in self.nodes.iter().enumerate() {
+            let awaited: Vec<usize> = match node.kind {
+                Kind::Merge | Kind::ControlMerge | Kind::Source | Kind::Input(_) => Vec::new(),
+                Kind::Mux => {
+                    let sel = node.ins[0];
+                    if !c[sel].valid {
+                        vec![sel]
+                    } else {
+                        node.ins.get(1 + c[sel].data as usize).copied().into_iter().collect()
+                    }
+                }
+                _ => node.ins.clone(),
+            };
+            for ch in awaited {
+                if !c[ch].valid && producer[ch] != usize::MAX {
+                    succ[n].push((producer[ch], ch, false));
+                }
+            }
+        }
+        let mut best: Option<Vec<(usize, bool)>> = None;
+        for &start in blocked {
+            let (from, to) = (consumer[start], producer[start]);
+            // Breadth-first from the consumer back to the producer.
+            let mut prev: Vec<Option<(usize, usize, bool)>> = vec![None; self.nodes.len()];
+            let mut seen = vec![false; self.nodes.len()];
+            let mut queue = VecDeque::from([from]);
+            seen[from] = true;
+            while let Some(n) = queue.pop_front() {
+                if n == to {
+                    break;
+                }
+                for &(m, ch, offered) in &succ[n] {
+                    if !seen[m] {
+                        seen[m] = true;
+                        prev[m] = Some((n, ch, offered));
+                        queue.push_back(m);
+                    }
+                }
+            }
+            if !seen[to] {
+                continue;
+            }
+            let mut path = vec![(start, true)];
+            let mut at = to;
+            let mut back = Vec::new();
+            while at != from {
+                let Some((p, ch, offered)) = prev[at] else { break };
+                back.push((ch, offered));
+                at = p;
+            }
+            back.reverse();
+            path.extend(back);
+            if best.as_ref().is_none_or(|b| path.len() < b.len()) {
+                best = Some(path);
+            }
+        }
+        best
     }
 }
 

@@ -22,7 +22,7 @@ use hsir_analysis::{Diagnostic, DiagnosticCode as Code};
 use crate::program::{identifier, init_values, memref_shape, Func, Program, Shape, MAX_WIDTH};
 
 mod float;
-mod lsq;
+pub mod lsq;
 
 pub type ChannelId = usize;
 

@@ -23,6 +23,9 @@ pub struct Options {
     /// An inputs file's text (`sim::stimulus::read_inputs_file`) for the testbench, over the
     /// function's `// hsir-sim:` directives.
     pub inputs_file: Option<String>,
+    /// Leave the capacity check (HS5011) to the caller: co-simulation runs the cycle-level
+    /// model on its own inputs and reports its verdict beside the RTL's.
+    pub skip_capacity_check: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -145,8 +148,12 @@ pub fn generate_program(
             Some(t) => t.tokens,
             None => Some(1),
         };
-        if let Some(crate::capacity::Verdict::Deadlock(d)) =
-            crate::capacity::check(text, program, &top, seed, tokens)
+        if let Some(crate::capacity::Verdict::Deadlock(d)) = (!options.skip_capacity_check)
+            .then(|| {
+                let file = options.inputs_file.as_deref();
+                crate::capacity::check(text, program, &top, seed, tokens, file)
+            })
+            .flatten()
         {
             return Err(vec![crate::capacity::diagnostic(&top, &d)]);
         }

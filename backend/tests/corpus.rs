@@ -41,6 +41,7 @@ fn every_corpus_function_lowers_or_says_why() {
                 }),
                 allow_lint_errors: false,
                 inputs_file: None,
+                skip_capacity_check: false,
             };
             match std::panic::catch_unwind(|| rtl::generate(&parse, &options)) {
                 Ok(Ok(output)) => {

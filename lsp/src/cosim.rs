@@ -137,6 +137,9 @@ pub struct Report {
     pub rtl: Side,
     /// The RTL's cycles from the first input token accepted to the last output token.
     pub cycles: Option<u64>,
+    /// The cycle-level model's verdict on the same inputs (`hsir_backend::capacity`), before
+    /// any Verilog: `None` when the interpreter failed.
+    pub model: Option<hsir_backend::capacity::Verdict>,
     /// Where the files were kept (`-o`).
     pub folder: Option<PathBuf>,
     /// The outputs compared, for the report: `return` and each array.
@@ -198,6 +201,7 @@ impl Report {
             "reasons": reasons,
             "cycles": self.cycles,
             "late_writes": late_writes,
+            "model": self.model.as_ref().map(model_json),
             "interpreter": side(&self.interpreter),
             "rtl": side(&self.rtl),
             "mismatches": mismatches,
@@ -245,6 +249,16 @@ impl Report {
         }
         if let Some(c) = self.cycles {
             out.push_str(&format!("  cycles: {c} (RTL, first input token to `end`)\n"));
+        }
+        if let Some(model) = &self.model {
+            use hsir_backend::capacity::Verdict;
+            let text = match model {
+                Verdict::Completed { cycles } => format!("{cycles} cycles"),
+                Verdict::Deadlock(d) => format!("deadlock after {} cycles: {}", d.cycle, d.message),
+                Verdict::NotModeled { why, .. } => format!("not modelled: it {why}"),
+                Verdict::Limit { cycles } => format!("still running after {cycles} cycles"),
+            };
+            out.push_str(&format!("  model: {text} (the cycle-level model, before Verilog)\n"));
         }
         for note in &self.notes {
             out.push_str(&format!("  note: {note}\n"));
@@ -389,7 +403,10 @@ pub fn run(
         )));
     };
     let plan = cosim::plan(func).map_err(Error::Usage)?;
-    let options = Options { top: Some(func.name.clone()), ..Options::default() };
+    // The capacity model runs below on the C program's inputs, and its verdict is reported
+    // beside the RTL's rather than stopping it.
+    let options =
+        Options { top: Some(func.name.clone()), skip_capacity_check: true, ..Options::default() };
     let generated =
         rtl::generate_program(&text, &program, &options).map_err(|diagnostics| Error::Ir {
             message: format!("no RTL: `{}` has errors that stop it", request.ir_name),
@@ -470,8 +487,19 @@ pub fn run(
     check()?;
     progress(Stage::Interpreter);
     let mut notes = Vec::new();
+    let mut model = None;
     let interpreter = match sim::run(&program, &func.name, &c_run.inputs, request.max_firings) {
         Ok(outcome) => {
+            // The cycle-level model on the same inputs, for its verdict and cycles beside the RTL's.
+            let expected: Vec<usize> = outcome.results.iter().map(Vec::len).collect();
+            let limit = 10_000 + 64 * outcome.firings;
+            model = Some(hsir_backend::capacity::simulate(
+                &program,
+                &func.name,
+                &c_run.inputs,
+                &expected,
+                limit,
+            ));
             if !outcome.races.is_empty() {
                 notes.push(format!(
                     "the interpreter's run depends on timing ({} races); the RTL is judged against C alone",
@@ -616,9 +644,26 @@ pub fn run(
         interpreter,
         rtl: rtl_side,
         cycles: rtl_run.cycles,
+        model,
         folder: keep.map(|k| k.dir.clone()).map(|d| d.canonicalize().unwrap_or(d)),
         notes,
     })
+}
+
+/// The model's verdict in the JSON report.
+fn model_json(verdict: &hsir_backend::capacity::Verdict) -> Value {
+    use hsir_backend::capacity::Verdict;
+    match verdict {
+        Verdict::Completed { cycles } => json!({ "verdict": "completed", "cycles": cycles }),
+        Verdict::Deadlock(d) => json!({
+            "verdict": "deadlock",
+            "cycle": d.cycle,
+            "message": d.message,
+            "channels": d.channels,
+        }),
+        Verdict::NotModeled { why, .. } => json!({ "verdict": "not modelled", "message": why }),
+        Verdict::Limit { cycles } => json!({ "verdict": "limit", "cycles": cycles }),
+    }
 }
 
 /// The C compiler to use: the option, else `$CC`, else `cc`.

@@ -80,6 +80,10 @@ fn ftd_kernels_equal_their_c() {
         for late in v["late_writes"].as_array().unwrap() {
             assert_eq!(late["stale_at_end"], serde_json::json!([]), "{kernel}: {v}");
         }
+        // The cycle-level model, before any Verilog, counts the RTL's cycles exactly
+        // (memories, mem_controller and the LSQ of kernel_2mm included).
+        assert_eq!(v["model"]["verdict"], "completed", "{kernel}: {v}");
+        assert_eq!(v["model"]["cycles"], v["cycles"], "{kernel}: {v}");
     }
 }
 
@@ -157,6 +161,8 @@ fn json_has_the_verdict_per_side_and_the_cycles() {
     assert_eq!(v["verdict"], "pass");
     assert_eq!(v["function"], "gcd");
     assert!(v["cycles"].as_u64().unwrap() > 0);
+    // The model's verdict on C's inputs (gcd's loop count depends on them), beside the RTL's.
+    assert_eq!(v["model"], serde_json::json!({ "verdict": "completed", "cycles": v["cycles"] }));
     assert_eq!(v["interpreter"]["verdict"], "pass");
     assert_eq!(v["rtl"]["verdict"], "pass");
     assert_eq!(v["rtl"]["outputs"][0]["name"], "return");

@@ -47,3 +47,11 @@ handshake.func @fifo_loop(%x: !handshake.channel<i32>, %start: !handshake.contro
   %back = buffer %t, bufferType = FIFO_BREAK_DV, numSlots = 2 : <i32>
   end %e, %start : <i32>, <>
 }
+
+// The DVR loop as an instance: the model builds the callee's circuit in place, so the deadlock
+// is found through the instance and its channels are named in the callee.
+// hsir-sim: tokens=2 x=0..5
+handshake.func @dvr_caller(%x: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) attributes {argNames = ["x", "start"], resNames = ["out0", "end"]} {
+  %r:2 = instance @dvr_loop(%x, %start) : (!handshake.channel<i32>, !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>)
+  end %r#0, %r#1 : <i32>, <>
+}

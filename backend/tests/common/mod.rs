@@ -80,6 +80,7 @@ impl Generated {
             testbench: Some(tb),
             allow_lint_errors: true,
             inputs_file: None,
+            skip_capacity_check: false,
         };
         let output = rtl::generate(&parse, &options).map_err(|errors| {
             let list: Vec<String> =

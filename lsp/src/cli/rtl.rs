@@ -47,6 +47,7 @@ pub fn run(args: &RtlArgs) -> u8 {
         }),
         allow_lint_errors: args.allow_lint_errors,
         inputs_file,
+        skip_capacity_check: false,
     };
     // Errors in functions the top does not reach do not stop it (`Program::check`). The
     // analysis takes the parse; the text stays for the messages.

@@ -203,6 +203,7 @@ async fn generate(
         testbench: args.testbench.then(TestbenchOptions::default),
         allow_lint_errors: args.allow_lint_errors,
         inputs_file: None,
+        skip_capacity_check: false,
     };
     let target = folder.clone();
     let work = tokio::task::spawn_blocking(move || {
