@@ -31,7 +31,7 @@ pub struct Options {
 #[derive(Debug, Clone, Copy)]
 pub struct TestbenchOptions {
     /// Tokens per argument; by default what the function's `// hsir-sim: tokens=N` directive
-    /// says, else `sim::stimulus::DEFAULT_TOKENS`.
+    /// says, else `sim::stimulus::default_tokens`.
     pub tokens: Option<usize>,
     pub seed: u64,
     /// Check the tokens left in the design's channels at the end (see `Stimulus`).

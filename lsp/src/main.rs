@@ -68,7 +68,7 @@ enum Command {
         #[arg(long)]
         testbench: bool,
         /// Random input tokens per argument, for the testbench (default: the function's
-        /// `// hsir-sim: tokens=N` directive, else 3).
+        /// `// hsir-sim: tokens=N` directive, else 1 with Dynamatic's memory interfaces, else 3).
         #[arg(long, requires = "testbench")]
         tokens: Option<usize>,
         /// Seed of the testbench's tokens and stalls.

@@ -5,7 +5,8 @@
 //! Directives are comment lines `// hsir-sim: key=value ...`. Those in the comment lines right
 //! above a function (no blank line between) apply to it; those elsewhere before the file's
 //! first item apply to every function of the file, the function's own taking precedence. Keys:
-//! - `tokens=N`: tokens per argument (one per invocation); 3 when not said.
+//! - `tokens=N`: tokens per argument (one per invocation); when not said, 1 for a function with
+//!   Dynamatic's memory interfaces (`mem_controller`, `lsq`), 3 for any other (`default_tokens`).
 //! - `NAME=LO..HI`: the argument `NAME` (its SSA name without `%`, or its `argNames` name) takes
 //!   values from `LO` to `HI` (inclusive, signed); for a memory, every word does.
 //! - `NAME=A,B,C`: exactly these tokens (or these first words of a memory).
@@ -29,12 +30,30 @@ use hsir_analysis::signatures::Style;
 use hsir_analysis::types::Type;
 
 use super::{Inputs, MAX_MEMORY_WORDS};
-use crate::memories::{memories, MemoryKind};
+use crate::memories::{memories, InterfaceKind, MemoryKind};
 use crate::program::{mask, Func, Program};
 use crate::random::SplitMix;
 
-/// The tokens per argument when no directive says.
+/// The tokens per argument when no directive says, for a function without Dynamatic's memory
+/// interfaces.
 pub const DEFAULT_TOKENS: usize = 3;
+
+/// The tokens per argument when no directive says: one invocation for a function with
+/// Dynamatic's memory interfaces (`mem_controller`, `lsq`), whose circuits are not re-entrant
+/// (an interface serves one run's requests, and a second run's start token overtakes the
+/// first's accesses: three overlapping invocations deadlock Dynamatic's own kernels); otherwise
+/// `DEFAULT_TOKENS`.
+pub fn default_tokens(func: &Func) -> usize {
+    let dynamatic = memories(func)
+        .iter()
+        .flat_map(|m| &m.interfaces)
+        .any(|i| matches!(i.kind, InterfaceKind::MemController | InterfaceKind::Lsq));
+    if dynamatic {
+        1
+    } else {
+        DEFAULT_TOKENS
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Directives {
@@ -62,7 +81,7 @@ pub fn directives(file_text: &str, program: &Program, func: &Func) -> Result<Dir
     let file = file_text.get(..attached(file_text, first)).unwrap_or("");
     let start = usize::from(func.offset);
     let own = file_text.get(attached(file_text, start)..start).unwrap_or("");
-    let mut out = Directives { tokens: DEFAULT_TOKENS, values: BTreeMap::new() };
+    let mut out = Directives { tokens: default_tokens(func), values: BTreeMap::new() };
     for region in [file, own] {
         for line in region.lines() {
             let Some(rest) = line.trim().strip_prefix("// hsir-sim:") else { continue };
