@@ -166,8 +166,18 @@ pub fn find(graph: &Graph, profile: Option<&Profile>) -> Loops {
     }
     let mut cfdfcs = Vec::new();
     for m in members.into_iter().filter(|m| !m.is_empty()) {
-        let units: BTreeSet<usize> = m.iter().flat_map(|&i| loops[i].1.iter().copied()).collect();
         let backs: Vec<usize> = m.iter().map(|&i| loops[i].0).collect();
+        // The loop's units: every unit on a forward path from one of its headers to one of its
+        // latches, not only those on one back edge's own cycle. A path that leaves one
+        // recurrence and joins another (fir: the index `mux` → `load` → `muli` → the
+        // accumulator's `addi`) carries the loop's tokens every iteration; left out, its
+        // latency and the slots it needs to keep up are not seen by the throughput rows.
+        let headers: Vec<usize> = backs.iter().map(|&c| graph.channels[c].to).collect();
+        let latches: Vec<usize> = backs.iter().map(|&c| graph.channels[c].from).collect();
+        let from_h = reach_all(graph, &headers, true, &forward);
+        let to_u = reach_all(graph, &latches, false, &forward);
+        let mut units: BTreeSet<usize> = (0..n).filter(|&x| from_h[x] && to_u[x]).collect();
+        units.extend(m.iter().flat_map(|&i| loops[i].1.iter().copied()));
         let channels: Vec<usize> = (0..graph.channels.len())
             .filter(|&c| {
                 let ch = &graph.channels[c];
@@ -359,9 +369,21 @@ fn components(graph: &Graph) -> Vec<usize> {
 
 /// Units reachable from `start` along `edge` channels, forwards or backwards.
 fn reach(graph: &Graph, start: usize, forwards: bool, edge: &dyn Fn(usize) -> bool) -> Vec<bool> {
+    reach_all(graph, &[start], forwards, edge)
+}
+
+/// Units reachable from any of `starts` along `edge` channels, forwards or backwards.
+fn reach_all(
+    graph: &Graph,
+    starts: &[usize],
+    forwards: bool,
+    edge: &dyn Fn(usize) -> bool,
+) -> Vec<bool> {
     let mut seen = vec![false; graph.units.len()];
-    let mut stack = vec![start];
-    seen[start] = true;
+    let mut stack = starts.to_vec();
+    for &s in starts {
+        seen[s] = true;
+    }
     while let Some(u) = stack.pop() {
         let list = if forwards { &graph.outs[u] } else { &graph.ins[u] };
         for &c in list {

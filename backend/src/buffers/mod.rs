@@ -249,6 +249,11 @@ fn context<'a>(
     cancel: Option<&'a AtomicBool>,
 ) -> (Context<'a>, graph::BuildNotes) {
     let (mut graph, notes) = Graph::build(func, timing, options.strip, options.period);
+    if options.algorithm == Algorithm::Fpga20 {
+        for unit in &mut graph.units {
+            unit.data_only = true;
+        }
+    }
     let loops = cfdfc::find(&graph, options.profile.as_ref());
     rules::apply(func, &mut graph, &loops, options.algorithm);
     let circt =
