@@ -16,7 +16,8 @@ fn suite() -> Option<PathBuf> {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hsir-placement-suite-{}-{name}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("hsir-placement-suite-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -34,7 +35,12 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// Places `kernel_flow`'s unbuffered IR; returns the placed file and the JSON report.
-fn place(suite: &Path, dir: &Path, kernel_flow: &str, extra: &[&str]) -> (PathBuf, serde_json::Value) {
+fn place(
+    suite: &Path,
+    dir: &Path,
+    kernel_flow: &str,
+    extra: &[&str],
+) -> (PathBuf, serde_json::Value) {
     let ir = suite.join(format!("ir/{kernel_flow}__handshake.mlir"));
     let out = dir.join(format!("{kernel_flow}.mlir"));
     let report = dir.join(format!("{kernel_flow}.json"));
@@ -106,6 +112,16 @@ fn fir_at_four_ns_runs_one_iteration_every_two_cycles_equal_to_c() {
     let loops = report["functions"][0]["cfdfcs"].as_array().unwrap();
     assert_eq!(loops.len(), 1, "{report}");
     assert_eq!(loops[0]["throughput"].as_f64(), Some(0.5), "{report}");
+    // The report says why: the index recurrence's logic needs two registers at 4 ns.
+    let recurrence = &loops[0]["recurrence"];
+    assert_eq!(recurrence["ii"].as_f64(), Some(2.0), "{report}");
+    assert_eq!(recurrence["tokens"].as_u64(), Some(1), "{report}");
+    assert_eq!(recurrence["registersNeeded"].as_u64(), Some(2), "{report}");
+    let cycle: Vec<&str> =
+        recurrence["cycle"].as_array().unwrap().iter().map(|u| u.as_str().unwrap()).collect();
+    for unit in ["mux0", "addi2", "cmpi0"] {
+        assert!(cycle.contains(&unit), "{report}");
+    }
     let v = cosim(&suite, &placed, "fir");
     assert_eq!(v["verdict"], "pass", "{v}");
     let cycles = v["cycles"].as_u64().unwrap();

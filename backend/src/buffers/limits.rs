@@ -127,7 +127,11 @@ pub fn recurrence(
 }
 
 /// A cycle whose `registers − ratio · tokens` is positive, as edge indices in order, if any.
-fn positive_cycle(n: usize, edges: &[(usize, usize, f64, f64, usize)], ratio: f64) -> Option<Vec<usize>> {
+fn positive_cycle(
+    n: usize,
+    edges: &[(usize, usize, f64, f64, usize)],
+    ratio: f64,
+) -> Option<Vec<usize>> {
     let mut dist = vec![0.0f64; n];
     let mut pred: Vec<Option<usize>> = vec![None; n];
     let mut last = None;
