@@ -132,7 +132,11 @@ fn report_and_model_files() {
     }
     let theta = f["cfdfcs"][0]["throughput"].as_f64().unwrap();
     assert!((theta - 0.5).abs() < 1e-6, "{theta}");
-    assert_eq!(f["buffers"].as_array().unwrap().len(), 11);
+    // What limits the loop: a cycle with 2 registers per token.
+    let recurrence = &f["cfdfcs"][0]["recurrence"];
+    assert_eq!(recurrence["ii"].as_f64(), Some(2.0), "{recurrence}");
+    assert!(recurrence["limit"].as_str().unwrap().starts_with("II 2: "), "{recurrence}");
+    assert_eq!(f["buffers"].as_array().unwrap().len(), 13);
     let channels = f["channels"].as_u64().unwrap() as usize;
     assert_eq!(f["channelList"].as_array().unwrap().len(), channels);
     for b in f["buffers"].as_array().unwrap() {

@@ -125,8 +125,31 @@ pub fn find(graph: &Graph, profile: Option<&Profile>) -> Loops {
         }
         i
     }
+    // A mux whose select comes from another loop's control is a recurrence of that loop (the
+    // loop's other variables): one loop, one throughput. Its select's producer is on the control
+    // loop; of the loops holding it, the smallest is the mux's own level.
+    let mux_level: Vec<Option<usize>> = (0..loops.len())
+        .map(|a| {
+            let h = graph.channels[loops[a].0].to;
+            if graph.units[h].kind != Some(OpKind::Mux) {
+                return None;
+            }
+            let &select = graph.ins[h].iter().find(|&&c| graph.channels[c].operand == 0)?;
+            let source = graph.channels[select].from;
+            (0..loops.len())
+                .filter(|&b| b != a && loops[b].1.contains(&source))
+                .min_by_key(|&b| loops[b].1.len())
+        })
+        .collect();
+    // Other loops that overlap without one holding the other's back edge are one level. A mux
+    // with a level is left to its select: an inner loop's index mux whose exit value is dropped
+    // (matvec's `j`) overlaps the outer control loop (which passes through the mux's select)
+    // without either holding the other's back edge, yet it iterates with the inner loop.
     for a in 0..loops.len() {
         for b in a + 1..loops.len() {
+            if mux_level[a].is_some() || mux_level[b].is_some() {
+                continue;
+            }
             let (ca, ua) = &loops[a];
             let (cb, ub) = &loops[b];
             let holds = |set: &BTreeSet<usize>, c: usize| {
@@ -139,22 +162,8 @@ pub fn find(graph: &Graph, profile: Option<&Profile>) -> Loops {
             }
         }
     }
-    // A mux whose select comes from another loop's control is a recurrence of that loop (the
-    // loop's other variables): one loop, one throughput. Its select's producer is on the control
-    // loop; of the loops holding it, the smallest is the mux's own level.
-    for a in 0..loops.len() {
-        let h = graph.channels[loops[a].0].to;
-        if graph.units[h].kind != Some(OpKind::Mux) {
-            continue;
-        }
-        let Some(&select) = graph.ins[h].iter().find(|&&c| graph.channels[c].operand == 0) else {
-            continue;
-        };
-        let source = graph.channels[select].from;
-        let level = (0..loops.len())
-            .filter(|&b| b != a && loops[b].1.contains(&source))
-            .min_by_key(|&b| loops[b].1.len());
-        if let Some(b) = level {
+    for (a, level) in mux_level.iter().enumerate() {
+        if let Some(b) = *level {
             let (ra, rb) = (root(&mut group, a), root(&mut group, b));
             group[ra] = rb;
         }
@@ -166,8 +175,18 @@ pub fn find(graph: &Graph, profile: Option<&Profile>) -> Loops {
     }
     let mut cfdfcs = Vec::new();
     for m in members.into_iter().filter(|m| !m.is_empty()) {
-        let units: BTreeSet<usize> = m.iter().flat_map(|&i| loops[i].1.iter().copied()).collect();
         let backs: Vec<usize> = m.iter().map(|&i| loops[i].0).collect();
+        // The loop's units: every unit on a forward path from one of its headers to one of its
+        // latches, not only those on one back edge's own cycle. A path that leaves one
+        // recurrence and joins another (fir: the index `mux` → `load` → `muli` → the
+        // accumulator's `addi`) carries the loop's tokens every iteration; left out, its
+        // latency and the slots it needs to keep up are not seen by the throughput rows.
+        let headers: Vec<usize> = backs.iter().map(|&c| graph.channels[c].to).collect();
+        let latches: Vec<usize> = backs.iter().map(|&c| graph.channels[c].from).collect();
+        let from_h = reach_all(graph, &headers, true, &forward);
+        let to_u = reach_all(graph, &latches, false, &forward);
+        let mut units: BTreeSet<usize> = (0..n).filter(|&x| from_h[x] && to_u[x]).collect();
+        units.extend(m.iter().flat_map(|&i| loops[i].1.iter().copied()));
         let channels: Vec<usize> = (0..graph.channels.len())
             .filter(|&c| {
                 let ch = &graph.channels[c];
@@ -184,16 +203,18 @@ pub fn find(graph: &Graph, profile: Option<&Profile>) -> Loops {
             weight_source: "assumed",
         });
     }
-    // Depth: the number of CFDFCs that hold this one's back edge without it holding theirs.
+    // Depth: the number of CFDFCs that hold one of this one's back edges without it holding one
+    // of theirs. Any back edge, not the first: a recurrence whose exit value is dropped (an inner
+    // index whose `cond_br` sinks its false side) is not on the outer loop's paths.
     let holds = |k: &Cfdfc, c: usize| {
         let ch = &graph.channels[c];
         k.units.binary_search(&ch.from).is_ok() && k.units.binary_search(&ch.to).is_ok()
     };
+    let holds_any = |k: &Cfdfc, of: &Cfdfc| of.back_edges.iter().any(|&c| holds(k, c));
     for i in 0..cfdfcs.len() {
-        let mine = cfdfcs[i].back_edges[0];
         let depth = (0..cfdfcs.len())
             .filter(|&j| {
-                j != i && holds(&cfdfcs[j], mine) && !holds(&cfdfcs[i], cfdfcs[j].back_edges[0])
+                j != i && holds_any(&cfdfcs[j], &cfdfcs[i]) && !holds_any(&cfdfcs[i], &cfdfcs[j])
             })
             .count();
         cfdfcs[i].depth = depth as u32 + 1;
@@ -359,9 +380,21 @@ fn components(graph: &Graph) -> Vec<usize> {
 
 /// Units reachable from `start` along `edge` channels, forwards or backwards.
 fn reach(graph: &Graph, start: usize, forwards: bool, edge: &dyn Fn(usize) -> bool) -> Vec<bool> {
+    reach_all(graph, &[start], forwards, edge)
+}
+
+/// Units reachable from any of `starts` along `edge` channels, forwards or backwards.
+fn reach_all(
+    graph: &Graph,
+    starts: &[usize],
+    forwards: bool,
+    edge: &dyn Fn(usize) -> bool,
+) -> Vec<bool> {
     let mut seen = vec![false; graph.units.len()];
-    let mut stack = vec![start];
-    seen[start] = true;
+    let mut stack = starts.to_vec();
+    for &s in starts {
+        seen[s] = true;
+    }
     while let Some(u) = stack.pop() {
         let list = if forwards { &graph.outs[u] } else { &graph.ins[u] };
         for &c in list {

@@ -35,16 +35,24 @@ pub struct Unit {
     pub memory_interface: bool,
     /// Dynamatic's `handshake.bb`, when written.
     pub block: Option<u32>,
+    /// The data/valid path is timed by the data delay alone, as Dynamatic's FPGA20 times it
+    /// (its MILP has rows for the data signal only, with each unit's `data` delay); set for
+    /// FPGA20 placements. Otherwise the valid and pin-to-pin delays count too.
+    pub data_only: bool,
 }
 
 impl Unit {
     /// Data/valid delay through the unit ({D, V} grouped as FPL22 groups them; FPGA20 reads
-    /// only this). Zero for pipelined units, whose ports are registered.
+    /// only this, and with `data_only` only the data delay, as Dynamatic's FPGA20 does). Zero
+    /// for pipelined units, whose ports are registered.
     pub fn dv_delay(&self) -> f64 {
         if self.timing.latency > 0 {
             return 0.0;
         }
         let t = &self.timing;
+        if self.data_only {
+            return t.data;
+        }
         t.data.max(t.valid).max(t.cond_to_valid).max(t.valid_to_cond).max(t.valid_to_data)
     }
 
@@ -159,6 +167,7 @@ impl Graph {
                     merge_like: false,
                     memory_interface: false,
                     block: None,
+                    data_only: false,
                 });
             }
             let _ = n;
@@ -203,6 +212,7 @@ impl Graph {
                     })
                     .map(|b| b as u32),
                 name,
+                data_only: false,
             });
         }
         let mut channels = Vec::new();

@@ -23,6 +23,7 @@ pub mod cfdfc;
 pub mod edit;
 pub mod formulation;
 pub mod graph;
+pub mod limits;
 pub mod lp;
 pub mod mapping;
 pub mod rules;
@@ -142,6 +143,8 @@ pub struct CfdfcReport {
     pub headers: Vec<String>,
     pub throughput_heuristic: f64,
     pub throughput: f64,
+    /// What limits the loop: its critical recurrence under the result (`limits`).
+    pub recurrence: Option<limits::Recurrence>,
 }
 
 /// The buffers placed on one channel.
@@ -249,6 +252,11 @@ fn context<'a>(
     cancel: Option<&'a AtomicBool>,
 ) -> (Context<'a>, graph::BuildNotes) {
     let (mut graph, notes) = Graph::build(func, timing, options.strip, options.period);
+    if options.algorithm == Algorithm::Fpga20 {
+        for unit in &mut graph.units {
+            unit.data_only = true;
+        }
+    }
     let loops = cfdfc::find(&graph, options.profile.as_ref());
     rules::apply(func, &mut graph, &loops, options.algorithm);
     let circt =
@@ -556,6 +564,7 @@ pub fn place(
             },
             throughput_heuristic: theta_heuristic.get(k).copied().unwrap_or(0.0),
             throughput: theta.get(k).copied().unwrap_or(0.0),
+            recurrence: limits::recurrence(graph, c, &choices, options.period),
         })
         .collect();
 

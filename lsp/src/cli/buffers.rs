@@ -268,6 +268,16 @@ pub fn report_json(
                         "weightSource": c.weight_source,
                         "throughput": c.throughput,
                         "throughputHeuristic": c.throughput_heuristic,
+                        "recurrence": c.recurrence.as_ref().map(|r| json!({
+                            "ii": r.ii,
+                            "cycle": r.units,
+                            "registers": r.registers,
+                            "tokens": r.tokens,
+                            "delayNs": r.delay,
+                            "registersNeeded": r.registers_needed,
+                            "slowestUnit": r.slowest,
+                            "limit": r.describe(p.period),
+                        })),
                     })
                 })
                 .collect();

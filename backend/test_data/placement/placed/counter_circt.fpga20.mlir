@@ -28,13 +28,12 @@ handshake.func @count(%n: i32, %start: none) -> (i32, none) {
   %more = arith.cmpi slt, %if#0, %nf#0 : i32
   %mf:3 = fork [3] %more : i1
   %i_t, %i_f = cond_br %mf#0, %if#1 : i32
-  %buf5 = buffer [1] fifo %i_t : i32
   %n_t, %n_f = cond_br %mf#1, %nf#1 : i32
   %buf1 = buffer [1] fifo %n_t : i32
   %c_t, %c_f = cond_br %mf#2, %buf4 : none
   %src = source
   %one = constant %src {value = 1 : i32} : i32
-  %i_next = arith.addi %buf5, %one : i32
+  %i_next = arith.addi %i_t, %one : i32
   %i_back = buffer [1] fifo %i_next : i32
   sink %n_f : i32
   return %i_f, %c_f : i32, none

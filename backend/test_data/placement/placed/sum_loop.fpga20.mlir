@@ -16,43 +16,45 @@ handshake.func @sum_loop(%n: !handshake.channel<i32>, %k: !handshake.channel<i32
   %zero_sum = constant %s#1 {value = 0 : i32} : <>, <i32>
   %ctrl, %index = control_merge [%s#2, %buf0] : [<>, <>] to <>, <i1>
   %buf1 = buffer %index {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i1>
-  %buf12 = buffer %ctrl {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <>
-  %buf13 = buffer %buf12 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <>
+  %buf14 = buffer %ctrl {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <>
+  %buf15 = buffer %buf14 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <>
   %ix:4 = fork [4] %buf1 : <i1>
-  %i = mux %ix#0 [%zero_i, %i_next] : <i1>, [<i32>, <i32>] to <i32>
-  %buf4 = buffer %i {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
-  %buf5 = buffer %buf4 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
-  %sum = mux %ix#1 [%zero_sum, %sum_next] : <i1>, [<i32>, <i32>] to <i32>
-  %buf8 = buffer %sum {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
-  %buf9 = buffer %buf8 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
-  %nn = mux %ix#2 [%n, %buf2] : <i1>, [<i32>, <i32>] to <i32>
-  %buf6 = buffer %nn {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  %buf3 = buffer %ix#1 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 2 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i1>
+  %i = mux %ix#0 [%zero_i, %buf2] : <i1>, [<i32>, <i32>] to <i32>
+  %buf6 = buffer %i {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
   %buf7 = buffer %buf6 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
-  %kk = mux %ix#3 [%k, %buf3] : <i1>, [<i32>, <i32>] to <i32>
-  %buf10 = buffer %kk {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i32>
-  %buf11 = buffer %buf10 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
-  %if:2 = fork [2] %buf5 : <i32>
-  %nf:2 = fork [2] %buf7 : <i32>
+  %sum = mux %buf3 [%zero_sum, %sum_next] : <i1>, [<i32>, <i32>] to <i32>
+  %buf11 = buffer %sum {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
+  %nn = mux %ix#2 [%n, %buf4] : <i1>, [<i32>, <i32>] to <i32>
+  %buf8 = buffer %nn {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  %buf9 = buffer %buf8 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
+  %kk = mux %ix#3 [%k, %buf5] : <i1>, [<i32>, <i32>] to <i32>
+  %buf12 = buffer %kk {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i32>
+  %buf13 = buffer %buf12 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
+  %if:2 = fork [2] %buf7 : <i32>
+  %nf:2 = fork [2] %buf9 : <i32>
   %more = cmpi slt, %if#0, %nf#0 : <i32>
   %mf:5 = fork [5] %more : <i1>
+  %buf10 = buffer %mf#1 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i1>
   %i_t, %i_f = cond_br %mf#0, %if#1 : <i1>, <i32>
-  %buf14 = buffer %i_t {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
-  %sum_t, %sum_f = cond_br %mf#1, %buf9 : <i1>, <i32>
-  %buf15 = buffer %sum_t {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  %sum_t, %sum_f = cond_br %buf10, %buf11 : <i1>, <i32>
+  %buf16 = buffer %sum_t {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  %buf17 = buffer %buf16 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i32>
   %n_t, %n_f = cond_br %mf#2, %nf#1 : <i1>, <i32>
-  %buf2 = buffer %n_t {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i32>
-  %k_t, %k_f = cond_br %mf#3, %buf11 : <i1>, <i32>
-  %c_t, %c_f = cond_br %mf#4, %buf13 : <i1>, <>
+  %buf4 = buffer %n_t {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i32>
+  %k_t, %k_f = cond_br %mf#3, %buf13 : <i1>, <i32>
+  %c_t, %c_f = cond_br %mf#4, %buf15 : <i1>, <>
   %buf0 = buffer %c_t {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <>
   // The body.
-  %it:2 = fork [2] %buf14 : <i32>
+  %it:2 = fork [2] %i_t : <i32>
   %kt:2 = fork [2] %k_t : <i32>
-  %buf3 = buffer %kt#1 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  %buf5 = buffer %kt#1 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
   %ik = muli %it#0, %kt#0 : <i32>
-  %sum_next = addi %buf15, %ik : <i32>
+  %sum_next = addi %buf17, %ik : <i32>
   %src = source : <>
   %one = constant %src {value = 1 : i32} : <>, <i32>
   %i_next = addi %it#1, %one : <i32>
+  %buf2 = buffer %i_next {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
   // The exit.
   sink %i_f : <i32>
   sink %n_f : <i32>

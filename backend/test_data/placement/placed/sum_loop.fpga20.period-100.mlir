@@ -16,38 +16,40 @@ handshake.func @sum_loop(%n: !handshake.channel<i32>, %k: !handshake.channel<i32
   %zero_sum = constant %s#1 {value = 0 : i32} : <>, <i32>
   %ctrl, %index = control_merge [%s#2, %buf1] : [<>, <>] to <>, <i1>
   %buf2 = buffer %index {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i1>
-  %buf15 = buffer %ctrl {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <>
+  %buf17 = buffer %ctrl {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <>
   %ix:4 = fork [4] %buf2 : <i1>
+  %buf5 = buffer %ix#1 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 3 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i1>
   %i = mux %ix#0 [%zero_i, %buf4] : <i1>, [<i32>, <i32>] to <i32>
-  %buf11 = buffer %i {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
-  %sum = mux %ix#1 [%zero_sum, %buf6] : <i1>, [<i32>, <i32>] to <i32>
-  %buf13 = buffer %sum {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
-  %nn = mux %ix#2 [%n, %buf8] : <i1>, [<i32>, <i32>] to <i32>
-  %buf12 = buffer %nn {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
-  %kk = mux %ix#3 [%k, %buf10] : <i1>, [<i32>, <i32>] to <i32>
-  %buf14 = buffer %kk {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
-  %if:2 = fork [2] %buf11 : <i32>
-  %nf:2 = fork [2] %buf12 : <i32>
+  %buf10 = buffer %i {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
+  %sum = mux %buf5 [%zero_sum, %sum_next] : <i1>, [<i32>, <i32>] to <i32>
+  %buf13 = buffer %sum {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  %buf14 = buffer %buf13 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i32>
+  %buf15 = buffer %buf14 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
+  %nn = mux %ix#2 [%n, %buf7] : <i1>, [<i32>, <i32>] to <i32>
+  %buf11 = buffer %nn {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
+  %kk = mux %ix#3 [%k, %buf9] : <i1>, [<i32>, <i32>] to <i32>
+  %buf16 = buffer %kk {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
+  %if:2 = fork [2] %buf10 : <i32>
+  %nf:2 = fork [2] %buf11 : <i32>
   %more = cmpi slt, %if#0, %nf#0 : <i32>
   %mf:5 = fork [5] %more : <i1>
+  %buf12 = buffer %mf#1 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 4 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i1>
   %i_t, %i_f = cond_br %mf#0, %if#1 : <i1>, <i32>
-  %sum_t, %sum_f = cond_br %mf#1, %buf13 : <i1>, <i32>
+  %sum_t, %sum_f = cond_br %buf12, %buf15 : <i1>, <i32>
   %n_t, %n_f = cond_br %mf#2, %nf#1 : <i1>, <i32>
-  %buf7 = buffer %n_t {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
-  %buf8 = buffer %buf7 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i32>
-  %k_t, %k_f = cond_br %mf#3, %buf14 : <i1>, <i32>
-  %c_t, %c_f = cond_br %mf#4, %buf15 : <i1>, <>
+  %buf6 = buffer %n_t {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  %buf7 = buffer %buf6 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i32>
+  %k_t, %k_f = cond_br %mf#3, %buf16 : <i1>, <i32>
+  %c_t, %c_f = cond_br %mf#4, %buf17 : <i1>, <>
   %buf0 = buffer %c_t {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <>
   %buf1 = buffer %buf0 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <>
   // The body.
   %it:2 = fork [2] %i_t : <i32>
   %kt:2 = fork [2] %k_t : <i32>
-  %buf9 = buffer %kt#1 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
-  %buf10 = buffer %buf9 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i32>
+  %buf8 = buffer %kt#1 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  %buf9 = buffer %buf8 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i32>
   %ik = muli %it#0, %kt#0 : <i32>
   %sum_next = addi %sum_t, %ik : <i32>
-  %buf5 = buffer %sum_next {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
-  %buf6 = buffer %buf5 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i32>
   %src = source : <>
   %one = constant %src {value = 1 : i32} : <>, <i32>
   %i_next = addi %it#1, %one : <i32>

@@ -16,48 +16,50 @@ handshake.func @sum_loop(%n: !handshake.channel<i32>, %k: !handshake.channel<i32
   %zero_sum = constant %s#1 {value = 0 : i32} : <>, <i32>
   %ctrl, %index = control_merge [%s#2, %buf0] : [<>, <>] to <>, <i1>
   %buf1 = buffer %index {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i1>
-  %buf21 = buffer %ctrl {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <>
-  %buf22 = buffer %buf21 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <>
+  %buf23 = buffer %ctrl {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <>
+  %buf24 = buffer %buf23 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <>
   %ix:4 = fork [4] %buf1 : <i1>
   %buf2 = buffer %ix#0 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i1>
   %buf4 = buffer %ix#1 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i1>
-  %buf6 = buffer %ix#2 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i1>
-  %buf8 = buffer %ix#3 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i1>
+  %buf5 = buffer %buf4 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i1>
+  %buf7 = buffer %ix#2 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i1>
+  %buf9 = buffer %ix#3 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i1>
   %i = mux %buf2 [%zero_i, %buf3] : <i1>, [<i32>, <i32>] to <i32>
-  %buf10 = buffer %i {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
-  %sum = mux %buf4 [%zero_sum, %buf5] : <i1>, [<i32>, <i32>] to <i32>
-  %buf17 = buffer %sum {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DVR", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 1}>}} : <i32>
-  %nn = mux %buf6 [%n, %buf7] : <i1>, [<i32>, <i32>] to <i32>
-  %buf11 = buffer %nn {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
-  %kk = mux %buf8 [%k, %buf9] : <i1>, [<i32>, <i32>] to <i32>
-  %buf20 = buffer %kk {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DVR", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 1}>}} : <i32>
-  %if:2 = fork [2] %buf10 : <i32>
-  %buf12 = buffer %if#0 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
-  %buf16 = buffer %if#1 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DVR", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 1}>}} : <i32>
-  %nf:2 = fork [2] %buf11 : <i32>
-  %buf13 = buffer %nf#0 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
-  %buf18 = buffer %nf#1 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
-  %more = cmpi slt, %buf12, %buf13 : <i32>
-  %buf14 = buffer %more {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DVR", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 1}>}} : <i1>
-  %mf:5 = fork [5] %buf14 : <i1>
-  %buf15 = buffer %mf#0 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i1>
-  %buf19 = buffer %mf#3 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i1>
-  %i_t, %i_f = cond_br %buf15, %buf16 : <i1>, <i32>
-  %buf23 = buffer %i_t {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
-  %sum_t, %sum_f = cond_br %mf#1, %buf17 : <i1>, <i32>
-  %n_t, %n_f = cond_br %mf#2, %buf18 : <i1>, <i32>
-  %buf7 = buffer %n_t {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
-  %k_t, %k_f = cond_br %buf19, %buf20 : <i1>, <i32>
-  %buf24 = buffer %k_t {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
-  %c_t, %c_f = cond_br %mf#4, %buf22 : <i1>, <>
+  %buf11 = buffer %i {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
+  %sum = mux %buf5 [%zero_sum, %buf6] : <i1>, [<i32>, <i32>] to <i32>
+  %buf19 = buffer %sum {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DVR", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 1}>}} : <i32>
+  %nn = mux %buf7 [%n, %buf8] : <i1>, [<i32>, <i32>] to <i32>
+  %buf12 = buffer %nn {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
+  %kk = mux %buf9 [%k, %buf10] : <i1>, [<i32>, <i32>] to <i32>
+  %buf22 = buffer %kk {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DVR", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 1}>}} : <i32>
+  %if:2 = fork [2] %buf11 : <i32>
+  %buf13 = buffer %if#0 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
+  %buf17 = buffer %if#1 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DVR", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 1}>}} : <i32>
+  %nf:2 = fork [2] %buf12 : <i32>
+  %buf14 = buffer %nf#0 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
+  %buf20 = buffer %nf#1 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 0}>}} : <i32>
+  %more = cmpi slt, %buf13, %buf14 : <i32>
+  %buf15 = buffer %more {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DVR", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 1}>}} : <i1>
+  %mf:5 = fork [5] %buf15 : <i1>
+  %buf16 = buffer %mf#0 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i1>
+  %buf18 = buffer %mf#1 {hw.parameters = {BUFFER_TYPE = "FIFO_BREAK_NONE", NUM_SLOTS = 2 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 0}>}} : <i1>
+  %buf21 = buffer %mf#3 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i1>
+  %i_t, %i_f = cond_br %buf16, %buf17 : <i1>, <i32>
+  %buf25 = buffer %i_t {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
+  %sum_t, %sum_f = cond_br %buf18, %buf19 : <i1>, <i32>
+  %n_t, %n_f = cond_br %mf#2, %buf20 : <i1>, <i32>
+  %buf8 = buffer %n_t {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
+  %k_t, %k_f = cond_br %buf21, %buf22 : <i1>, <i32>
+  %buf26 = buffer %k_t {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
+  %c_t, %c_f = cond_br %mf#4, %buf24 : <i1>, <>
   %buf0 = buffer %c_t {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <>
   // The body.
-  %it:2 = fork [2] %buf23 : <i32>
-  %kt:2 = fork [2] %buf24 : <i32>
-  %buf9 = buffer %kt#1 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
+  %it:2 = fork [2] %buf25 : <i32>
+  %kt:2 = fork [2] %buf26 : <i32>
+  %buf10 = buffer %kt#1 {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_R", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 0, V: 0, R: 1}>}} : <i32>
   %ik = muli %it#0, %kt#0 : <i32>
   %sum_next = addi %sum_t, %ik : <i32>
-  %buf5 = buffer %sum_next {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DVR", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 1}>}} : <i32>
+  %buf6 = buffer %sum_next {hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DVR", NUM_SLOTS = 1 : ui32, TIMING = #handshake<timing {D: 1, V: 1, R: 1}>}} : <i32>
   %src = source : <>
   %one = constant %src {value = 1 : i32} : <>, <i32>
   %i_next = addi %it#1, %one : <i32>

@@ -11,43 +11,45 @@ handshake.func @sum_loop_2024(%n: !handshake.channel<i32>, %k: !handshake.channe
   %zero_sum = constant %s#1 {value = 0 : i32} : <i32>
   %ctrl, %index = control_merge %s#2, %buf0 : <>, <i1>
   %buf1 = tehb [1] %index : <i1>
-  %buf12 = tehb [2] %ctrl : <>
-  %buf13 = tehb [1] %buf12 : <>
+  %buf14 = tehb [2] %ctrl : <>
+  %buf15 = tehb [1] %buf14 : <>
   %ix:4 = fork [4] %buf1 : <i1>
-  %i = mux %ix#0 [%zero_i, %i_next] : <i1>, <i32>
-  %buf4 = oehb [1] %i : <i32>
-  %buf5 = tehb [1] %buf4 : <i32>
-  %sum = mux %ix#1 [%zero_sum, %sum_next] : <i1>, <i32>
-  %buf8 = oehb [1] %sum : <i32>
-  %buf9 = tehb [1] %buf8 : <i32>
-  %nn = mux %ix#2 [%n, %buf2] : <i1>, <i32>
-  %buf6 = oehb [1] %nn : <i32>
+  %buf3 = tehb [2] %ix#1 : <i1>
+  %i = mux %ix#0 [%zero_i, %buf2] : <i1>, <i32>
+  %buf6 = oehb [1] %i : <i32>
   %buf7 = tehb [1] %buf6 : <i32>
-  %kk = mux %ix#3 [%k, %buf3] : <i1>, <i32>
-  %buf10 = tehb [2] %kk : <i32>
-  %buf11 = tehb [1] %buf10 : <i32>
-  %if:2 = fork [2] %buf5 : <i32>
-  %nf:2 = fork [2] %buf7 : <i32>
+  %sum = mux %buf3 [%zero_sum, %sum_next] : <i1>, <i32>
+  %buf11 = tehb [1] %sum : <i32>
+  %nn = mux %ix#2 [%n, %buf4] : <i1>, <i32>
+  %buf8 = oehb [1] %nn : <i32>
+  %buf9 = tehb [1] %buf8 : <i32>
+  %kk = mux %ix#3 [%k, %buf5] : <i1>, <i32>
+  %buf12 = tehb [2] %kk : <i32>
+  %buf13 = tehb [1] %buf12 : <i32>
+  %if:2 = fork [2] %buf7 : <i32>
+  %nf:2 = fork [2] %buf9 : <i32>
   %more = cmpi slt, %if#0, %nf#0 : <i32>
   %mf:5 = fork [5] %more : <i1>
+  %buf10 = tehb [2] %mf#1 : <i1>
   %i_t, %i_f = cond_br %mf#0, %if#1 : <i1>, <i32>
-  %buf14 = oehb [1] %i_t : <i32>
-  %sum_t, %sum_f = cond_br %mf#1, %buf9 : <i1>, <i32>
-  %buf15 = oehb [1] %sum_t : <i32>
+  %sum_t, %sum_f = cond_br %buf10, %buf11 : <i1>, <i32>
+  %buf16 = oehb [1] %sum_t : <i32>
+  %buf17 = tehb [2] %buf16 : <i32>
   %n_t, %n_f = cond_br %mf#2, %nf#1 : <i1>, <i32>
-  %buf2 = tehb [2] %n_t : <i32>
-  %k_t, %k_f = cond_br %mf#3, %buf11 : <i1>, <i32>
-  %c_t, %c_f = cond_br %mf#4, %buf13 : <i1>, <>
+  %buf4 = tehb [2] %n_t : <i32>
+  %k_t, %k_f = cond_br %mf#3, %buf13 : <i1>, <i32>
+  %c_t, %c_f = cond_br %mf#4, %buf15 : <i1>, <>
   %buf0 = oehb [1] %c_t : <>
   // The body.
-  %it:2 = fork [2] %buf14 : <i32>
+  %it:2 = fork [2] %i_t : <i32>
   %kt:2 = fork [2] %k_t : <i32>
-  %buf3 = oehb [1] %kt#1 : <i32>
+  %buf5 = oehb [1] %kt#1 : <i32>
   %ik = muli %it#0, %kt#0 : <i32>
-  %sum_next = addi %buf15, %ik : <i32>
+  %sum_next = addi %buf17, %ik : <i32>
   %src = source
   %one = constant %src {value = 1 : i32} : <i32>
   %i_next = addi %it#1, %one : <i32>
+  %buf2 = oehb [1] %i_next : <i32>
   // The exit.
   sink %i_f : <i32>
   sink %n_f : <i32>
