@@ -164,6 +164,13 @@ struct Chan {
     label: Option<Box<str>>,
 }
 
+impl Chan {
+    /// An empty channel carrying `value`.
+    fn idle(value: ValueId, label: Option<Box<str>>) -> Chan {
+        Chan { valid: false, ready: false, data: 0, value, label }
+    }
+}
+
 #[derive(Debug, Clone)]
 enum Kind {
     /// A function argument: its tokens, offered one per cycle while they last.
@@ -316,13 +323,7 @@ impl Net {
         let mut value_chan = vec![usize::MAX; item.values.len()];
         for (v, _) in item.values.iter().enumerate() {
             value_chan[v] = net.chans.len();
-            net.chans.push(Chan {
-                valid: false,
-                ready: false,
-                data: 0,
-                value: v as ValueId,
-                label: None,
-            });
+            net.chans.push(Chan::idle(v as ValueId, None));
         }
         let mut use_chan = vec![usize::MAX; item.uses.len()];
         for (v, value) in item.values.iter().enumerate() {
@@ -334,13 +335,7 @@ impl Net {
                     for &u in &value.uses {
                         use_chan[u as usize] = net.chans.len();
                         outs.push(net.chans.len());
-                        net.chans.push(Chan {
-                            valid: false,
-                            ready: false,
-                            data: 0,
-                            value: v as ValueId,
-                            label: None,
-                        });
+                        net.chans.push(Chan::idle(v as ValueId, None));
                     }
                     net.nodes.push(Node::new(Kind::Fork, None, vec![value_chan[v]], outs));
                 }
@@ -507,7 +502,7 @@ impl Net {
     /// A new channel named as channel `like`'s value.
     fn new_chan(&mut self, like: usize) -> usize {
         let (value, label) = (self.chans[like].value, self.chans[like].label.clone());
-        self.chans.push(Chan { valid: false, ready: false, data: 0, value, label });
+        self.chans.push(Chan::idle(value, label));
         self.chans.len() - 1
     }
 

@@ -670,7 +670,7 @@ impl Net {
             return ch;
         }
         let value = func.item.ops[lsq as usize].results.first().copied().unwrap_or(0);
-        self.chans.push(Chan { valid: false, ready: false, data: 0, value, label: None });
+        self.chans.push(Chan::idle(value, None));
         let ch = self.chans.len() - 1;
         self.controller_done.push((lsq, ch));
         ch
