@@ -449,6 +449,13 @@ fn main_scenario(nvim: &Nvim, dir: &Path, start: StartPath) {
         run.get("/graph/first").as_str().is_some_and(|l| l.starts_with("<svg ")),
         &format!("the graph file `{path}` is not an SVG: {}", run.get("/graph/first")),
     );
+    // The picture goes to a viewer (the `graph_open` command), not into a buffer as XML.
+    run.check(
+        run.get("/graph_open_default").as_str() == Some("viewer"),
+        &format!("graph_open defaults to {}", run.get("/graph_open_default")),
+    );
+    let shown = run.get("/graph/buffer").as_str().unwrap_or_default().to_string();
+    run.check(!shown.ends_with(".svg"), &format!("the SVG was opened as text in `{shown}`"));
     // :HsirPlaceBuffers: the server wrote the buffers into the buffer (unsaved), as many as
     // its answer counts, and the summary was shown.
     let place = note_messages(&run, "place_notes").join("\n");

@@ -199,6 +199,12 @@ function scenarios.main()
     vim.cmd('only')
     vim.api.nvim_set_current_buf(three)
     local before = #_G.hsir_test_notes
+    local hsir = require('hsir')
+    -- The picture goes to a viewer by default; here the viewer is a command that records the
+    -- file it was given, as xdg-open would be given it.
+    result.graph_open_default = hsir.options.graph_open
+    local opened = vim.fn.tempname()
+    hsir.update({ graph_open = { 'sh', '-c', 'printf %s "$1" > "$0.part" && mv "$0.part" "$0"', opened } })
     vim.cmd('HsirGraph @sum_loop')
     wait('the graph to be written', function()
       for _, note in ipairs(notes_after(before)) do
@@ -208,9 +214,17 @@ function scenarios.main()
       end
       return false
     end)
+    wait('the viewer to be started', function()
+      return vim.fn.filereadable(opened) == 1
+    end)
     result.graph_notes = notes_after(before)
-    local path = vim.api.nvim_buf_get_name(0)
-    result.graph = { path = path, first = vim.fn.readfile(path, '', 1)[1] or '' }
+    local path = vim.fn.readfile(opened)[1] or ''
+    result.graph = {
+      path = path,
+      first = vim.fn.readfile(path, '', 1)[1] or '',
+      buffer = vim.api.nvim_buf_get_name(0),
+    }
+    hsir.update({ graph_open = 'viewer' })
   end)
 
   step('place buffers', function()

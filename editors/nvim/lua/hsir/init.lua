@@ -28,6 +28,10 @@ local defaults = {
   -- How :HsirGenerateRtl opens the Verilog it wrote: 'split', 'vsplit', 'tabedit', 'edit', or
   -- false to leave it closed.
   rtl_open = 'split',
+  -- How :HsirGraph shows the picture it wrote: 'viewer' (the system's viewer: vim.ui.open on
+  -- 0.10+, else xdg-open or macOS's open), a command as a list to which the file is appended
+  -- (`{ 'firefox' }`), 'split', 'vsplit', 'tabedit' or 'edit' for its text, or false.
+  graph_open = 'viewer',
   filetypes = { 'mlir' },
   -- The workspace folder is the nearest ancestor holding the first of these that is found;
   -- else the file's own folder.
@@ -537,6 +541,45 @@ function M.generate_rtl(function_name)
   end)
 end
 
+-- The system's viewer for a file, as an argv to which the file is appended (Neovim before 0.10).
+local function system_opener()
+  if vim.fn.has('mac') == 1 then
+    return { 'open' }
+  elseif vim.fn.has('win32') == 1 then
+    return { 'cmd.exe', '/c', 'start', '' }
+  end
+  return { 'xdg-open' }
+end
+
+-- Shows the graph file as `graph_open` says.
+local function show_graph(path)
+  local how = M.options.graph_open
+  if not how then
+    return
+  end
+  if how == 'split' or how == 'vsplit' or how == 'tabedit' or how == 'edit' then
+    vim.cmd(how .. ' ' .. vim.fn.fnameescape(path))
+    return
+  end
+  if how == 'viewer' and vim.ui and vim.ui.open then
+    local _, err = vim.ui.open(path)
+    if err then
+      notify(('cannot open %s: %s'):format(path, err), vim.log.levels.ERROR)
+    end
+    return
+  end
+  local argv = type(how) == 'table' and vim.deepcopy(how) or system_opener()
+  if vim.fn.executable(argv[1]) ~= 1 then
+    notify(('cannot open %s: `%s` is not an executable (option graph_open)'):format(path, argv[1]), vim.log.levels.ERROR)
+    return
+  end
+  table.insert(argv, path)
+  local job = vim.fn.jobstart(argv, { detach = true })
+  if job <= 0 then
+    notify(('cannot open %s with `%s`'):format(path, table.concat(argv, ' ')), vim.log.levels.ERROR)
+  end
+end
+
 -- The text of a graph answer and its extension: a string, or { svg = ... }, { dot = ... },
 -- { format = 'svg'|'dot', text = ... }.
 local function graph_text(result)
@@ -570,7 +613,7 @@ function M.graph(function_name)
   end
   run_command(SHOW_GRAPH, function_name, function(result, _, graph_bufnr, name)
     if type(result) == 'table' and type(result.path) == 'string' then
-      return open_file(result.path)
+      return show_graph(result.path)
     end
     local text, extension = graph_text(result)
     if not text then
@@ -585,7 +628,7 @@ function M.graph(function_name)
       return
     end
     notify('wrote the graph to ' .. path)
-    open_file(path)
+    show_graph(path)
   end)
 end
 
@@ -757,6 +800,7 @@ local option_types = {
   settings = { 'table' },
   rtl_output_dir = { 'string', 'nil' },
   rtl_open = { 'string', 'boolean' },
+  graph_open = { 'string', 'table', 'boolean' },
   filetypes = { 'table' },
   root_markers = { 'table' },
   on_attach = { 'function', 'nil' },
@@ -786,9 +830,9 @@ end
 
 -- ---- settings at run time ------------------------------------------------------------------
 
---- Changes options after `setup()` (`settings`, `rtl_output_dir`, `rtl_open`) and sends the new
---- settings to the running servers. `settings` is replaced, not merged, so that a key can be
---- removed.
+--- Changes options after `setup()` (`settings`, `rtl_output_dir`, `rtl_open`, `graph_open`) and
+--- sends the new settings to the running servers. `settings` is replaced, not merged, so that a
+--- key can be removed.
 function M.update(opts)
   if not check_options(opts or {}) then
     return
