@@ -570,7 +570,8 @@ local function show_graph(path)
   end
   local argv = type(how) == 'table' and vim.deepcopy(how) or system_opener()
   if vim.fn.executable(argv[1]) ~= 1 then
-    notify(('cannot open %s: `%s` is not an executable (option graph_open)'):format(path, argv[1]), vim.log.levels.ERROR)
+    local message = 'cannot open %s: `%s` is not an executable (option graph_open)'
+    notify(message:format(path, argv[1]), vim.log.levels.ERROR)
     return
   end
   table.insert(argv, path)
