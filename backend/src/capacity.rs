@@ -151,6 +151,24 @@ pub fn diagnostic(top: &str, deadlock: &Deadlock) -> Diagnostic {
     )
 }
 
+/// A one-slot register at a clock edge: a held token leaves when its output is ready; an empty
+/// register takes `fill`. Whether it changed.
+fn one_slot(slot: &mut VecDeque<u64>, out_ready: bool, fill: Option<u64>) -> bool {
+    if !slot.is_empty() {
+        if out_ready {
+            slot.pop_front();
+        }
+        return out_ready;
+    }
+    match fill {
+        Some(data) => {
+            slot.push_back(data);
+            true
+        }
+        None => false,
+    }
+}
+
 // ---- the network ---------------------------------------------------------------------------
 
 /// One channel: its wires in the current cycle, and the value it carries (for names).
@@ -583,19 +601,10 @@ impl Net {
                 let operand = func.item.uses[op.operands[0] as usize].value;
                 node(Kind::Compare(pred, operand.map_or(1, width)))
             }
-            K::Not
-            | K::ExtSI
-            | K::IndexCast
-            | K::ExtUI
-            | K::TruncI
-            | K::Bitcast
-            | K::IndexCastUI
-                if shape_ok(1, 1) =>
-            {
-                let unary = match kind {
-                    K::Not => UnaryOp::Not,
-                    K::ExtSI | K::IndexCast => UnaryOp::SignExtend,
-                    _ => UnaryOp::ZeroExtend,
+            // The conversions the interpreter computes (`UnaryOp::of` is their one list).
+            _ if UnaryOp::of(kind).is_some() && shape_ok(1, 1) => {
+                let Some(unary) = UnaryOp::of(kind) else {
+                    return unsupported("is not a conversion the model knows");
                 };
                 let operand = func.item.uses[op.operands[0] as usize].value;
                 node(Kind::Unary(unary, operand.map_or(1, width), width(op.results[0])))
@@ -951,18 +960,8 @@ impl Net {
             }
             Kind::Merge => {
                 let out = out0.unwrap_or(0);
-                if !node.slot.is_empty() {
-                    if c[out].ready {
-                        node.slot.pop_front();
-                        return true;
-                    }
-                    false
-                } else if c[out].valid && !c[out].ready {
-                    node.slot.push_back(c[out].data);
-                    true
-                } else {
-                    false
-                }
+                let held = (c[out].valid && !c[out].ready).then_some(c[out].data);
+                one_slot(&mut node.slot, c[out].ready, held)
             }
             Kind::ControlMerge => {
                 let (out, index) = (node.outs[0], node.outs[1]);
@@ -1002,33 +1001,12 @@ impl Net {
             }
             Kind::Tehb => {
                 let (i, o) = (in0.unwrap_or(0), out0.unwrap_or(0));
-                if !node.slot.is_empty() {
-                    if c[o].ready {
-                        node.slot.pop_front();
-                        return true;
-                    }
-                    false
-                } else if c[i].valid && !c[o].ready {
-                    node.slot.push_back(c[i].data);
-                    true
-                } else {
-                    false
-                }
+                let held = (c[i].valid && !c[o].ready).then_some(c[i].data);
+                one_slot(&mut node.slot, c[o].ready, held)
             }
             Kind::Dvr => {
                 let (i, o) = (in0.unwrap_or(0), out0.unwrap_or(0));
-                if !node.slot.is_empty() {
-                    if c[o].ready {
-                        node.slot.pop_front();
-                        return true;
-                    }
-                    false
-                } else if c[i].valid {
-                    node.slot.push_back(c[i].data);
-                    true
-                } else {
-                    false
-                }
+                one_slot(&mut node.slot, c[o].ready, c[i].valid.then_some(c[i].data))
             }
             Kind::ShiftReg => {
                 let (i, o) = (in0.unwrap_or(0), out0.unwrap_or(0));

@@ -178,14 +178,9 @@ fn nothing_the_rtl_runs_is_reported() {
 
 /// Dynamatic's suite, `../shared/dynamatic-suite/ir` from the workspace root; `None` (with a
 /// message) when it is missing.
+/// The suite's `ir/` folder.
 fn suite() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dynamatic-suite/ir");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: Dynamatic's suite is not at {}", dir.display());
-        None
-    }
+    common::dynamatic_suite().map(|dir| dir.join("ir"))
 }
 
 /// Dynamatic's buffered and exported kernels of the suite, one start token each (they are not

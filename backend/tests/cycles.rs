@@ -8,9 +8,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{run_parallel, simulate, Generated};
+use common::{dynamatic_suite, run_parallel, simulate, Generated};
 use hsir_backend::rtl::TestbenchOptions;
 
 /// Cycles Dynamatic's testbench counts beyond the kernel's: its reset releases on the third
@@ -23,11 +23,6 @@ const TOLERANCE: f64 = 0.03;
 
 /// Inputs for kernels whose running time depends on them (the values of the C `main()`).
 const INPUTS: &[(&str, &str)] = &[("gcd", "a=7966496 b=314080416")];
-
-fn suite() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dynamatic-suite");
-    dir.join("RESULTS.tsv").exists().then_some(dir)
-}
 
 /// `(kernel, flow) -> cycles` from `RESULTS.tsv`.
 fn dynamatic_cycles(dir: &Path) -> Vec<(String, String, i64)> {
@@ -148,10 +143,7 @@ fn a_load_takes_an_older_stores_data_two_cycles_after_it_arrives() {
 
 #[test]
 fn legacy_kernels_run_within_three_percent_of_dynamatics_cycles() {
-    let Some(dir) = suite() else {
-        eprintln!("skipped: ../shared/dynamatic-suite is not there");
-        return;
-    };
+    let Some(dir) = dynamatic_suite() else { return };
     let jobs: Vec<(String, i64)> = dynamatic_cycles(&dir)
         .into_iter()
         .filter(|(_, flow, _)| flow == "LEGACY")

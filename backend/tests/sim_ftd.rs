@@ -6,6 +6,8 @@
 //! ends by `end`: its outer loop starts again from sources' constants once it exits.
 //! Skipped, with a message, when the suite is missing.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -56,14 +58,9 @@ impl GlibcRand {
     }
 }
 
+/// The suite's `ir/` folder.
 fn suite() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/dynamatic-suite/ir");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: the Dynamatic suite is not at {}", dir.display());
-        None
-    }
+    common::dynamatic_suite().map(|dir| dir.join("ir"))
 }
 
 fn words(values: &[i32]) -> Vec<u64> {

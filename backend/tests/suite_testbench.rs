@@ -8,24 +8,12 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
-use common::{run_parallel, simulate, Generated};
+use common::{dynamatic_suite, run_parallel, simulate, Generated};
 use hsir_backend::rtl::TestbenchOptions;
-
-fn suite() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dynamatic-suite");
-    if dir.join("RESULTS.tsv").exists() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: {} is not there", dir.display());
-        None
-    }
-}
 
 #[test]
 fn atax_float_ftd_is_right_under_every_stall_seed() {
-    let Some(suite) = suite() else { return };
+    let Some(suite) = dynamatic_suite() else { return };
     let path = suite.join("ir/atax_float_FTD__handshake_export.mlir");
     let failures = run_parallel((1..=7).collect(), |seed: u64| {
         let options = TestbenchOptions { tokens: Some(1), seed, probe_leftovers: false };
@@ -51,7 +39,7 @@ fn atax_float_ftd_is_right_under_every_stall_seed() {
 /// that never ends).
 #[test]
 fn a_dynamatic_kernel_runs_one_invocation_by_default() {
-    let Some(suite) = suite() else { return };
+    let Some(suite) = dynamatic_suite() else { return };
     let path = suite.join("ir/bicg_LEGACY__handshake_export.mlir");
     let options = TestbenchOptions { tokens: None, seed: 1, probe_leftovers: false };
     let generated = Generated::with(&path, "bicg", options).unwrap();

@@ -2,18 +2,12 @@
 //! Verilog. The kernels are read from `../shared/dynamatic-suite`; without it these tests say
 //! so and pass. The C compiler and iverilog are required (CI installs them).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn suite() -> Option<PathBuf> {
-    // `../shared` beside the workspace.
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dynamatic-suite");
-    let dir = dir.canonicalize().ok();
-    if dir.is_none() {
-        eprintln!("skipped: ../shared/dynamatic-suite is missing");
-    }
-    dir
-}
+use common::dynamatic_suite as suite;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hsir-cli-cosim-{}-{name}", std::process::id()));

@@ -9,14 +9,7 @@ use std::path::{Path, PathBuf};
 use common::Client;
 use serde_json::{json, Value};
 
-fn suite() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dynamatic-suite");
-    let dir = dir.canonicalize().ok();
-    if dir.is_none() {
-        eprintln!("skipped: ../shared/dynamatic-suite is missing");
-    }
-    dir
-}
+use common::dynamatic_suite as suite;
 
 /// A fresh folder holding `ir/` and `c/` as the suite lays them out, with `kernel`'s files.
 fn layout(suite: &Path, name: &str, kernel: &str) -> PathBuf {

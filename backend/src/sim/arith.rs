@@ -172,6 +172,20 @@ pub enum UnaryOp {
     Not,
 }
 
+impl UnaryOp {
+    /// The width conversion or `not` that `kind` is, if any.
+    pub fn of(kind: OpKind) -> Option<UnaryOp> {
+        Some(match kind {
+            OpKind::Not => UnaryOp::Not,
+            OpKind::ExtSI | OpKind::IndexCast => UnaryOp::SignExtend,
+            OpKind::ExtUI | OpKind::TruncI | OpKind::Bitcast | OpKind::IndexCastUI => {
+                UnaryOp::ZeroExtend
+            }
+            _ => return None,
+        })
+    }
+}
+
 /// `op(value)` from `from` bits to `to` bits.
 pub fn unary(op: UnaryOp, from: u32, to: u32, value: u64) -> u64 {
     let value = value & mask(from);

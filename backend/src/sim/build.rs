@@ -1215,7 +1215,6 @@ enum Unmodelled {
 /// the interpreter does with it.
 fn model(kind: OpKind) -> Result<Model, Unmodelled> {
     use OpKind as K;
-    let unary = |op| Ok(Model::Unary(op));
     match kind {
         K::Fork | K::LazyFork => Ok(Model::Fork),
         K::Join => Ok(Model::Join),
@@ -1261,9 +1260,9 @@ fn model(kind: OpKind) -> Result<Model, Unmodelled> {
         | K::MinUI => BinaryOp::of(kind).map(Model::Binary).ok_or(Unmodelled::Op),
         K::CeilDivSI | K::CeilDivUI | K::FloorDivSI => Err(Unmodelled::Op),
         K::CmpI => Ok(Model::Compare),
-        K::Not => unary(UnaryOp::Not),
-        K::ExtSI | K::IndexCast => unary(UnaryOp::SignExtend),
-        K::ExtUI | K::TruncI | K::Bitcast | K::IndexCastUI => unary(UnaryOp::ZeroExtend),
+        K::Not | K::ExtSI | K::IndexCast | K::ExtUI | K::TruncI | K::Bitcast | K::IndexCastUI => {
+            UnaryOp::of(kind).map(Model::Unary).ok_or(Unmodelled::Op)
+        }
         K::Select | K::ArithSelect => Ok(Model::Select),
         K::Wait => Ok(Model::Wait),
         K::Load | K::McLoad | K::LsqLoad => Ok(Model::Load),

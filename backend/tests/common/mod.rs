@@ -11,6 +11,18 @@ use std::sync::Mutex;
 use hsir_backend::rtl::{self, Options, TestbenchOptions};
 use hsir_backend::Program;
 
+/// Dynamatic's suite (`../shared/dynamatic-suite` beside the workspace: `ir/`, `c/`,
+/// `RESULTS.tsv`), or `None` after saying the test is skipped.
+pub fn dynamatic_suite() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dynamatic-suite");
+    if dir.join("RESULTS.tsv").exists() && dir.join("ir").is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipped: Dynamatic's suite is not at {}", dir.display());
+        None
+    }
+}
+
 /// The `.mlir` files of a folder of the crate (`test_data/ops`), sorted.
 pub fn mlir_files(dir: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
