@@ -433,6 +433,21 @@ impl OpKind {
         matches!(self, OpKind::End | OpKind::Return)
     }
 
+    /// Shifts: `shli`, `shrsi`, `shrui`.
+    pub fn is_shift(self) -> bool {
+        matches!(self, OpKind::ShLI | OpKind::ShRSI | OpKind::ShRUI)
+    }
+
+    /// Ops whose (first) result carries the value of their first operand, unchanged or only
+    /// re-sized: forks, extensions and truncations of integers, buffers.
+    pub fn forwards_value(self) -> bool {
+        self.is_buffer()
+            || matches!(
+                self,
+                OpKind::Fork | OpKind::LazyFork | OpKind::ExtSI | OpKind::ExtUI | OpKind::TruncI
+            )
+    }
+
     pub fn is_binary(self) -> bool {
         self.def().typing == Typing::Binary
     }

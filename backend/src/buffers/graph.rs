@@ -186,16 +186,20 @@ impl Graph {
                 .map(|s| s.data)
                 .max()
                 .unwrap_or(0);
-            let (timing_entry, missing) =
+            let (mut timing_entry, missing) =
                 match timing.op_at_period(op.short_name(), width.max(1), period) {
                     Some(t) => (t, false),
                     None => (fallback, true),
                 };
+            let kind = OpKind::of(op);
+            if kind.is_some_and(OpKind::is_shift) && shifts_by_constant(func, id as OpId) {
+                // A shift by a constant is wiring, as Dynamatic's MILPs take it.
+                timing_entry.data = 0.0;
+            }
             if missing && !notes.missing_timing.iter().any(|(n, _)| *n == name) {
                 notes.missing_timing.push((name.clone(), units.len()));
             }
             unit_of_op[id] = Some(units.len());
-            let kind = OpKind::of(op);
             units.push(Unit {
                 op: Some(id as OpId),
                 kind,
@@ -272,6 +276,28 @@ impl Graph {
     pub fn cycle_edge(&self, c: usize) -> bool {
         self.channels[c].bufferable
     }
+}
+
+/// Whether a shift's amount (its second operand) is a `constant`, possibly through forks,
+/// extensions, truncations and buffers (Dynamatic's `isShiftByConstant`, buffers added).
+fn shifts_by_constant(func: &Func, shift: OpId) -> bool {
+    let item = &func.item;
+    let mut value =
+        item.ops[shift as usize].operands.get(1).and_then(|&u| item.uses[u as usize].value);
+    // Each step moves to an earlier op; the bound only guards against malformed cycles.
+    for _ in 0..item.ops.len() {
+        let Some(v) = value else { return false };
+        let Def::Result { op, .. } = item.values[v as usize].def else { return false };
+        let data = &item.ops[op as usize];
+        match OpKind::of(data) {
+            Some(OpKind::Constant | OpKind::ArithConstant) => return true,
+            Some(k) if k.forwards_value() => {
+                value = data.operands.first().and_then(|&u| item.uses[u as usize].value);
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 fn fallback_zero(fallback: &OpTiming) -> OpTiming {
