@@ -81,6 +81,15 @@ pub struct Deadlock {
     pub channels: Vec<String>,
 }
 
+/// A run's verdict, with the most tokens each buffer op held at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    pub verdict: Verdict,
+    /// Per buffer op of `top` (and of callees built in place, by their own op ids): the most
+    /// tokens its slots held in one cycle.
+    pub peaks: Vec<(OpId, usize)>,
+}
+
 /// Runs `top` on `inputs` cycle by cycle; `expected` is how many tokens each output of the
 /// terminator should receive (what the untimed run delivered).
 pub fn simulate(
@@ -90,23 +99,45 @@ pub fn simulate(
     expected: &[usize],
     max_cycles: u64,
 ) -> Verdict {
+    simulate_run(program, top, inputs, expected, max_cycles).verdict
+}
+
+/// As `simulate`, with the buffers' peak occupancy.
+pub fn simulate_run(
+    program: &Program,
+    top: &str,
+    inputs: &sim::Inputs,
+    expected: &[usize],
+    max_cycles: u64,
+) -> Run {
     let Some(func) = program.func(top) else {
-        return Verdict::NotModeled {
-            range: TextRange::default(),
-            why: format!("no function `@{top}`"),
-        };
+        let why = format!("no function `@{top}`");
+        let verdict = Verdict::NotModeled { range: TextRange::default(), why };
+        return Run { verdict, peaks: Vec::new() };
     };
     let mut net = match Net::build(program, func, inputs) {
         Ok(net) => net,
-        Err((range, why)) => return Verdict::NotModeled { range: func.absolute(range), why },
+        Err((range, why)) => {
+            let verdict = Verdict::NotModeled { range: func.absolute(range), why };
+            return Run { verdict, peaks: Vec::new() };
+        }
     };
-    match net.run(func, expected, max_cycles) {
+    let verdict = match net.run(func, expected, max_cycles) {
         Verdict::Deadlock(mut d) => {
             d.tokens = inputs.args.iter().map(Vec::len).max().unwrap_or(0);
             Verdict::Deadlock(d)
         }
         other => other,
+    };
+    let mut peaks: Vec<(OpId, usize)> = Vec::new();
+    for node in &net.nodes {
+        let (Some(op), true) = (node.op, node.is_buffer()) else { continue };
+        match peaks.iter_mut().find(|(o, _)| *o == op) {
+            Some((_, p)) => *p += node.peak,
+            None => peaks.push((op, node.peak)),
+        }
     }
+    Run { verdict, peaks }
 }
 
 /// The capacity check of `hsir rtl` and `hsir sim --cycles`: the function's `// hsir-sim:`
@@ -122,6 +153,18 @@ pub fn check(
     tokens: Option<usize>,
     inputs_file: Option<&str>,
 ) -> Option<Verdict> {
+    check_run(text, program, top, seed, tokens, inputs_file).map(|run| run.verdict)
+}
+
+/// As `check`, with the buffers' peak occupancy.
+pub fn check_run(
+    text: &str,
+    program: &Program,
+    top: &str,
+    seed: u64,
+    tokens: Option<usize>,
+    inputs_file: Option<&str>,
+) -> Option<Run> {
     let func = program.func(top)?;
     let mut directives = sim::stimulus::directives(text, program, func).ok()?;
     if let Some(tokens) = tokens {
@@ -134,7 +177,7 @@ pub fn check(
     let outcome = sim::run(program, top, &inputs, 1_000_000).ok()?;
     let expected: Vec<usize> = outcome.results.iter().map(Vec::len).collect();
     let limit = 10_000 + 64 * outcome.firings;
-    Some(simulate(program, top, &inputs, &expected, limit))
+    Some(simulate_run(program, top, &inputs, &expected, limit))
 }
 
 /// HS5011 for a deadlock found in `top`.
@@ -257,6 +300,8 @@ struct Node {
     sent: Vec<bool>,
     /// Pipeline registers (shift registers, float and pipelined integer units).
     stages: Vec<Option<u64>>,
+    /// The most tokens `slot` held at the end of a cycle.
+    peak: usize,
 }
 
 impl Node {
@@ -271,7 +316,13 @@ impl Node {
             index: VecDeque::new(),
             sent,
             stages: Vec::new(),
+            peak: 0,
         }
+    }
+
+    /// A buffer op's stage: a FIFO, a ready-breaking or an opaque slot.
+    fn is_buffer(&self) -> bool {
+        matches!(self.kind, Kind::Fifo { .. } | Kind::Tehb | Kind::Dvr)
     }
 
     /// Slots the op has, for the report.
@@ -1101,6 +1152,8 @@ impl Net {
             let mut moved = false;
             for n in 0..self.nodes.len() {
                 moved |= self.clock(n);
+                let node = &mut self.nodes[n];
+                node.peak = node.peak.max(node.slot.len());
             }
             // Progress is a register, an input or an output changing: tokens that only cross
             // wires (a `source` into a `sink`) change nothing, and a token passed straight

@@ -422,10 +422,8 @@ pub fn format_of(func: &Func, value: ValueId) -> Option<FloatFormat> {
 /// and 12, mulf 4, divf 29 and 36); those are taken for it, so that a circuit runs the cycles
 /// Dynamatic's own RTL ran.
 pub fn float_latency_in(kind: OpKind, width: u32, era: Era) -> u32 {
-    // Dynamatic's units had fixed latencies until mid-2025: the model's `NAME.2025` sections.
-    if matches!(era, Era::Dynamatic2024 | Era::Dynamatic2025) {
-        let model = crate::buffers::timing::TimingModel::builtin();
-        let key = format!("{}.2025", kind.key());
+    let model = crate::buffers::timing::TimingModel::builtin();
+    if let Some(key) = era_section(kind, era) {
         if let Some(timing) =
             model.op_at_period(&key, width, crate::buffers::timing::DEFAULT_PERIOD)
         {
@@ -433,6 +431,15 @@ pub fn float_latency_in(kind: OpKind, width: u32, era: Era) -> u32 {
         }
     }
     float_latency(kind, width)
+}
+
+/// The timing model's section for a float op of an earlier era, when its units differed from
+/// today's: Dynamatic's units had fixed latencies until mid-2025, the model's `NAME.2025`
+/// sections. `None`: the op's own section. Buffer placement asks the same section, so it counts
+/// the cycles the RTL has.
+pub fn era_section(kind: OpKind, era: Era) -> Option<String> {
+    (is_float_op(kind) && matches!(era, Era::Dynamatic2024 | Era::Dynamatic2025))
+        .then(|| format!("{}.2025", kind.key()))
 }
 
 /// Cycles of `kind` at `width` bits in Dynamatic's current RTL: the built-in timing model's

@@ -135,6 +135,10 @@ enum Command {
         /// A timing model file replacing the built-in one (see docs/timing-model.md).
         #[arg(long)]
         timing: Option<PathBuf>,
+        /// Leave out the slack search: the transparent slots, sized by running the circuit in
+        /// the cycle-level model after the MILP, that let loops run ahead of each other.
+        #[arg(long)]
+        no_slack: bool,
     },
     /// Run hsir's token interpreter on a `handshake.func`.
     ///
@@ -283,6 +287,7 @@ fn main() -> ExitCode {
             node_limit,
             solver,
             timing,
+            no_slack,
         } => cli::buffers::run(&cli::buffers::BuffersArgs {
             file,
             algorithm,
@@ -298,6 +303,7 @@ fn main() -> ExitCode {
             node_limit,
             solver,
             timing,
+            slack: !no_slack,
         }),
         Command::Cosim { file, c_file, top, simulator, format, out, cc, timeout, max_firings } => {
             cli::cosim::run(&cli::cosim::CosimArgs {

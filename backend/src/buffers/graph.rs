@@ -186,12 +186,16 @@ impl Graph {
                 .map(|s| s.data)
                 .max()
                 .unwrap_or(0);
-            let (mut timing_entry, missing) =
-                match timing.op_at_period(op.short_name(), width.max(1), period) {
-                    Some(t) => (t, false),
-                    None => (fallback, true),
-                };
             let kind = OpKind::of(op);
+            let section = section(func, id as OpId, kind);
+            let (mut timing_entry, missing) = match section
+                .as_deref()
+                .and_then(|key| timing.op_at_period(key, width.max(1), period))
+                .or_else(|| timing.op_at_period(op.short_name(), width.max(1), period))
+            {
+                Some(t) => (t, false),
+                None => (fallback, true),
+            };
             if kind.is_some_and(OpKind::is_shift) && shifts_by_constant(func, id as OpId) {
                 // A shift by a constant is wiring, as Dynamatic's MILPs take it.
                 timing_entry.data = 0.0;
@@ -276,6 +280,27 @@ impl Graph {
     pub fn cycle_edge(&self, c: usize) -> bool {
         self.channels[c].bufferable
     }
+}
+
+/// The timing model's section for `op` where the context decides it, before its own name:
+/// a float op of an earlier era (`float::era_section`, as the RTL's float units), and a load an
+/// LSQ serves (`load.lsq`: Dynamatic adds the LSQ's 3 cycles to such a load's latency, and
+/// `hsir_lsq` takes 3 cycles from address to data).
+fn section(func: &Func, op: OpId, kind: Option<OpKind>) -> Option<String> {
+    let kind = kind?;
+    if let Some(key) = crate::float::era_section(kind, func.era) {
+        return Some(key);
+    }
+    let item = &func.item;
+    let from_lsq = |&u: &UseId| {
+        item.uses[u as usize].value.is_some_and(|v| match item.values[v as usize].def {
+            Def::Result { op, .. } => OpKind::of(&item.ops[op as usize]) == Some(OpKind::Lsq),
+            Def::Arg { .. } => false,
+        })
+    };
+    let data = &item.ops[op as usize];
+    (kind == OpKind::LsqLoad || (kind.is_load() && data.operands.iter().any(from_lsq)))
+        .then(|| "load.lsq".to_string())
 }
 
 /// Whether a shift's amount (its second operand) is a `constant`, possibly through forks,

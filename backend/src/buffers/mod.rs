@@ -27,6 +27,7 @@ pub mod limits;
 pub mod lp;
 pub mod mapping;
 pub mod rules;
+pub mod slack;
 pub mod timing;
 pub mod timing_paths;
 
@@ -41,7 +42,7 @@ use cfdfc::{Loops, Profile};
 pub use formulation::Algorithm;
 use formulation::{Built, Inputs, Scope};
 use graph::Graph;
-use hsir_analysis::dataflow::BufferType;
+use hsir_analysis::dataflow::{BufferSyntax, BufferType};
 use lp::{Limits, Model, Solved, Status};
 use mapping::Chain;
 use timing::TimingModel;
@@ -72,6 +73,9 @@ pub struct Options {
     /// Branch-and-bound nodes each model may solve (microlp), besides its time limit: a
     /// reproducible limit, where a time limit depends on the machine.
     pub node_limit: Option<u64>,
+    /// After the MILP, add the transparent slots that make the circuit faster in the
+    /// cycle-level model (`slack`).
+    pub slack: bool,
 }
 
 impl Default for Options {
@@ -86,6 +90,7 @@ impl Default for Options {
             solver: Solver::Microlp,
             max_slots: 4,
             node_limit: None,
+            slack: true,
         }
     }
 }
@@ -177,6 +182,8 @@ pub struct Placement {
     pub cancelled: bool,
     /// Breaks the local search moved or removed after the solvers (kept moves).
     pub search_moves: usize,
+    /// What the slack search did (`place_program`, when `Options::slack`).
+    pub slack: Option<slack::Slack>,
 }
 
 struct Context<'a> {
@@ -610,6 +617,7 @@ pub fn place(
         removed,
         search_moves: moves,
         time: started.elapsed(),
+        slack: None,
     }
 }
 
@@ -1140,7 +1148,18 @@ pub fn place_program(
         if cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
             break;
         }
-        let placement = place(func, options, timing, cancel);
+        let started = Instant::now();
+        // The slack search gets the last quarter of the time limit.
+        let milp = Options { time_limit: options.time_limit.mul_f64(0.75), ..options.clone() };
+        let mut placement =
+            place(func, if options.slack { &milp } else { options }, timing, cancel);
+        if options.slack && !placement.cancelled {
+            let circt = edit::form(func) == edit::Form::Syntax(BufferSyntax::Circt);
+            let deadline = started + options.time_limit;
+            let slack = slack::tune(func, text, &mut placement, options.algorithm, circt, deadline);
+            placement.time = started.elapsed();
+            placement.slack = Some(slack);
+        }
         out.edits.extend(edit::edits(func, &placement, text));
         out.diagnostics.extend(placement.diagnostics.iter().cloned());
         out.placements.push(placement);

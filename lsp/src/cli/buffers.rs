@@ -28,6 +28,7 @@ pub struct BuffersArgs {
     pub node_limit: Option<u64>,
     pub solver: String,
     pub timing: Option<PathBuf>,
+    pub slack: bool,
 }
 
 pub fn run(args: &BuffersArgs) -> u8 {
@@ -195,6 +196,7 @@ fn options(args: &BuffersArgs) -> Result<Options, String> {
         time_limit: Duration::from_secs_f64(args.time_limit),
         node_limit: args.node_limit,
         solver,
+        slack: args.slack,
         ..Options::default()
     })
 }
@@ -208,8 +210,9 @@ pub fn summary(p: &buffers::Placement) -> String {
         .iter()
         .map(|c| format!("{:.3} (was {:.3})", c.throughput, c.throughput_heuristic))
         .collect();
+    let slack = p.slack.as_ref().map(|s| format!("; {}", s.summary())).unwrap_or_default();
     format!(
-        "@{}: {} {} buffers ({} slots) on {} channels; loop throughput {}; critical path {:.2} ns (period {} ns); {} ms",
+        "@{}: {} {} buffers ({} slots) on {} channels; loop throughput {}; critical path {:.2} ns (period {} ns){slack}; {} ms",
         p.func,
         p.algorithm.name(),
         buffers,
@@ -317,6 +320,15 @@ pub fn report_json(
                 "timeMs": p.time.as_secs_f64() * 1000.0,
                 "cancelled": p.cancelled,
                 "searchMoves": p.search_moves,
+                "slack": p.slack.as_ref().map(|s| json!({
+                    "cyclesBefore": s.cycles_before,
+                    "cyclesAfter": s.cycles_after,
+                    "slots": s.slots,
+                    "channels": s.channels,
+                    "runs": s.runs,
+                    "timeMs": s.time.as_secs_f64() * 1000.0,
+                    "note": s.note,
+                })),
                 "removedBuffers": p.removed.len(),
                 "cfdfcs": cfdfcs,
                 "models": models,

@@ -1,0 +1,279 @@
+//! Slack: transparent slots sized by running the circuit, after the MILP.
+//!
+//! The MILPs size each loop (CFDFC) on its own: a slot that lets one loop run ahead of
+//! another, or the next outer iteration start while the last inner loop drains, is worth
+//! nothing to them. Dynamatic's `on-merges` placement gets that room by giving every fork
+//! output a 5-slot transparent FIFO. Here the room is measured instead: the placed function
+//! runs in the cycle-level model (`crate::capacity`, one invocation on the inputs its testbench
+//! would draw), once as placed and once with `ROOM` more transparent slots on every channel.
+//! When that is faster, each channel gets the slots it used beyond its own (its peak
+//! occupancy in that run), and one more run checks that this is as fast, within `TOLERANCE`
+//! (if not, the sizes are doubled). Then, as a producer that runs ahead fills whatever room it
+//! is given, every size is halved while that stays as fast, and channels are taken away chunk
+//! by chunk (delta debugging); at most `MAX_RUNS` runs in all.
+//!
+//! Transparent slots (`FIFO_BREAK_NONE`) break no path and add no latency, so the timing the
+//! MILP met stays met and the throughput it promised stays; only capacity is added. The search
+//! is deterministic: a fixed stimulus (seed 1) and a fixed number of runs.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use super::formulation::Algorithm;
+use super::timing_paths::Choice;
+use super::{edit, graph, mapping, Placed, Placement};
+use crate::capacity::Verdict;
+use crate::program::Func;
+
+/// Transparent slots added on every channel in the measuring run.
+pub const ROOM: u32 = 16;
+/// Runs of the cycle-level model one search may take.
+pub const MAX_RUNS: usize = 32;
+/// The sized circuit counts as fast when its cycles are within this fraction of the measuring
+/// run's.
+pub const TOLERANCE: f64 = 0.005;
+
+/// What the search did, for the report.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Slack {
+    /// Cycles as the MILP placed it, by the cycle-level model.
+    pub cycles_before: Option<u64>,
+    /// Cycles with the slots kept.
+    pub cycles_after: Option<u64>,
+    /// Slots added, and on how many channels.
+    pub slots: u32,
+    pub channels: usize,
+    /// Runs of the cycle-level model.
+    pub runs: usize,
+    pub time: Duration,
+    /// Why nothing was tried or kept, when so.
+    pub note: Option<String>,
+}
+
+impl Slack {
+    /// One line for the summary.
+    pub fn summary(&self) -> String {
+        if let Some(note) = &self.note {
+            return format!("slack: {note}");
+        }
+        match (self.cycles_before, self.cycles_after) {
+            (Some(b), Some(a)) if self.slots > 0 => format!(
+                "slack: +{} transparent slots on {} channels, {b} -> {a} cycles (cycle-level model, {} runs)",
+                self.slots, self.channels, self.runs
+            ),
+            (Some(b), _) => format!("slack: none needed ({b} cycles; {} runs)", self.runs),
+            _ => "slack: not measured".to_string(),
+        }
+    }
+}
+
+/// Adds the transparent slots that make `placement` faster on one invocation of its function.
+/// `text` is the file the placement's edits apply to; no run starts past `deadline`.
+pub fn tune(
+    func: &Func,
+    text: &str,
+    placement: &mut Placement,
+    algorithm: Algorithm,
+    circt: bool,
+    deadline: Instant,
+) -> Slack {
+    let started = Instant::now();
+    let mut slack = Slack::default();
+    if circt {
+        slack.note = Some("not tried: CIRCT's buffers all break data and valid".into());
+        return slack;
+    }
+    let every = candidates(placement);
+    if every.is_empty() {
+        slack.note = Some("no channel to add slots to".into());
+        return slack;
+    }
+    let run = |extra: &[(usize, u32)], slack: &mut Slack| {
+        slack.runs += 1;
+        measure(func, text, &with_slots(placement, extra, algorithm))
+    };
+    let Some((before, _)) = run(&[], &mut slack) else {
+        slack.note =
+            Some("not measured: the cycle-level model does not complete one invocation".into());
+        return slack;
+    };
+    slack.cycles_before = Some(before);
+    slack.cycles_after = Some(before);
+    let roomy: Vec<(usize, u32)> = every.iter().map(|&c| (c, ROOM)).collect();
+    let faster = |c: u64| (c as f64) < before as f64 * (1.0 - TOLERANCE);
+    let (fast, used) = match run(&roomy, &mut slack) {
+        Some((c, used)) if faster(c) => (c, used),
+        _ => {
+            slack.time = started.elapsed();
+            return slack;
+        }
+    };
+    let bound = (fast as f64 * (1.0 + TOLERANCE)).floor() as u64;
+    // What each channel used beyond its own slots.
+    let mut sizes: Vec<(usize, u32)> = every
+        .iter()
+        .filter_map(|&c| {
+            let own = own_slots(placement, c);
+            let peak = used.get(&c).copied().unwrap_or(0);
+            (peak > own).then(|| (c, ((peak - own) as u32).min(ROOM)))
+        })
+        .collect();
+    // Check the sizes, doubling them while they are not as fast.
+    let mut kept: Option<(u64, Vec<(usize, u32)>)> = None;
+    while slack.runs < MAX_RUNS && Instant::now() < deadline && !sizes.is_empty() {
+        let Some((cycles, _)) = run(&sizes, &mut slack) else { break };
+        if faster(cycles) && kept.as_ref().is_none_or(|(best, _)| cycles < *best) {
+            kept = Some((cycles, sizes.clone()));
+        }
+        if cycles <= bound {
+            break;
+        }
+        for (_, n) in &mut sizes {
+            *n = (*n * 2).min(ROOM);
+        }
+    }
+    // A producer that runs ahead fills whatever room it is given: halve every size while that
+    // stays as fast, then take channels away, chunk by chunk (delta debugging).
+    if let Some((cycles, sizes)) = kept.clone().filter(|(c, _)| *c <= bound) {
+        let mut best = (cycles, sizes);
+        while slack.runs < MAX_RUNS && Instant::now() < deadline {
+            let halved: Vec<(usize, u32)> = best.1.iter().map(|&(c, n)| (c, n / 2)).collect();
+            let halved: Vec<(usize, u32)> = halved.into_iter().filter(|&(_, n)| n > 0).collect();
+            if halved.len() == best.1.len() && halved == best.1 {
+                break;
+            }
+            match run(&halved, &mut slack) {
+                Some((c, _)) if c <= bound && !halved.is_empty() => best = (c, halved),
+                _ => break,
+            }
+        }
+        let mut chunks = 2usize;
+        while best.1.len() > 1 && slack.runs < MAX_RUNS && Instant::now() < deadline {
+            let size = best.1.len().div_ceil(chunks);
+            let mut removed_any = false;
+            let mut start = 0;
+            while start < best.1.len() && slack.runs < MAX_RUNS && Instant::now() < deadline {
+                let end = (start + size).min(best.1.len());
+                let rest: Vec<(usize, u32)> =
+                    best.1[..start].iter().chain(&best.1[end..]).copied().collect();
+                match run(&rest, &mut slack) {
+                    Some((c, _)) if c <= bound => {
+                        best = (c, rest);
+                        removed_any = true;
+                    }
+                    _ => start = end,
+                }
+            }
+            if size == 1 {
+                break;
+            }
+            if !removed_any {
+                chunks = (chunks * 2).min(best.1.len());
+            }
+        }
+        kept = Some(best);
+    }
+    if let Some((cycles, sizes)) = kept {
+        *placement = with_slots(placement, &sizes, algorithm);
+        slack.cycles_after = Some(cycles);
+        slack.slots = sizes.iter().map(|&(_, n)| n).sum();
+        slack.channels = sizes.len();
+    }
+    slack.time = started.elapsed();
+    slack
+}
+
+/// Candidate channels: every channel (Dynamatic's `on-merges` gives every fork output room; in
+/// FTD's circuits the values between loops pass through branches and muxes as well), but those
+/// with buffers the placement keeps as they are, and memory ports.
+fn candidates(placement: &Placement) -> Vec<usize> {
+    let graph = &placement.graph;
+    let mut placed = vec![false; graph.channels.len()];
+    for p in &placement.placed {
+        placed[p.channel] = true;
+    }
+    (0..graph.channels.len())
+        .filter(|&c| {
+            let ch = &graph.channels[c];
+            ch.bufferable && (ch.old.is_empty() || placed[c])
+        })
+        .collect()
+}
+
+/// The slots the placement gives channel `c`.
+fn own_slots(placement: &Placement, c: usize) -> usize {
+    placement
+        .placed
+        .iter()
+        .find(|p| p.channel == c)
+        .map_or(0, |p| p.chain.iter().map(|&(_, n)| n as usize).sum())
+}
+
+/// `placement` with more transparent slots on some channels: `(channel, slots)`.
+fn with_slots(placement: &Placement, extra: &[(usize, u32)], algorithm: Algorithm) -> Placement {
+    let mut out = placement.clone();
+    for &(c, step) in extra {
+        match out.placed.iter_mut().find(|p| p.channel == c) {
+            Some(p) => {
+                p.choice.slots += step;
+                // As `place` maps it: FPGA20's ready break is the extra buffer of a channel
+                // that breaks ready.
+                let Choice { dv, r, slots } = p.choice;
+                p.chain = mapping::map(algorithm, dv, r, slots, r);
+            }
+            None => {
+                let choice = Choice { dv: false, r: false, slots: step };
+                let chain = mapping::map(algorithm, false, false, step, false);
+                out.placed.push(Placed { channel: c, choice, chain });
+            }
+        }
+    }
+    out.placed.sort_by_key(|p| p.channel);
+    out
+}
+
+/// The function's cycles with `placement` written into `text`, by the cycle-level model on one
+/// invocation with its testbench's inputs (seed 1; one, as C calls a kernel and as Dynamatic's
+/// circuits are built for), and the most tokens each channel's buffers held at once; `None`
+/// when the model cannot tell (not modelled, a deadlock, the limit).
+fn measure(func: &Func, text: &str, placement: &Placement) -> Option<(u64, HashMap<usize, usize>)> {
+    let edits = edit::edits(func, placement, text);
+    let placed = edit::apply(text, &edits);
+    let program = crate::Program::from_parse(hsir_parser::parse(&placed));
+    let run = crate::capacity::check_run(&placed, &program, &func.name, 1, Some(1), None)?;
+    let Verdict::Completed { cycles } = run.verdict else { return None };
+    // A channel of the placement is known in the placed text by its consumer (its label,
+    // which placement does not change) and operand.
+    let graph = &placement.graph;
+    let by_consumer: HashMap<(&str, u32), usize> = graph
+        .channels
+        .iter()
+        .enumerate()
+        .map(|(c, ch)| ((graph.units[ch.to].label.as_str(), ch.operand), c))
+        .collect();
+    let mut used: HashMap<usize, usize> = HashMap::new();
+    let Some(placed_func) = program.func(&func.name) else { return Some((cycles, used)) };
+    let item = &placed_func.item;
+    let buffers = hsir_analysis::dataflow::buffers(item);
+    for (op, peak) in run.peaks {
+        // Follow the buffer's result through the buffers after it to the consumer.
+        let mut at = op;
+        let consumer = loop {
+            let Some(&value) = item.ops[at as usize].results.first() else { break None };
+            let Some(&use_) = item.values[value as usize].uses.first() else { break None };
+            let user = item.uses[use_ as usize].op;
+            if hsir_analysis::dataflow::is_channel_buffer(item, &buffers, user) {
+                at = user;
+                continue;
+            }
+            let operand = item.ops[user as usize].operands.iter().position(|&u| u == use_);
+            break operand.map(|k| (user, k as u32));
+        };
+        let Some((user, operand)) = consumer else { continue };
+        let label = graph::label(placed_func, user);
+        if let Some(&c) = by_consumer.get(&(label.as_str(), operand)) {
+            *used.entry(c).or_default() += peak;
+        }
+    }
+    Some((cycles, used))
+}
