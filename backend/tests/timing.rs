@@ -382,3 +382,32 @@ fn edited_builtin_lines_never_panic() {
     // Every `= -1` on a field line is refused, so far more than a few are.
     assert!(refused > lines.len() / 2, "only {refused} edits were refused");
 }
+
+/// Placement reads the section the RTL is built from: a float unit of Dynamatic's 2025 syntax
+/// has that era's fixed latency (`addf.2025`: 9 cycles, where today's FloPoCo unit at 4 ns has
+/// 6), and a load an LSQ serves has the LSQ's cycles (`load.lsq`), in both the 2025 and 2026
+/// syntax.
+#[test]
+fn placement_units_take_the_section_of_their_era_and_interface() {
+    let era_2025 = r#"
+handshake.func @f(%a: memref<4xf32>, %x: !handshake.channel<f32>, %i: !handshake.channel<i32>, %start: !handshake.control<>, %mem_start: !handshake.control<>) -> (!handshake.channel<f32>, !handshake.control<>, !handshake.control<>) attributes {argNames = ["a", "x", "i", "start", "mem_start"], resNames = ["out0", "end", "a_end"]} {
+  %0:2 = lsq[%a : memref<4xf32>] (%mem_start, %start, %addressResult, %start) {groupSizes = [1 : i32], handshake.name = "lsq0"} : (!handshake.control<>, !handshake.control<>, !handshake.channel<i32>, !handshake.control<>) -> (!handshake.channel<f32>, !handshake.control<>)
+  %addressResult, %dataResult = load[%i] %0#0 {handshake.name = "load0"} : <i32>, <f32>
+  %1 = addf %dataResult, %x {handshake.name = "addf0"} : <f32>
+  end %1, %start, %0#1 : <f32>, <>, <>
+}
+"#;
+    let program = hsir_backend::Program::from_parse(hsir_parser::parse(era_2025));
+    let func = &program.funcs[0];
+    assert_eq!(func.era, hsir_analysis::ops::Era::Dynamatic2025);
+    let (graph, _) = hsir_backend::buffers::graph::Graph::build(func, model(), false, 4.0);
+    let latency = |label: &str| {
+        let unit = graph.units.iter().find(|u| u.label == label);
+        unit.unwrap_or_else(|| panic!("no unit {label}")).timing.latency
+    };
+    assert_eq!(latency("addf0"), op("addf.2025", 32).latency);
+    assert_eq!(latency("addf0"), 9);
+    assert_eq!(op("addf", 32).latency, 6);
+    assert_eq!(latency("load0"), op("load.lsq", 32).latency);
+    assert_eq!(latency("load0"), 4);
+}
