@@ -3,6 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+#[path = "../../test-support/shared.rs"]
+mod shared;
+
 fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let entries = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("the corpus must be at {}: {e}", dir.display()));
@@ -22,29 +25,30 @@ fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
 const FOLDERS: &[&str] = &["corpus", "dynamatic-2024", "dynamatic-suite/ir"];
 
 /// Every `.mlir` file of the folders that is valid IR (files with `expected-error` annotations
-/// are oracles, `tests/oracle.rs`'s), with its name relative to `../shared`.
-fn valid_files() -> Vec<(String, Vec<u8>)> {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
+/// are oracles, `tests/oracle.rs`'s), with its name relative to `../shared`; `None` (the test
+/// is skipped) when a folder is missing.
+fn valid_files() -> Option<Vec<(String, Vec<u8>)>> {
+    let root = shared::root();
     let mut out = Vec::new();
     for folder in FOLDERS {
         let mut files = Vec::new();
-        corpus_files(&shared.join(folder), &mut files);
+        corpus_files(&shared::path(folder)?, &mut files);
         files.sort();
         for path in files {
             let bytes = std::fs::read(&path).unwrap();
             if String::from_utf8_lossy(&bytes).contains("expected-error") {
                 continue;
             }
-            let name = path.strip_prefix(&shared).unwrap().to_string_lossy().into_owned();
+            let name = path.strip_prefix(&root).unwrap().to_string_lossy().into_owned();
             out.push((name, bytes));
         }
     }
-    out
+    Some(out)
 }
 
 #[test]
 fn valid_files_of_every_era_get_no_errors() {
-    let files = valid_files();
+    let Some(files) = valid_files() else { return };
     let mut failures = Vec::new();
     let mut per_folder = std::collections::BTreeMap::new();
     for (name, bytes) in &files {
@@ -126,11 +130,7 @@ const SUITE_FTD_LATE_STORE_KERNELS: &[&str] =
 /// return block's control) and on no FTD kernel without stores (fir, gcd).
 #[test]
 fn ctrl_end_from_start_fires_on_ftd_exports_and_not_on_legacy_ones() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dynamatic-suite/ir");
-    if !dir.is_dir() {
-        eprintln!("skipped: ../shared/dynamatic-suite is missing");
-        return;
-    }
+    let Some(dir) = shared::path("dynamatic-suite/ir") else { return };
     let kernels = ["atax", "atax_float", "bicg", "fir", "gcd", "kernel_2mm", "matvec"];
     for kernel in kernels {
         for flow in ["FTD", "LEGACY"] {
@@ -171,7 +171,8 @@ fn ctrl_end_from_start_fires_on_ftd_exports_and_not_on_legacy_ones() {
 #[test]
 fn warnings_on_real_files_are_the_justified_ones() {
     let mut found = std::collections::BTreeSet::new();
-    for (name, bytes) in valid_files() {
+    let Some(files) = valid_files() else { return };
+    for (name, bytes) in files {
         let (parse, _) = hsir_analysis::parse_bytes(&bytes);
         for d in hsir_analysis::check(&parse) {
             if d.severity == hsir_analysis::Severity::Warning {

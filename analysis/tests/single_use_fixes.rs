@@ -2,7 +2,8 @@
 //! pre-materialization IR (Dynamatic's own `handshake.mlir` of its benchmark suite) leaves no
 //! single-use finding and no error; HS1108's fork on a numbered value gives a name MLIR accepts.
 
-use std::path::Path;
+#[path = "../../test-support/shared.rs"]
+mod shared;
 
 use hsir_analysis::{Diagnostic, DiagnosticCode, Severity};
 
@@ -27,7 +28,7 @@ fn single_use(diagnostics: &[Diagnostic]) -> Vec<&Diagnostic> {
 
 #[test]
 fn materializing_the_suites_kernels_leaves_nothing_to_report() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dynamatic-suite/ir");
+    let Some(dir) = shared::path("dynamatic-suite/ir") else { return };
     let mut checked = 0;
     for kernel in ["gcd_LEGACY", "fir_FTD", "matvec_LEGACY", "atax_FTD"] {
         let path = dir.join(format!("{kernel}__handshake.mlir"));

@@ -5,22 +5,19 @@
 //! something else (extra signals on the float channels, an LSQ-MC `lsq [MC]`, ...). With LSQs
 //! lowered the run gives 225 generated and 171 refused (213 and 183 before).
 
-use std::path::Path;
+#[path = "../../test-support/shared.rs"]
+mod shared;
 
 use hsir_backend::rtl::{self, Options, TestbenchOptions};
 use hsir_backend::Program;
 
 #[test]
 fn every_corpus_function_lowers_or_says_why() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
-    let mut files: Vec<_> = ["circt", "dynamatic"]
-        .iter()
-        .flat_map(|d| {
-            std::fs::read_dir(root.join(d)).unwrap_or_else(|e| panic!("{}: {e}", root.display()))
-        })
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
-        .collect();
+    let mut files = Vec::new();
+    for dialect in ["corpus/circt", "corpus/dynamatic"] {
+        let Some(found) = shared::mlir_files(dialect) else { return };
+        files.extend(found);
+    }
     files.sort();
     assert!(files.len() > 50, "the corpus is missing");
     let (mut generated, mut refused, mut panics) = (0, 0, Vec::new());

@@ -144,6 +144,10 @@ fn a_load_takes_an_older_stores_data_two_cycles_after_it_arrives() {
 #[test]
 fn legacy_kernels_run_within_three_percent_of_dynamatics_cycles() {
     let Some(dir) = dynamatic_suite() else { return };
+    // Dynamatic's measured cycles are not in its repository: they come with the shared folder.
+    if common::shared::path("dynamatic-suite/RESULTS.tsv").is_none() {
+        return;
+    }
     let jobs: Vec<(String, i64)> = dynamatic_cycles(&dir)
         .into_iter()
         .filter(|(_, flow, _)| flow == "LEGACY")

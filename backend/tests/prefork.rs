@@ -3,6 +3,9 @@
 //! `load`'s data), get their forks and sinks in the netlist (HS5002 notes), as the interpreter
 //! gives them.
 
+#[path = "../../test-support/shared.rs"]
+mod shared;
+
 use hsir_analysis::DiagnosticCode;
 use hsir_backend::rtl::{self, Options, TestbenchOptions};
 use hsir_backend::Program;
@@ -44,12 +47,7 @@ fn a_loads_data_with_two_uses_is_forked() {
 /// but `gcd`, whose loops need the inputs of its C `main()` (random ones may never end).
 #[test]
 fn the_suites_unbuffered_ir_generates() {
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dynamatic-suite/ir");
-    if !dir.is_dir() {
-        eprintln!("skipped: the Dynamatic suite is not at {}", dir.display());
-        return;
-    }
+    let Some(dir) = shared::path("dynamatic-suite/ir") else { return };
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -118,7 +118,7 @@ fn the_raw_will_continue_kernel_shows_its_extra_token_in_rtl() {
 /// (a second start token races the first through the loops' `control_merge`s).
 #[test]
 fn dynamatic_lsq_kernels_simulate_like_the_interpreter() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/dynamatic");
+    let Some(corpus) = common::shared::path("corpus/dynamatic") else { return };
     let mut jobs = Vec::new();
     for (file, function) in [
         ("gaussian-4-2__handshake_buffered", "gaussian"),

@@ -1,5 +1,8 @@
 //! Focused tests of the interpreter's semantics, on small inline designs.
 
+#[path = "../../test-support/shared.rs"]
+mod shared;
+
 use hsir_backend::memories::{self, Access, MemoryKind, Port};
 use hsir_backend::sim::{self, stimulus, Inputs, Outcome, RaceKind, SimError};
 use hsir_backend::Program;
@@ -21,15 +24,10 @@ fn run(text: &str, top: &str, args: Vec<Vec<u64>>) -> Result<Outcome, SimError> 
 /// panic.
 #[test]
 fn corpus_never_panics() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
     let mut files = Vec::new();
-    for dir in ["circt", "dynamatic"] {
-        for entry in std::fs::read_dir(root.join(dir)).expect("the shared corpus") {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "mlir") {
-                files.push(path);
-            }
-        }
+    for dir in ["corpus/circt", "corpus/dynamatic"] {
+        let Some(found) = shared::mlir_files(dir) else { return };
+        files.extend(found);
     }
     files.sort();
     let (mut ran, mut failed) = (0, 0);
@@ -246,8 +244,9 @@ fn mem_controller_ports_follow_their_producers() {
 /// Dynamatic's own IR (atax): two memory controllers with load ports only.
 #[test]
 fn mem_controller_ports_in_dynamatic_output() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus/dynamatic/atax-6-6__handshake_export.mlir");
+    let Some(path) = shared::path("corpus/dynamatic/atax-6-6__handshake_export.mlir") else {
+        return;
+    };
     let (parse, _) = hsir_analysis::parse_bytes(&std::fs::read(path).unwrap());
     let program = Program::analyse(&parse);
     let specs = memories::memories(program.func("atax").unwrap());

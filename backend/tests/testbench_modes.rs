@@ -3,6 +3,9 @@
 //! saw merge races, and the inputs-file format shared by `hsir sim`, `hsir rtl` and
 //! `hsir cosim`. The RTL runs in Icarus Verilog.
 
+#[path = "../../test-support/shared.rs"]
+mod shared;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -243,12 +246,10 @@ start =
 fn a_memory_whose_accesses_race_is_left_unchecked_and_only_that_one() {
     // atax (LEGACY): the LSQ of `tmp` gets the allocation tokens of two groups in an order the
     // circuit does not fix.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/dynamatic-suite/ir/atax_LEGACY__handshake_export.mlir");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("skipped: {} is missing", path.display());
+    let Some(path) = shared::path("dynamatic-suite/ir/atax_LEGACY__handshake_export.mlir") else {
         return;
     };
+    let text = std::fs::read_to_string(&path).unwrap();
     let tb = TestbenchOptions { tokens: Some(1), ..TestbenchOptions::default() };
     let output = generate(&text, "atax", Some(tb));
     assert!(output.diagnostics.iter().any(|d| d.message.contains("allocation tokens of groups")));

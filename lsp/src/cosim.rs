@@ -402,7 +402,7 @@ pub fn run(
             if known.is_empty() { "none".to_string() } else { known.join(", ") }
         )));
     };
-    let plan = cosim::plan(func).map_err(Error::Usage)?;
+    let plan = cosim::plan(func).map_err(|e| Error::Usage(e.to_string()))?;
     // The capacity model runs below on the C program's inputs, and its verdict is reported
     // beside the RTL's rather than stopping it.
     let options =
@@ -425,7 +425,7 @@ pub fn run(
         &[rtl::File { name: "Integration.h".into(), text: header }],
         false,
     )
-    .map_err(Error::Usage)?;
+    .map_err(|e| Error::Usage(e.to_string()))?;
     let folder = folder
         .canonicalize()
         .map_err(|e| Error::Usage(format!("cannot resolve `{}`: {e}", folder.display())))?;
@@ -481,7 +481,8 @@ pub fn run(
             plan.func
         ))
     })?;
-    let c_run: CRun = cosim::read_record(&plan, &recorded).map_err(Error::Usage)?;
+    let c_run: CRun =
+        cosim::read_record(&plan, &recorded).map_err(|e| Error::Usage(e.to_string()))?;
 
     // The interpreter.
     check()?;
@@ -538,12 +539,12 @@ pub fn run(
             func.name
         ),
     );
-    write_all(&folder, &files, false).map_err(Error::Usage)?;
+    write_all(&folder, &files, false).map_err(|e| Error::Usage(e.to_string()))?;
     let kept = vec![
         rtl::File { name: "inputs.txt".into(), text: inputs_text },
         rtl::File { name: "c_run.txt".into(), text: recorded.clone() },
     ];
-    write_plain(&folder, &kept, false).map_err(Error::Usage)?;
+    write_plain(&folder, &kept, false).map_err(|e| Error::Usage(e.to_string()))?;
     let list = folder.join("files.f");
     let sim_output = match request.simulator {
         Simulator::Iverilog => {
@@ -618,7 +619,7 @@ pub fn run(
     };
     let log = format!("{}{}", sim_output.stdout, sim_output.stderr);
     write_plain(&folder, &[rtl::File { name: "rtl_sim.log".into(), text: log.clone() }], false)
-        .map_err(Error::Usage)?;
+        .map_err(|e| Error::Usage(e.to_string()))?;
     let rtl_run = cosim::read_rtl_output(netlist.top().outputs.len(), &sim_output.stdout);
     // Memories are compared once every write has landed; writes after `end` are reported.
     let mut rtl_side = cosim::compare(&plan, &c_run, &rtl_run.outputs, rtl_run.final_memories());

@@ -484,3 +484,134 @@ fn problems_are_named() {
     let messages = client.shutdown_and_collect();
     assert!(messages.iter().all(|m| m["method"] != "workspace/applyEdit"), "{messages:?}");
 }
+
+/// `sum_loop.mlir` as placement left it: a function that already has buffers.
+const SUM_LOOP_PLACED: &str = "backend/test_data/placement/placed/sum_loop.fpga20.mlir";
+
+/// The buffers written in `text`.
+fn buffer_count(text: &str) -> usize {
+    text.matches("handshake.buffer").count() + text.matches("= buffer ").count()
+}
+
+/// A client that can be asked questions (`window/showMessageRequest`), as VS Code and Neovim.
+fn start_asking() -> Client {
+    let capabilities = json!({
+        "window": {"workDoneProgress": true, "showMessage": {"messageActionItem": {}}},
+        "workspace": {"applyEdit": true, "workspaceEdit": {"documentChanges": true}},
+        "textDocument": {"publishDiagnostics": {"versionSupport": true}},
+    });
+    Client::initialized_with(capabilities, json!({})).0
+}
+
+#[test]
+fn a_buffered_function_asks_and_replace_places_it_from_scratch() {
+    let mut client = start_asking();
+    let uri = "file:///hsir-test/buffered.mlir";
+    let text = repo_file(SUM_LOOP_PLACED);
+    let existing = buffer_count(&text);
+    assert!(existing > 0);
+    client.open(uri, &text);
+    client.diagnostics(uri, Some(0));
+    // Kept as lower bounds, the buffers placement wrote would need nothing more (no edit at
+    // all, see below); replaced, they are placed again from scratch.
+    let id = execute(&mut client, json!({"uri": uri, "period": 100}));
+    let question = client.wait(|m| is_request(m, "window/showMessageRequest"));
+    let message = question["params"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("@sum_loop already has {existing} buffers"))
+            && message.contains("Replace them with a new FPGA20 placement"),
+        "{message}"
+    );
+    let titles: Vec<&str> = question["params"]["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, ["Replace", "Keep and add", "Cancel"]);
+    answer(&mut client, &question, json!({"title": "Replace"}));
+
+    let request = client.wait(|m| is_request(m, "workspace/applyEdit"));
+    let edits = request["params"]["edit"]["documentChanges"][0]["edits"].as_array().unwrap();
+    let placed = apply(&text, edits);
+    answer(&mut client, &request, json!({"applied": true}));
+    let response = client.response(id);
+    let result = &response["result"];
+    assert_eq!(result["applied"], true, "{response}");
+    assert_eq!(result["replacedBuffers"], existing, "{result}");
+    let message = result["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!("replaced {existing} existing buffers: @sum_loop: fpga20 ")),
+        "{message}"
+    );
+    // Only the new placement's buffers are in the text: none of the old ones stayed.
+    let buffers = result["functions"][0]["buffers"].as_u64().unwrap() as usize;
+    assert_eq!(buffer_count(&placed), buffers, "{placed}");
+    let (clean, shown) = check("replaced.mlir", &placed);
+    assert!(clean, "{shown}\n{placed}");
+    client.shutdown();
+}
+
+#[test]
+fn a_buffered_function_kept_or_cancelled() {
+    let mut client = start_asking();
+    let uri = "file:///hsir-test/kept.mlir";
+    let text = repo_file(SUM_LOOP_PLACED);
+    let existing = buffer_count(&text);
+    client.open(uri, &text);
+    // Cancel: nothing runs, nothing is applied.
+    let id = execute(&mut client, json!({"uri": uri}));
+    let question = client.wait(|m| is_request(m, "window/showMessageRequest"));
+    answer(&mut client, &question, json!({"title": "Cancel"}));
+    let response = client.response(id);
+    let result = &response["result"];
+    assert_eq!((&result["applied"], &result["cancelled"]), (&json!(false), &json!(true)));
+    assert!(
+        result["message"].as_str().unwrap().contains(&format!("@sum_loop has {existing} buffers")),
+        "{result}"
+    );
+    // Keep and add: placement over what placement wrote adds nothing.
+    let id = execute(&mut client, json!({"uri": uri}));
+    let question = client.wait(|m| is_request(m, "window/showMessageRequest"));
+    answer(&mut client, &question, json!({"title": "Keep and add"}));
+    let response = client.response(id);
+    let message = response["result"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!("no buffers to add: kept {existing} existing buffers")),
+        "{message}"
+    );
+    // The command may say it, and is not asked.
+    let id = execute(&mut client, json!({"uri": uri, "existing": "keep"}));
+    let response = client.response(id);
+    assert!(response["result"]["message"].as_str().unwrap().contains("kept"), "{response}");
+    let messages = client.shutdown_and_collect();
+    assert!(messages.iter().all(|m| m["method"] != "workspace/applyEdit"), "{messages:?}");
+    assert!(messages.iter().all(|m| m["method"] != "window/showMessageRequest"), "{messages:?}");
+}
+
+#[test]
+fn a_client_that_cannot_be_asked_gets_the_buffers_replaced_and_told() {
+    // `start`'s client declares no `window.showMessage`.
+    let mut client = start(json!({}));
+    let uri = "file:///hsir-test/unasked.mlir";
+    let text = repo_file(SUM_LOOP_PLACED);
+    let existing = buffer_count(&text);
+    client.open(uri, &text);
+    let id = execute(&mut client, json!({"uri": uri, "period": 100}));
+    let request = client.wait(|m| is_request(m, "workspace/applyEdit"));
+    let edits = request["params"]["edit"]["documentChanges"][0]["edits"].as_array().unwrap();
+    let placed = apply(&text, edits);
+    answer(&mut client, &request, json!({"applied": true}));
+    let response = client.response(id);
+    let message = response["result"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!(
+            "replaced {existing} existing buffers (this editor cannot be asked whether to keep them"
+        )),
+        "{message}"
+    );
+    let buffers = response["result"]["functions"][0]["buffers"].as_u64().unwrap() as usize;
+    assert_eq!(buffer_count(&placed), buffers);
+    let messages = client.shutdown_and_collect();
+    assert!(messages.iter().all(|m| m["method"] != "window/showMessageRequest"), "{messages:?}");
+}

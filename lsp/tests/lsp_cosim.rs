@@ -182,3 +182,35 @@ fn cancelling_stops_a_c_program_that_never_ends() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The output folder resolves as "Generate RTL"'s does: a relative one may not lead out of the
+/// workspace. Refused before any C is compiled, so no suite is needed.
+#[test]
+fn an_output_folder_outside_the_workspace_is_refused() {
+    let dir = std::env::temp_dir().join(format!("hsir-lsp-cosim-{}-escape", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("w")).unwrap();
+    let dir = dir.canonicalize().unwrap();
+    let ir = dir.join("w/k.mlir");
+    std::fs::write(&ir, "handshake.func @k(%a: i32, %ctrl: none) -> (i32, none) {\n  return %a, %ctrl : i32, none\n}\n").unwrap();
+    std::fs::write(dir.join("w/k.c"), "int main(void) { return 0; }\n").unwrap();
+    let uri = format!("file://{}", ir.display());
+    let mut client = Client::start();
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": format!("file://{}", dir.join("w").display()), "capabilities": {}}),
+    );
+    client.notify("initialized", json!({}));
+    let id = cosim(&mut client, json!([{"uri": uri, "c": "k.c", "outputDir": "../../out"}]));
+    let response = client.response(id);
+    assert_eq!(response["error"]["code"], -32803, "{response}");
+    let message = response["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("Co-simulate: the output folder `../../out` resolves to")
+            && message.contains("outside the workspace folders"),
+        "{message}"
+    );
+    assert!(!dir.parent().unwrap().join("out").exists());
+    client.shutdown();
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -66,7 +66,12 @@ fn hover(client: &mut Client, doc: &str, text: &str, offset: usize, out: &mut St
 }
 
 fn session(path: &str) -> String {
-    let text = repo_file(path);
+    session_of(path, &repo_file(path))
+}
+
+/// The session on `text`, headed by `path`.
+fn session_of(path: &str, text: &str) -> String {
+    let text = text.to_string();
     let doc = uri("doc.mlir");
     let (mut client, init) = Client::initialized(Value::Null);
     let mut out = String::new();
@@ -398,15 +403,25 @@ fn loop_kernel_with_the_raw_will_continue_bug() {
     check("analysis/test_data/diagnostics/loop_kernel_raw_bug.mlir", "loop_kernel_raw_bug.txt");
 }
 
+/// As `check`, on a file of the shared data (`rel` under it), headed `../shared/<rel>` wherever
+/// the data is; skipped without it.
+fn check_shared(rel: &str, snapshot: &str) {
+    let Some(path) = common::shared::path(rel) else { return };
+    let text = std::fs::read_to_string(path).unwrap();
+    let actual = session_of(&format!("../shared/{rel}"), &text);
+    expect_test::expect_file![format!(
+        "{}/tests/snapshots/session/{snapshot}",
+        env!("CARGO_MANIFEST_DIR")
+    )]
+    .assert_eq(&actual);
+}
+
 #[test]
 fn dynamatic_corpus_gaussian() {
-    check("../shared/corpus/dynamatic/gaussian-4-2__handshake_buffered.mlir", "gaussian.txt");
+    check_shared("corpus/dynamatic/gaussian-4-2__handshake_buffered.mlir", "gaussian.txt");
 }
 
 #[test]
 fn circt_corpus_insert_buffer_all() {
-    check(
-        "../shared/corpus/circt/Dialect-Handshake__insert-buffer-all.mlir",
-        "insert_buffer_all.txt",
-    );
+    check_shared("corpus/circt/Dialect-Handshake__insert-buffer-all.mlir", "insert_buffer_all.txt");
 }

@@ -7,6 +7,9 @@
 //! the assertions are here. Every run is under `timeout`, and the script always quits Neovim.
 //! A Neovim that cannot be found fails the test with how to install it.
 
+#[path = "../../test-support/shared.rs"]
+mod shared;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -170,9 +173,9 @@ fn workspace(name: &str) -> PathBuf {
     dir
 }
 
-/// Dynamatic's suite beside the workspace (`../shared/dynamatic-suite`), for `:HsirCosim`.
+/// Dynamatic's suite of the shared data, for `:HsirCosim`.
 fn suite() -> Option<PathBuf> {
-    repo().join("../shared/dynamatic-suite").canonicalize().ok()
+    shared::dynamatic_suite()
 }
 
 /// The line of fir's loop that the altered copy changes, and what it becomes.
@@ -495,7 +498,7 @@ fn main_scenario(nvim: &Nvim, dir: &Path, start: StartPath) {
 fn cosim_scenario(nvim: &Nvim, dir: &Path) {
     let Some(suite) = suite() else {
         eprintln!(
-            "skipped :HsirCosim on Neovim {}: ../shared/dynamatic-suite is missing",
+            "skipped :HsirCosim on Neovim {}: the shared dynamatic-suite is missing",
             nvim.label()
         );
         return;

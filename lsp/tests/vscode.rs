@@ -13,6 +13,9 @@
 //! The README's screenshots, `docs/screenshots/vscode.png` (a diagnostic, the Problems panel
 //! and a buffer's hover) and `vscode-graph.png` (the dataflow graph), are taken on the way.
 
+#[path = "../../test-support/shared.rs"]
+mod shared;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 use std::time::{Duration, Instant};
@@ -75,6 +78,8 @@ fn vscode_extension_in_code_server() {
     let mut child = Command::new(node.expect("checked above"))
         .arg(repo.join("editors").join("vscode").join("test").join("e2e.mjs"))
         .env("HSIR_BIN", hsir)
+        // Where the shared data is, as the tests' one finder says (e2e.mjs's co-simulation).
+        .env("HSIR_SHARED", shared::root())
         .env("HSIR_E2E_CACHE", &cache)
         .env("HSIR_E2E_CHROMIUM", &chromium)
         .stdout(log.try_clone().expect("the e2e log"))

@@ -3,28 +3,24 @@
 
 use std::path::{Path, PathBuf};
 
-fn corpus_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+#[path = "../../test-support/shared.rs"]
+mod shared;
+
+/// The corpus's files, or `None` (the test is skipped) without it.
+fn corpus_files() -> Option<Vec<PathBuf>> {
     let mut files = Vec::new();
-    for dialect in ["circt", "dynamatic"] {
-        let dir = root.join(dialect);
-        let entries = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("the corpus must be at {}: {e}", dir.display()));
-        for entry in entries {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "mlir") {
-                files.push(path);
-            }
-        }
+    for dialect in ["corpus/circt", "corpus/dynamatic"] {
+        files.extend(shared::mlir_files(dialect)?);
     }
     files.sort();
     assert!(files.len() > 100, "expected the whole corpus, found {} files", files.len());
-    files
+    Some(files)
 }
 
 #[test]
 fn every_corpus_file_roundtrips() {
-    for path in corpus_files() {
+    let Some(files) = corpus_files() else { return };
+    for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
         let parse = hsir_parser::parse(text.clone());
         assert_eq!(parse.tree().rebuild_text(), text, "{} does not roundtrip", path.display());
@@ -47,7 +43,8 @@ const EXPECTED_SYNTAX_ERRORS: &[(&str, u32, &str)] = &[
 fn corpus_files_parse_without_syntax_errors() {
     let mut unexpected = Vec::new();
     let mut seen_expected = Vec::new();
-    for path in corpus_files() {
+    let Some(files) = corpus_files() else { return };
+    for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
         let parse = hsir_parser::parse(text.clone());
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
@@ -89,7 +86,8 @@ fn two_threads_build_the_same_tree_as_one() {
     use hsir_parser::ParseOptions;
     let one = ParseOptions { threads: 1, parallel_min_bytes: 0, ..Default::default() };
     let two = ParseOptions { threads: 2, parallel_min_bytes: 0, ..Default::default() };
-    same_parses(&corpus_files(), one, two);
+    let Some(files) = corpus_files() else { return };
+    same_parses(&files, one, two);
 }
 
 /// The hand-written path for everyday statements builds the same trees and errors as the
@@ -97,7 +95,8 @@ fn two_threads_build_the_same_tree_as_one() {
 #[test]
 fn hand_parsed_statements_build_the_same_tree_as_the_combinators() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = corpus_files();
+    // Without the corpus, the fixtures and examples alone.
+    let mut files = corpus_files().unwrap_or_default();
     for dir in [
         manifest.join("test_data/ok"),
         manifest.join("test_data/err"),

@@ -11,17 +11,14 @@ use std::sync::Mutex;
 use hsir_backend::rtl::{self, Options, TestbenchOptions};
 use hsir_backend::Program;
 
-/// Dynamatic's suite (`../shared/dynamatic-suite` beside the workspace: `ir/`, `c/`,
-/// `RESULTS.tsv`), or `None` after saying the test is skipped.
-pub fn dynamatic_suite() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dynamatic-suite");
-    if dir.join("RESULTS.tsv").exists() && dir.join("ir").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: Dynamatic's suite is not at {}", dir.display());
-        None
-    }
-}
+/// The shared test data beside the workspace (`../shared`, or `$HSIR_SHARED`): the one finder.
+#[path = "../../../test-support/shared.rs"]
+pub mod shared;
+
+/// Dynamatic's suite (`dynamatic-suite` of the shared data: `ir/`, `c/`, `RESULTS.tsv`), or
+/// `None` after saying the test is skipped.
+#[allow(unused_imports)]
+pub use shared::dynamatic_suite;
 
 /// The `.mlir` files of a folder of the crate (`test_data/ops`), sorted.
 pub fn mlir_files(dir: &str) -> Vec<PathBuf> {

@@ -63,7 +63,11 @@ const screenshotPath = path.resolve(
 );
 const totalTimeout = Number(process.env.HSIR_E2E_TIMEOUT ?? 900) * 1000;
 /** Dynamatic's kernels beside the repository (read-only; the co-simulation step needs them). */
-const suiteDir = path.resolve(repo, "..", "shared", "dynamatic-suite");
+// The shared data: HSIR_SHARED (set by lsp/tests/vscode.rs from the tests' finder), else ../shared.
+const sharedDir = process.env.HSIR_SHARED
+  ? path.resolve(repo, process.env.HSIR_SHARED)
+  : path.resolve(repo, "..", "shared");
+const suiteDir = path.join(sharedDir, "dynamatic-suite");
 /** The co-simulated kernel's export, and the line its altered copy changes. */
 const COSIM_IR = "fir_LEGACY__handshake_export.mlir";
 const COSIM_ALTERED = "fir_altered.mlir";

@@ -1,9 +1,16 @@
 //! The `hsir.placeBuffers` command: "Place buffers (FPGA20 / FPL22)" from the editor.
 //!
 //! Arguments: one object `{ "uri": ..., "algorithm": "fpga20" | "fpl22", "period": 4.0,
-//! "function": "f" }` (only `uri` is required), or the same as positional values
-//! `[uri, algorithm, period, function]`. The algorithm and the period default to the
-//! `hsir.buffers.*` settings; without a function every `handshake.func` with a body is placed.
+//! "function": "f", "existing": "replace" | "keep" }` (only `uri` is required), or the same as
+//! positional values `[uri, algorithm, period, function]`. The algorithm and the period default
+//! to the `hsir.buffers.*` settings; without a function every `handshake.func` with a body is
+//! placed.
+//!
+//! A function that already has buffers: `existing` says what becomes of them, `replace` (a
+//! placement from scratch, `hsir buffers --strip`) or `keep` (they stay, as lower bounds, and
+//! buffers are added where needed). Without it the user is asked (`window/showMessageRequest`:
+//! Replace / Keep and add / Cancel); a client that cannot be asked gets `replace`, and the
+//! message says so. The message says how many existing buffers were replaced or kept.
 //!
 //! The document must be open: the buffers are written into the editor's text, as one
 //! `workspace/applyEdit` whose `TextDocumentEdit` names the version that was placed. When the
@@ -43,7 +50,22 @@ struct Args {
     algorithm: Option<Algorithm>,
     period: Option<f64>,
     function: Option<String>,
+    existing: Option<Existing>,
 }
+
+/// What becomes of the buffers a function already has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Existing {
+    /// Removed, and the function placed from scratch (`Options::strip`).
+    Replace,
+    /// Kept as lower bounds; buffers added where needed.
+    Keep,
+}
+
+/// The choices of the question, in the order shown.
+const REPLACE: &str = "Replace";
+const KEEP: &str = "Keep and add";
+const CANCEL: &str = "Cancel";
 
 fn invalid(message: String) -> Error {
     Error { code: ErrorCode::InvalidParams, message: message.into(), data: None }
@@ -55,7 +77,7 @@ fn failed(message: String) -> Error {
 }
 
 fn parse_args(arguments: &[Value]) -> std::result::Result<Args, String> {
-    let usage = "hsir.placeBuffers takes { \"uri\": \"file:///...\", \"algorithm\": \"fpga20\" | \"fpl22\", \"period\": 4.0, \"function\": \"f\" } or [uri, algorithm, period, function]";
+    let usage = "hsir.placeBuffers takes { \"uri\": \"file:///...\", \"algorithm\": \"fpga20\" | \"fpl22\", \"period\": 4.0, \"function\": \"f\", \"existing\": \"replace\" | \"keep\" } or [uri, algorithm, period, function]";
     let string = |v: Option<&Value>, what: &str| -> std::result::Result<Option<String>, String> {
         match v {
             None | Some(Value::Null) => Ok(None),
@@ -88,18 +110,30 @@ fn parse_args(arguments: &[Value]) -> std::result::Result<Args, String> {
     let function = |v: Option<&Value>| -> std::result::Result<Option<String>, String> {
         Ok(string(v, "function")?.map(|f| f.trim_start_matches('@').to_string()))
     };
+    let existing = |v: Option<&Value>| -> std::result::Result<Option<Existing>, String> {
+        match string(v, "existing")?.as_deref() {
+            None => Ok(None),
+            Some("replace") => Ok(Some(Existing::Replace)),
+            Some("keep") => Ok(Some(Existing::Keep)),
+            Some(other) => {
+                Err(format!("{PLACE_BUFFERS}: `existing` is `replace` or `keep`, not `{other}`"))
+            }
+        }
+    };
     let args = match arguments {
         [Value::Object(map)] => Args {
             uri: string(map.get("uri"), "uri")?.unwrap_or_default(),
             algorithm: algorithm(map.get("algorithm"))?,
             period: period(map.get("period"))?,
             function: function(map.get("function"))?,
+            existing: existing(map.get("existing"))?,
         },
         [first, rest @ ..] if rest.len() <= 3 => Args {
             uri: string(Some(first), "uri")?.unwrap_or_default(),
             algorithm: algorithm(rest.first())?,
             period: period(rest.get(1))?,
             function: function(rest.get(2))?,
+            existing: None,
         },
         _ => return Err(usage.to_string()),
     };
@@ -236,10 +270,20 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// What the blocking thread read from the text: the program and the functions to place.
+/// What the blocking thread read from the text: the program, the functions to place, and the
+/// buffers each already has (functions without any left out).
 struct Prepared {
     program: hsir_backend::Program,
     functions: Vec<String>,
+    existing: Vec<(String, usize)>,
+}
+
+/// How many buffers on channels `func` has (what `Options::strip` removes).
+fn buffers_in(func: &hsir_backend::program::Func) -> usize {
+    use hsir_analysis::dataflow;
+    let item = &func.item;
+    let buffers = dataflow::buffers(item);
+    (0..item.ops.len()).filter(|&op| dataflow::is_channel_buffer(item, &buffers, op as _)).count()
 }
 
 /// The message of the first problem, with how many more there are.
@@ -283,7 +327,57 @@ fn prepare(
         let problems = none.err().unwrap_or_default();
         return Err(format!("no buffers placed: {}", first_problem(&problems)));
     }
-    Ok(Prepared { program, functions })
+    let existing = functions
+        .iter()
+        .filter_map(|name| {
+            let func = program.funcs.iter().find(|f| !f.external && f.name == *name)?;
+            let count = buffers_in(func);
+            (count > 0).then(|| (name.clone(), count))
+        })
+        .collect();
+    Ok(Prepared { program, functions, existing })
+}
+
+/// "`@f` already has 26 buffers" or "3 functions already have 40 buffers (`@f`: 26, ...)".
+fn existing_text(existing: &[(String, usize)]) -> String {
+    let total: usize = existing.iter().map(|(_, n)| n).sum();
+    match existing {
+        [(name, n)] => format!("@{name} already has {n} buffer{}", if *n == 1 { "" } else { "s" }),
+        _ => {
+            let each: Vec<String> = existing.iter().map(|(f, n)| format!("@{f}: {n}")).collect();
+            format!(
+                "{} functions already have {total} buffers ({})",
+                existing.len(),
+                each.join(", ")
+            )
+        }
+    }
+}
+
+/// Asks the user what becomes of the existing buffers; `None` is Cancel (or no answer).
+async fn ask(
+    backend: &Backend,
+    existing: &[(String, usize)],
+    algorithm: Algorithm,
+) -> Option<Existing> {
+    let message = format!(
+        "{}. Replace them with a new {} placement, or keep them and add buffers where needed?",
+        existing_text(existing),
+        shown(algorithm)
+    );
+    let actions = [REPLACE, KEEP, CANCEL]
+        .iter()
+        .map(|t| lsp::MessageActionItem { title: t.to_string(), properties: Default::default() })
+        .collect();
+    let chosen = backend
+        .client
+        .show_message_request(lsp::MessageType::INFO, format!("hsir: {message}"), Some(actions))
+        .await;
+    match chosen {
+        Ok(Some(item)) if item.title == REPLACE => Some(Existing::Replace),
+        Ok(Some(item)) if item.title == KEEP => Some(Existing::Keep),
+        _ => None,
+    }
 }
 
 /// Every function of `prepared`, one after another, telling `started` which one begins. Stops
@@ -371,6 +465,8 @@ fn answer(
     message: &str,
     output: Option<&buffers::Output>,
 ) -> Value {
+    let replaced: usize =
+        output.map(|o| o.placements.iter().map(|p| p.removed.len()).sum()).unwrap_or(0);
     let functions: Vec<Value> =
         output.map(|o| o.placements.iter().map(function_json).collect()).unwrap_or_default();
     let diagnostics: Vec<Value> = output
@@ -387,6 +483,7 @@ fn answer(
         "cancelled": cancelled,
         "version": version,
         "message": message,
+        "replacedBuffers": replaced,
         "functions": functions,
         "diagnostics": diagnostics,
     })
@@ -439,6 +536,34 @@ pub async fn execute(
         }
         Err(e) => return Err(failed(format!("Place buffers: internal error: {e}"))),
     };
+
+    // Existing buffers: replaced or kept, as the command says, the user answers, or (a client
+    // that cannot be asked) replaced.
+    let mut options = options;
+    let mut cannot_ask = false;
+    let existing = if prepared.existing.is_empty() {
+        Existing::Keep
+    } else if let Some(choice) = args.existing {
+        choice
+    } else if backend.message_requests.load(Ordering::Relaxed) {
+        match ask(backend, &prepared.existing, algorithm).await {
+            Some(choice) => choice,
+            None => {
+                let message = format!(
+                    "buffer placement was cancelled; nothing was applied ({} left as they are)",
+                    existing_text(&prepared.existing)
+                        .replace(" already has ", " has ")
+                        .replace(" already have ", " have ")
+                );
+                return Ok(Some(answer(false, true, version, &message, None)));
+            }
+        }
+    } else {
+        cannot_ask = true;
+        Existing::Replace
+    };
+    options.strip = existing == Existing::Replace;
+    let existing_count: usize = prepared.existing.iter().map(|(_, n)| n).sum();
 
     // Cancellation: by the progress token, or by dropping this future ($/cancelRequest).
     let cancel = Arc::new(AtomicBool::new(false));
@@ -496,6 +621,22 @@ pub async fn execute(
     }
     let summary: Vec<String> = output.placements.iter().map(crate::cli::buffers::summary).collect();
     let summary = summary.join("; ");
+    // What became of the buffers that were there.
+    let summary = match existing {
+        _ if existing_count == 0 => summary,
+        Existing::Replace => {
+            let removed: usize = output.placements.iter().map(|p| p.removed.len()).sum();
+            let why = if cannot_ask {
+                " (this editor cannot be asked whether to keep them; pass `\"existing\": \"keep\"` to keep them)"
+            } else {
+                ""
+            };
+            format!("replaced {removed} existing buffers{why}: {summary}")
+        }
+        Existing::Keep => {
+            format!("kept {existing_count} existing buffers and added where needed: {summary}")
+        }
+    };
 
     // The document must still be the text that was placed.
     let key = uri.to_string();
@@ -619,6 +760,7 @@ mod tests {
                 algorithm: Some(Algorithm::Fpl22),
                 period: Some(3.5),
                 function: Some("f".into()),
+                existing: None,
             }
         );
         let positional = parse_args(&[json!("file:///a.mlir"), json!(null), json!(6)]).unwrap();
@@ -632,6 +774,7 @@ mod tests {
             (json!([{"uri": "file:///a", "period": 0}]), "positive number"),
             (json!([{"uri": "file:///a", "period": "4"}]), "positive number"),
             (json!([{"uri": 3}]), "must be a string"),
+            (json!([{"uri": "file:///a", "existing": "drop"}]), "`replace` or `keep`"),
         ] {
             let arguments = bad.as_array().unwrap().clone();
             let error = parse_args(&arguments).unwrap_err();

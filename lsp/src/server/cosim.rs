@@ -127,21 +127,12 @@ pub async fn execute(
         None => std::fs::read(&path)
             .map_err(|e| failed(format!("Co-simulate: cannot read `{}`: {e}", path.display())))?,
     };
-    let out = args.output_dir.as_deref().map(|dir| {
-        let dir = Path::new(dir);
-        if dir.is_absolute() {
-            return dir.to_path_buf();
-        }
-        let roots = backend.roots();
-        roots
-            .iter()
-            .filter(|root| path.starts_with(root))
-            .max_by_key(|root| root.components().count())
-            .cloned()
-            .or_else(|| path.parent().map(Path::to_path_buf))
-            .unwrap_or_default()
-            .join(dir)
-    });
+    let out = args
+        .output_dir
+        .as_deref()
+        .map(|dir| super::rtl::output_folder(dir, &path, &backend.roots()))
+        .transpose()
+        .map_err(|message| failed(format!("Co-simulate: {message}")))?;
     let request = Request {
         ir_name: path.display().to_string(),
         ir,

@@ -100,6 +100,8 @@ pub struct Backend {
     tokens: AtomicU64,
     /// Whether the client applies versioned `documentChanges` in a workspace edit.
     document_changes: AtomicBool,
+    /// Whether the client answers `window/showMessageRequest` (it declared `window.showMessage`).
+    message_requests: AtomicBool,
     /// The cancel flags of running placements, by progress token (`buffers::token_key`).
     cancels: Mutex<std::collections::HashMap<String, Arc<AtomicBool>>>,
 }
@@ -115,6 +117,7 @@ impl Backend {
             work_done_progress: AtomicBool::new(false),
             tokens: AtomicU64::new(0),
             document_changes: AtomicBool::new(false),
+            message_requests: AtomicBool::new(false),
             cancels: Mutex::new(std::collections::HashMap::new()),
         }
     }
@@ -253,6 +256,9 @@ impl LanguageServer for Backend {
             .and_then(|e| e.document_changes)
             .unwrap_or(false);
         self.document_changes.store(document_changes, Ordering::Relaxed);
+        let message_requests =
+            (params.capabilities.window.as_ref()).is_some_and(|w| w.show_message.is_some());
+        self.message_requests.store(message_requests, Ordering::Relaxed);
         #[allow(deprecated)]
         let mut roots: Vec<PathBuf> = (params.workspace_folders.iter().flatten())
             .filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned()))

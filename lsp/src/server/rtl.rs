@@ -94,12 +94,19 @@ fn from_backend(diagnostic: &Diagnostic) -> bool {
     diagnostic.code.code().starts_with("HS5")
 }
 
-/// The folder to write into: `dir` if absolute, else under the workspace folder that holds
-/// `file`, else beside `file`.
-fn output_folder(dir: &str, file: &Path, roots: &[PathBuf]) -> PathBuf {
-    let dir = Path::new(dir);
-    if dir.is_absolute() {
-        return dir.to_path_buf();
+/// The folder to write into: `dir` if absolute (a path the user named in full), else under
+/// the workspace folder that holds `file`, else beside `file`. A relative `dir` must stay
+/// inside a workspace folder (or the file's folder, for a file outside every workspace
+/// folder), `..` and symbolic links resolved: `../../../x` is refused, naming where it leads.
+/// "Generate RTL" and "Co-simulate" both resolve their `outputDir` here.
+pub(super) fn output_folder(
+    dir: &str,
+    file: &Path,
+    roots: &[PathBuf],
+) -> std::result::Result<PathBuf, String> {
+    let given = Path::new(dir);
+    if given.is_absolute() {
+        return Ok(given.to_path_buf());
     }
     let base = roots
         .iter()
@@ -108,7 +115,58 @@ fn output_folder(dir: &str, file: &Path, roots: &[PathBuf]) -> PathBuf {
         .cloned()
         .or_else(|| file.parent().map(Path::to_path_buf))
         .unwrap_or_default();
-    base.join(dir)
+    let folder = lexically_normal(&base.join(given));
+    let allowed: Vec<&PathBuf> = roots.iter().chain(std::iter::once(&base)).collect();
+    let real = real_path(&folder);
+    let inside = allowed.iter().any(|root| {
+        let root = lexically_normal(root);
+        folder.starts_with(&root) && real.starts_with(real_path(&root))
+    });
+    if inside {
+        return Ok(folder);
+    }
+    let shown: Vec<String> = allowed.iter().map(|r| format!("`{}`", r.display())).collect();
+    Err(format!(
+        "the output folder `{dir}` resolves to `{}`, outside the workspace folders ({}); name a folder inside the workspace, or give an absolute path",
+        real.display(),
+        shown.join(", ")
+    ))
+}
+
+/// `path` with `.` and `..` components resolved by name (`..` at the root stays at the root).
+fn lexically_normal(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push(part);
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `path` with its longest existing ancestor's symbolic links resolved, the rest appended.
+fn real_path(path: &Path) -> PathBuf {
+    let mut rest = Vec::new();
+    let mut at = path;
+    loop {
+        if let Ok(real) = at.canonicalize() {
+            return rest.iter().rev().fold(real, |p: PathBuf, name| p.join(name));
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                at = parent;
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
 }
 
 pub async fn execute(
@@ -197,7 +255,8 @@ async fn generate(
     let settings_dir =
         backend.settings.lock().map(|s| s.rtl.output_dir.clone()).unwrap_or_default();
     let folder =
-        output_folder(args.output_dir.as_deref().unwrap_or(&settings_dir), path, &backend.roots());
+        output_folder(args.output_dir.as_deref().unwrap_or(&settings_dir), path, &backend.roots())
+            .map_err(|message| failed(format!("Generate RTL: {message}")))?;
     let options = Options {
         top: args.function.clone(),
         testbench: args.testbench.then(TestbenchOptions::default),
@@ -293,14 +352,35 @@ mod tests {
     #[test]
     fn output_folder_is_under_the_workspace_folder() {
         let roots = vec![PathBuf::from("/w"), PathBuf::from("/w/sub")];
-        assert_eq!(
-            output_folder("rtl", Path::new("/w/sub/a.mlir"), &roots),
-            PathBuf::from("/w/sub/rtl")
+        let folder = |dir: &str, file: &str| output_folder(dir, Path::new(file), &roots);
+        assert_eq!(folder("rtl", "/w/sub/a.mlir"), Ok(PathBuf::from("/w/sub/rtl")));
+        assert_eq!(folder("rtl", "/elsewhere/a.mlir"), Ok(PathBuf::from("/elsewhere/rtl")));
+        assert_eq!(folder("/abs", "/w/a.mlir"), Ok(PathBuf::from("/abs")));
+        // `..` may move between workspace folders, never out of all of them.
+        assert_eq!(folder("../out", "/w/sub/a.mlir"), Ok(PathBuf::from("/w/out")));
+        assert_eq!(folder("./a/../b", "/w/a.mlir"), Ok(PathBuf::from("/w/b")));
+        let refused = folder("../../../x", "/w/sub/a.mlir").unwrap_err();
+        assert!(
+            refused.contains("`../../../x` resolves to `/x`, outside the workspace folders"),
+            "{refused}"
         );
-        assert_eq!(
-            output_folder("rtl", Path::new("/elsewhere/a.mlir"), &roots),
-            PathBuf::from("/elsewhere/rtl")
-        );
-        assert_eq!(output_folder("/abs", Path::new("/w/a.mlir"), &roots), PathBuf::from("/abs"));
+        assert!(folder("../x", "/w/a.mlir").is_err());
+        // A file outside every workspace folder: its own folder bounds it.
+        assert!(folder("../x", "/elsewhere/a.mlir").is_err());
+    }
+
+    #[test]
+    fn a_symbolic_link_out_of_the_workspace_is_refused() {
+        let root = std::env::temp_dir().join(format!("hsir-out-link-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("w")).unwrap();
+        std::fs::create_dir_all(root.join("outside")).unwrap();
+        std::os::unix::fs::symlink(root.join("outside"), root.join("w/link")).unwrap();
+        let roots = vec![root.join("w")];
+        let file = root.join("w/a.mlir");
+        assert!(output_folder("rtl", &file, &roots).is_ok());
+        let refused = output_folder("link/rtl", &file, &roots).unwrap_err();
+        assert!(refused.contains("outside the workspace folders"), "{refused}");
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }

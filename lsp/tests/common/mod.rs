@@ -11,16 +11,14 @@ use serde_json::{json, Value};
 
 pub const TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Dynamatic's suite (`../shared/dynamatic-suite` beside the workspace: `ir/`, `c/`,
-/// `RESULTS.tsv`) as an absolute path, or `None` after saying the test is skipped.
-pub fn dynamatic_suite() -> Option<std::path::PathBuf> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dynamatic-suite");
-    let dir = dir.canonicalize().ok();
-    if dir.is_none() {
-        eprintln!("skipped: ../shared/dynamatic-suite is missing");
-    }
-    dir
-}
+/// The shared test data beside the workspace (`../shared`, or `$HSIR_SHARED`): the one finder.
+#[path = "../../../test-support/shared.rs"]
+pub mod shared;
+
+/// Dynamatic's suite (`dynamatic-suite` of the shared data: `ir/`, `c/`, `RESULTS.tsv`) as an
+/// absolute path, or `None` after saying the test is skipped.
+#[allow(unused_imports)]
+pub use shared::dynamatic_suite;
 
 pub struct Client {
     child: Child,
