@@ -1,12 +1,15 @@
 //! Hover: what the thing under the cursor is, as Markdown.
 //!
-//! Five kinds of things answer: an SSA value (its type written out wire by wire, who produces
-//! it and who consumes it, and for values of a scheduled pipeline how they cross stages), an
-//! op name (what the op does and its signature as typed here), a buffer op (its type, slots and
-//! latencies, and the latency accumulated along its channel), and an `@symbol` (the signature
-//! of the function it names, resolved as calls resolve it). Everything is read from the
-//! lowered item (`ir::Item`) and the type checks' results; the syntax tree is used only to find
-//! the token under the cursor and the successor of a `pipeline.stage`.
+//! Things that answer: an SSA value (its type written out wire by wire, who produces it and
+//! who consumes it, and for values of a scheduled pipeline how they cross stages), an op name
+//! (what the op does and its signature as typed here), a buffer op (its type, slots and
+//! latencies, and the latency accumulated along its channel), an `@symbol` (the signature of
+//! the function it names, resolved as calls resolve it), a type (its wires, its spelling and
+//! the function's era), an attribute (what the op table's `ATTRS` says it means for the op,
+//! and its value as the analysis reads it), a buffer-type name or CIRCT's `seq` / `fifo`, and a
+//! block label (arguments, predecessors, the loop it heads, its pipeline stage). Everything is
+//! read from the lowered item (`ir::Item`) and the type checks' results; the syntax tree is
+//! used only to find the token under the cursor, types, and successors.
 
 use std::fmt::Write as _;
 
