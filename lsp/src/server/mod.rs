@@ -351,8 +351,12 @@ impl LanguageServer for Backend {
             method: "workspace/didChangeWatchedFiles".to_string(),
             register_options: serde_json::to_value(options).ok(),
         };
-        // A client that refuses leaves the size and time comparison.
-        let _ = self.client.register_capability(vec![registration]).await;
+        // Not awaited here: a client slow to answer must not hold up the messages after
+        // `initialized`. One that refuses leaves the size and time comparison.
+        let client = self.client.clone();
+        tokio::spawn(async move {
+            let _ = client.register_capability(vec![registration]).await;
+        });
     }
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
