@@ -1538,3 +1538,344 @@ mod tests {
         assert_eq!(load.result_role(Era::Dynamatic2025, 1, 2), Some("data to the circuit"));
     }
 }
+
+// ---- attributes --------------------------------------------------------------------------
+
+/// Where an attribute is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttrPlace {
+    /// In an op's attribute dictionary (or inline, as Dynamatic writes `numSlots = 1`).
+    Op,
+    /// Inside an op's `hw.parameters = {...}`.
+    HwParameters,
+}
+
+/// Which ops an attribute belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttrOwners {
+    /// Every op that is not a function or module.
+    AnyOp,
+    /// Functions and modules.
+    Functions,
+    /// These ops.
+    Ops(&'static [OpKind]),
+}
+
+/// An attribute hsir knows: its key, where it is written, whose it is, a line for completion
+/// and what it means for hover.
+#[derive(Debug)]
+pub struct AttrDef {
+    pub key: &'static str,
+    pub place: AttrPlace,
+    pub owners: AttrOwners,
+    /// A few words, for completion.
+    pub short: &'static str,
+    /// Whether completion offers it (not for other syntaxes of what an offered key says, nor
+    /// for what tools write and users do not).
+    pub offered: bool,
+    /// What it means, a sentence or two, for hover.
+    pub doc: &'static str,
+}
+
+impl AttrDef {
+    /// Whether the attribute belongs to an op of kind `kind` (`None`: an op the table does not
+    /// know), a function or module when `function`.
+    pub fn belongs_to(&self, kind: Option<OpKind>, function: bool) -> bool {
+        match self.owners {
+            AttrOwners::AnyOp => !function,
+            AttrOwners::Functions => function,
+            AttrOwners::Ops(kinds) => kind.is_some_and(|k| kinds.contains(&k)),
+        }
+    }
+}
+
+/// The attributes `op` kinds may carry at `place`, in the table's order (op-specific ones
+/// first, then those of every function, then those of every op).
+pub fn attributes(
+    place: AttrPlace,
+    kind: Option<OpKind>,
+    function: bool,
+) -> impl Iterator<Item = &'static AttrDef> {
+    ATTRS.iter().filter(move |a| a.place == place && a.belongs_to(kind, function))
+}
+
+/// The attribute `key` at `place` of an op of kind `kind` (a function or module when
+/// `function`): the op's own meaning of the key if it has one, else the key's general one.
+pub fn attribute(
+    key: &str,
+    place: AttrPlace,
+    kind: Option<OpKind>,
+    function: bool,
+) -> Option<&'static AttrDef> {
+    let key = key.trim().trim_matches('"');
+    let same = |a: &&AttrDef| a.key == key && a.place == place;
+    attributes(place, kind, function)
+        .find(same)
+        .or_else(|| ATTRS.iter().find(|a| same(a) && a.owners == AttrOwners::AnyOp))
+}
+
+const FLOAT_UNITS: &[OpKind] = &[
+    OpKind::AddF,
+    OpKind::SubF,
+    OpKind::MulF,
+    OpKind::DivF,
+    OpKind::CmpF,
+    OpKind::SIToFP,
+    OpKind::UIToFP,
+    OpKind::FPToSI,
+    OpKind::FPToUI,
+    OpKind::ExtF,
+    OpKind::TruncF,
+];
+
+/// Every attribute hsir explains: op-specific ones first, then functions', then every op's.
+pub static ATTRS: &[AttrDef] = &[
+    AttrDef {
+        key: "INITIAL_TOKEN",
+        place: AttrPlace::HwParameters,
+        owners: AttrOwners::Ops(&[OpKind::Init]),
+        short: "the token the init holds at reset",
+        offered: true,
+        doc: "The token the `init` holds at reset: it emits this value once, then passes its input's tokens on.",
+    },
+    AttrDef {
+        key: "BUFFER_TYPE",
+        place: AttrPlace::HwParameters,
+        owners: AttrOwners::Ops(&[OpKind::Buffer, OpKind::Init]),
+        short: "one of the six buffer types, as a string",
+        offered: true,
+        doc: "Which of the six buffer implementations the RTL instantiates (`ONE_SLOT_BREAK_DV`, `ONE_SLOT_BREAK_R`, `ONE_SLOT_BREAK_DVR`, `FIFO_BREAK_DV`, `FIFO_BREAK_NONE`, `SHIFT_REG_BREAK_DV`): what it registers, and so which timing paths it breaks. Dynamatic 2025 did not write it; its backend chose the component from `NUM_SLOTS` and `TIMING`.",
+    },
+    AttrDef {
+        key: "NUM_SLOTS",
+        place: AttrPlace::HwParameters,
+        owners: AttrOwners::Ops(&[OpKind::Buffer, OpKind::Init]),
+        short: "how many tokens the buffer holds (`: ui32`)",
+        offered: true,
+        doc: "How many tokens the buffer holds at once (`: ui32`). One-slot types must say 1.",
+    },
+    AttrDef {
+        key: "TIMING",
+        place: AttrPlace::HwParameters,
+        owners: AttrOwners::Ops(&[OpKind::Buffer, OpKind::Init]),
+        short: "the latencies, `#handshake<timing {D: _, V: _, R: _}>`",
+        offered: true,
+        doc: "The buffer's latencies in cycles on the data (`D`), valid (`V`) and ready (`R`) paths, `#handshake<timing {D: 1, V: 1, R: 0}>`; a latency left out is 0. A path with latency is broken (registered) by the buffer.",
+    },
+    AttrDef {
+        key: "hw.parameters",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::Buffer, OpKind::Init]),
+        short: "the buffer's BUFFER_TYPE, NUM_SLOTS and TIMING",
+        offered: true,
+        doc: "The parameters of the op's RTL component: for a buffer its `BUFFER_TYPE`, `NUM_SLOTS` and `TIMING` (Dynamatic 2025 wrote `NUM_SLOTS` and `TIMING` only), for an `init` its `INITIAL_TOKEN`.",
+    },
+    AttrDef {
+        key: "bufferType",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::Buffer]),
+        short: "the buffer's type",
+        offered: false,
+        doc: "The buffer's type, written inline (`bufferType = ONE_SLOT_BREAK_DV`), as a number of Dynamatic's enum in the generic form, or CIRCT's `#handshake<buffer_type_enum seq|fifo>`.",
+    },
+    AttrDef {
+        key: "numSlots",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::Buffer]),
+        short: "how many tokens the buffer holds",
+        offered: false,
+        doc: "How many tokens the buffer holds at once, written inline.",
+    },
+    AttrDef {
+        key: "dvLatency",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::Buffer]),
+        short: "cycles on the data and valid paths",
+        offered: false,
+        doc: "The buffer's latency in cycles on the data and valid paths, written inline; it must agree with the type's.",
+    },
+    AttrDef {
+        key: "slots",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::Buffer]),
+        short: "how many tokens the buffer holds",
+        offered: false,
+        doc: "CIRCT's generic form of a buffer's slot count (`buffer [N]`).",
+    },
+    AttrDef {
+        key: "initValues",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::Buffer]),
+        short: "tokens the buffer holds at reset",
+        offered: false,
+        doc: "CIRCT: the values a `seq` buffer holds at reset, one per slot; the buffer emits them before any input arrives.",
+    },
+    AttrDef {
+        key: "value",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::Constant, OpKind::ArithConstant]),
+        short: "the constant's value, typed",
+        offered: true,
+        doc: "The constant's value with its type (`42 : i32`); a Handshake `constant` emits it once per control token it receives.",
+    },
+    AttrDef {
+        key: "predicate",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::CmpI, OpKind::CmpF]),
+        short: "the comparison",
+        offered: false,
+        doc: "The comparison the op makes: for `cmpi` `eq`, `ne`, `slt`, `sle`, `sgt`, `sge`, `ult`, `ule`, `ugt`, `uge`; for `cmpf` the ordered (`o..`) and unordered (`u..`) comparisons, `ord`, `uno`, `true`, `false`. The generic form writes the number of MLIR's enum.",
+    },
+    AttrDef {
+        key: "fpu_impl",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(FLOAT_UNITS),
+        short: "which floating-point unit implements the op",
+        offered: false,
+        doc: "Which floating-point unit implementation Dynamatic instantiates for the op (`flopoco` or `vivado`); it sets the unit's latency and delays.",
+    },
+    AttrDef {
+        key: "fastmath",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(FLOAT_UNITS),
+        short: "MLIR's fast-math flags",
+        offered: false,
+        doc: "MLIR's fast-math flags (`#arith.fastmath<none>`): which IEEE rules the op may relax. The hardware units do not read them.",
+    },
+    AttrDef {
+        key: "id",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::Memory, OpKind::ExtMemory]),
+        short: "the memory's identifier",
+        offered: true,
+        doc: "The memory's identifier, which its loads and stores name.",
+    },
+    AttrDef {
+        key: "ld",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::Memory, OpKind::ExtMemory]),
+        short: "number of load ports",
+        offered: true,
+        doc: "How many load ports the memory has.",
+    },
+    AttrDef {
+        key: "st",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::Memory, OpKind::ExtMemory]),
+        short: "number of store ports",
+        offered: true,
+        doc: "How many store ports the memory has.",
+    },
+    AttrDef {
+        key: "groupSizes",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::Lsq]),
+        short: "accesses per group",
+        offered: true,
+        doc: "How many memory accesses each group of the LSQ holds, group by group in program order. A group is the accesses of one basic block; each group's operands are its allocation token, then its accesses.",
+    },
+    AttrDef {
+        key: "connectedBlocks",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::MemController, OpKind::Lsq]),
+        short: "the basic blocks whose accesses it serves",
+        offered: false,
+        doc: "The basic blocks (`handshake.bb` numbers) holding the accesses this memory interface serves.",
+    },
+    AttrDef {
+        key: "step_op",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::Stream]),
+        short: "how the index steps: \"+=\", \"-=\", ...",
+        offered: true,
+        doc: "How the stream's index steps from one iteration to the next (`\"+=\"`, `\"-=\"`, `\"*=\"`, ...), by its step operand.",
+    },
+    AttrDef {
+        key: "cont_cond",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::Stream]),
+        short: "the comparison that continues the loop: \"<\", \"!=\", ...",
+        offered: true,
+        doc: "The comparison of the index with the bound that continues the loop (`\"<\"`, `\"!=\"`, ...).",
+    },
+    AttrDef {
+        key: "stallability",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::PipelineScheduled]),
+        short: "which stages can stall",
+        offered: false,
+        doc: "For a pipeline with a `stall` input: one boolean per stage but the last, in stage order, saying whether that stage's registers hold their values while `stall` is high.",
+    },
+    AttrDef {
+        key: "inputNames",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::PipelineScheduled, OpKind::PipelineUnscheduled]),
+        short: "names of the pipeline's inputs",
+        offered: false,
+        doc: "The names of the pipeline's inputs, as strings, for the ports and signals it lowers to.",
+    },
+    AttrDef {
+        key: "outputNames",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Ops(&[OpKind::PipelineScheduled, OpKind::PipelineUnscheduled]),
+        short: "names of the pipeline's outputs",
+        offered: false,
+        doc: "The names of the pipeline's outputs, as strings.",
+    },
+    AttrDef {
+        key: "argNames",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Functions,
+        short: "names of the arguments, as strings",
+        offered: true,
+        doc: "The names of the function's arguments, as strings: the port names of its RTL module.",
+    },
+    AttrDef {
+        key: "resNames",
+        place: AttrPlace::Op,
+        owners: AttrOwners::Functions,
+        short: "names of the results, as strings",
+        offered: true,
+        doc: "The names of the function's results, as strings: the port names of its RTL module.",
+    },
+    AttrDef {
+        key: "handshake.name",
+        place: AttrPlace::Op,
+        owners: AttrOwners::AnyOp,
+        short: "the op's unique name, kept through lowering",
+        offered: true,
+        doc: "The op's unique name in Dynamatic's IR, kept through every pass: the name of its RTL instance, and how buffer placement, timing reports and simulation traces refer to it.",
+    },
+    AttrDef {
+        key: "handshake.bb",
+        place: AttrPlace::Op,
+        owners: AttrOwners::AnyOp,
+        short: "the basic block the op came from",
+        offered: true,
+        doc: "The basic block of the source program the op came from (its number). Buffer placement reads it to find the loops (CFDFCs) a channel belongs to; memory interfaces group accesses by it.",
+    },
+    AttrDef {
+        key: "handshake.bufProps",
+        place: AttrPlace::Op,
+        owners: AttrOwners::AnyOp,
+        short: "buffering constraints on its channels",
+        offered: false,
+        doc: "Dynamatic 2025's buffering constraints on the op's channels, keyed by channel index: the slot bounds buffer placement must respect (two `[min, max]` ranges) and three delays.",
+    },
+    AttrDef {
+        key: "handshake.mem_interface",
+        place: AttrPlace::Op,
+        owners: AttrOwners::AnyOp,
+        short: "which memory interface an access goes through",
+        offered: false,
+        doc: "Which memory interface a load or store goes through: `MC` (a memory controller) or `LSQ: n` (group n of a load-store queue).",
+    },
+    AttrDef {
+        key: "handshake.deps",
+        place: AttrPlace::Op,
+        owners: AttrOwners::AnyOp,
+        short: "memory dependences of an access",
+        offered: false,
+        doc: "The memory dependences of a load or store: the accesses (by `handshake.name`) it must be ordered with, at which loop depth, and with which direction vectors.",
+    },
+];

@@ -247,6 +247,10 @@ fn hover_circt_values_and_ops() {
 
             **34 wires**: 32 data + 1 valid + 1 ready
 
+            a raw type: CIRCT's Handshake makes it a channel of itself (`none`: control)
+
+            the function is written in CIRCT's syntax
+
         "#]],
     );
 }
@@ -602,6 +606,8 @@ fn hover_loom_and_memory() {
             ```
 
             a memory reference: the ports of a memory, not a channel
+
+            **memory** of 16 × `i32` (32-bit elements, 512 bits in all); an address takes 4 bits
 
             **produced by** argument #0 of `@kernel`
 
@@ -1430,6 +1436,10 @@ fn hover_on_types_buffer_types_and_blocks() {
 
             **35 wires**: 32 data + 1 valid + 1 ready + 1 downstream extra
 
+            Dynamatic's full spelling of a channel type; its ops write the short form `<T>`
+
+            the function is written in Dynamatic 2026's syntax
+
             === an inline buffer type
             hovered `ONE_SLOT_BREAK_DV`
             **buffer type** `ONE_SLOT_BREAK_DV` (legacy name `OEHB`)
@@ -1452,12 +1462,71 @@ fn hover_on_types_buffer_types_and_blocks() {
 
             1 op; arguments: `%r : i32`, `%s1 : i1`
 
+            **predecessors**: the entry block (`pipeline.stage`)
+
+            **pipeline stage** 1
+
             === a block at its label
             hovered `^bb1`
             **block** `^bb1` of `pipeline.scheduled`
 
             1 op; arguments: `%r : i32`, `%s1 : i1`
 
+            **predecessors**: the entry block (`pipeline.stage`)
+
+            **pipeline stage** 1
+
         "#]],
     );
+}
+
+/// Data-driven hovers: every `analysis/test_data/ide/hover/*.mlir` marks the positions hovered
+/// with `$0`; its `.expected` beside it holds each position's hover. Refresh with
+/// `UPDATE_EXPECT=1 cargo test -p hsir-analysis --test ide_hover`.
+#[test]
+fn hover_fixtures() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/ide/hover");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the hover fixtures")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".mlir"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 4, "{names:?}");
+    for name in names {
+        let marked = std::fs::read_to_string(dir.join(&name)).expect("a fixture");
+        let mut text = marked.clone();
+        let mut cursors = Vec::new();
+        while let Some(at) = text.find("$0") {
+            text.replace_range(at..at + 2, "");
+            cursors.push(at);
+        }
+        assert!(!cursors.is_empty(), "{name} marks no position");
+        let mut db = Database::new();
+        let file = FileId(0);
+        db.set_text(file, text.clone());
+        let analysis = db.analysis();
+        let mut out = String::new();
+        for at in cursors {
+            let line = text[..at].matches('\n').count() + 1;
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+            // The word around the position, to say what was hovered.
+            let word_start = text[line_start..at]
+                .rfind(|c: char| c.is_whitespace() || "(){}[],=".contains(c))
+                .map_or(line_start, |i| line_start + i + 1);
+            let word_end = text[at..line_end]
+                .find(|c: char| c.is_whitespace() || "(){}[],=".contains(c))
+                .map_or(line_end, |i| at + i);
+            let word = format!("{}|{}", &text[word_start..at], &text[at..word_end]);
+            let position = FilePosition { file, offset: TextSize::from(at as u32) };
+            let shown = match hover(&analysis, position) {
+                Some(h) => format!("hovered `{}`\n{}", &text[h.range], h.markdown.trim_end()),
+                None => "no hover".to_string(),
+            };
+            out.push_str(&format!("=== {line}: {word}\n{shown}\n\n"));
+        }
+        expect_test::expect_file![dir.join(format!("{name}.expected"))].assert_eq(&out);
+    }
 }

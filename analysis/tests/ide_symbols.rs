@@ -333,6 +333,74 @@ func.func @sum_gain(%x: i32) -> i32 {
     .assert_eq(&out);
 }
 
+/// The search finds the named ops inside functions too: buffers by `handshake.name` or
+/// result, memory interfaces, pipelines and their stages, instances by name and callee.
+#[test]
+fn workspace_search_finds_named_ops() {
+    let mut fixture = Fixture::parse(
+        r#"
+//- d.mlir
+handshake.func @kernel(%a: !handshake.channel<i32>, %m: memref<8xi32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) {
+  %0 = buffer %a {handshake.name = "buffer7", hw.parameters = {BUFFER_TYPE = "ONE_SLOT_BREAK_DV", NUM_SLOTS = 1 : ui32}} : <i32>
+  %1 = buffer %0, bufferType = FIFO_BREAK_NONE, numSlots = 2 : <i32>
+  %2:2 = instance @adder(%1, %start) {handshake.name = "add_inst"} : (!handshake.channel<i32>, !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>)
+  end %2#0, %2#1 : <i32>, <>
+}
+//- p.mlir
+hw.module @pipe(in %a : i32, in %go : i1, in %clk : !seq.clock, in %rst : i1, out out : i32, out done : i1) {
+  %out, %done = pipeline.scheduled "stages"(%a0 : i32 = %a) clock(%clk) reset(%rst) go(%go) entryEn(%s0) -> (out : i32) {
+    pipeline.stage ^bb1 regs(%a0 : i32)
+  ^bb1(%r : i32, %s1 : i1):
+    pipeline.return %r : i32
+  }
+  hw.output %out, %done : i32, i1
+}
+"#,
+    );
+    let names = fixture.files.clone();
+    let analysis = fixture.db.analysis();
+    let search = |query: &str| {
+        let mut out = format!("{query:?}:\n");
+        for symbol in workspace_symbols(&analysis, query) {
+            let file = names.iter().find(|(_, f)| *f == symbol.file).map_or("?", |(n, _)| n);
+            let text = analysis.text(symbol.file).expect("the file");
+            out.push_str(&format!(
+                "  {:?} {} {file}:{} `{}`{}\n",
+                symbol.kind,
+                symbol.name,
+                line_col(text, symbol.range.start()),
+                &text[symbol.range],
+                symbol.container.map_or(String::new(), |c| format!(" ({c})")),
+            ));
+        }
+        out
+    };
+    let out = ["", "buffer7", "%1", "adder", "bb1", "stages"].map(search).concat();
+    expect![[r#"
+        "":
+          Function @kernel d.mlir:1:16 `@kernel`
+          Module @pipe p.mlir:1:11 `@pipe`
+          Buffer %1 d.mlir:3:8 `buffer` (@kernel)
+          Stage ^bb1 p.mlir:4:3 `^bb1` (@pipe)
+          Instance add_inst @adder d.mlir:4:10 `instance` (@kernel)
+          Buffer buffer7 d.mlir:2:8 `buffer` (@kernel)
+          Stage entry p.mlir:3:5 `pipeline.stage ^bb1 regs(%a0 : i32)` (@pipe)
+          Pipeline stages p.mlir:2:17 `pipeline.scheduled` (@pipe)
+        "buffer7":
+          Buffer buffer7 d.mlir:2:8 `buffer` (@kernel)
+        "%1":
+          Buffer %1 d.mlir:3:8 `buffer` (@kernel)
+          Stage ^bb1 p.mlir:4:3 `^bb1` (@pipe)
+        "adder":
+          Instance add_inst @adder d.mlir:4:10 `instance` (@kernel)
+        "bb1":
+          Stage ^bb1 p.mlir:4:3 `^bb1` (@pipe)
+        "stages":
+          Pipeline stages p.mlir:2:17 `pipeline.scheduled` (@pipe)
+    "#]]
+    .assert_eq(&out);
+}
+
 #[test]
 fn folds() {
     check_folds(
@@ -443,20 +511,20 @@ fn broken_and_empty_files_do_not_panic() {
         render_symbols(case, &document_symbols(&analysis, file), 0, &mut outline);
         let folds = folding_ranges(&analysis, file).len();
         let found = workspace_symbols(&analysis, "").len();
-        out.push_str(&format!("{case:?}: {folds} folds, {found} functions\n{outline}"));
+        out.push_str(&format!("{case:?}: {folds} folds, {found} symbols\n{outline}"));
     }
     expect![[r#"
-        "": 0 folds, 0 functions
-        "\n": 0 folds, 0 functions
-        "handshake.func @f(%x: i32) -> i32 {\n  %0 = fork [2] %": 1 folds, 1 functions
+        "": 0 folds, 0 symbols
+        "\n": 0 folds, 0 symbols
+        "handshake.func @f(%x: i32) -> i32 {\n  %0 = fork [2] %": 1 folds, 1 symbols
         Function @f : (%x: i32) -> i32
           at 1:1 focus 1:16-1:18 `@f`
-        "module {\n  func.func @g() {\n    cf.br ^\n": 1 folds, 1 functions
+        "module {\n  func.func @g() {\n    cf.br ^\n": 1 folds, 1 symbols
         Function @g : ()
           at 2:3 focus 2:13-2:15 `@g`
-        "}}}{{{ ^bb1: %x = @y // c\n// d\n": 0 folds, 0 functions
-        "// -----\n// -----\nfunc.func @": 0 folds, 0 functions
-        "hw.module @m() {\n  %0 = pipeline.scheduled(%a : i32 = %b) -> (o: i32) {\n  ^bb1:\n": 2 folds, 1 functions
+        "}}}{{{ ^bb1: %x = @y // c\n// d\n": 0 folds, 0 symbols
+        "// -----\n// -----\nfunc.func @": 0 folds, 0 symbols
+        "hw.module @m() {\n  %0 = pipeline.scheduled(%a : i32 = %b) -> (o: i32) {\n  ^bb1:\n": 2 folds, 3 symbols
         Module @m : ()
           at 1:1 focus 1:11-1:13 `@m`
           Pipeline %0 : pipeline.scheduled, 1 stage

@@ -793,66 +793,27 @@ fn dict_op_name(cx: &Cx<'_, '_>) -> Option<String> {
 }
 
 fn attribute_keys(cx: &Cx<'_, '_>, owner: DictOwner) -> Vec<Completion> {
+    use crate::ops::{attributes, AttrPlace};
     let kind = CompletionKind::Attribute;
-    match owner {
-        DictOwner::Function => keys(
-            cx,
-            &[
-                ("argNames", "names of the arguments, as strings"),
-                ("resNames", "names of the results, as strings"),
-            ],
-            kind,
-        ),
-        DictOwner::HwParameters => {
-            let name = dict_op_name(cx).unwrap_or_default();
-            let mut list = vec![
-                ("BUFFER_TYPE", "one of the six buffer types, as a string"),
-                ("NUM_SLOTS", "how many tokens the buffer holds (`: ui32`)"),
-                ("TIMING", "the latencies, `#handshake<timing {D: _, V: _, R: _}>`"),
-            ];
-            if OpKind::from_name(&name) == Some(OpKind::Init) {
-                list.insert(0, ("INITIAL_TOKEN", "the token the init holds at reset"));
-            }
-            keys(cx, &list, kind)
-        }
-        DictOwner::Op => {
-            let name = dict_op_name(cx).unwrap_or_default();
-            let mut list: Vec<(&str, &str)> = Vec::new();
-            match OpKind::from_name(&name) {
-                Some(OpKind::Buffer | OpKind::Init) => {
-                    list.push(("hw.parameters", "the buffer's BUFFER_TYPE, NUM_SLOTS and TIMING"))
-                }
-                Some(OpKind::Constant | OpKind::ArithConstant) => {
-                    list.push(("value", "the constant's value, typed"))
-                }
-                None if name == "hw.constant" => {
-                    list.push(("value", "the constant's value, typed"))
-                }
-                Some(OpKind::Memory | OpKind::ExtMemory) => {
-                    list.push(("id", "the memory's identifier"));
-                    list.push(("ld", "number of load ports"));
-                    list.push(("st", "number of store ports"));
-                }
-                Some(OpKind::Lsq) => list.push(("groupSizes", "accesses per group")),
-                Some(OpKind::Stream) => {
-                    list.push(("step_op", "how the index steps: \"+=\", \"-=\", ..."));
-                    list.push((
-                        "cont_cond",
-                        "the comparison that continues the loop: \"<\", \"!=\", ...",
-                    ));
-                }
-                _ => {}
-            }
-            if is_function_like(&name) {
-                list.push(("argNames", "names of the arguments, as strings"));
-                list.push(("resNames", "names of the results, as strings"));
-            } else {
-                list.push(("handshake.name", "the op's unique name, kept through lowering"));
-                list.push(("handshake.bb", "the basic block the op came from"));
-            }
-            keys(cx, &list, kind)
-        }
+    let name = dict_op_name(cx).unwrap_or_default();
+    let (place, function) = match owner {
+        DictOwner::Function => (AttrPlace::Op, true),
+        DictOwner::HwParameters => (AttrPlace::HwParameters, false),
+        DictOwner::Op => (AttrPlace::Op, is_function_like(&name)),
+    };
+    let op = OpKind::from_name(&name);
+    // A buffer's `hw.parameters` whatever op the dictionary is found in.
+    let op = match owner {
+        DictOwner::HwParameters if op != Some(OpKind::Init) => Some(OpKind::Buffer),
+        _ => op,
+    };
+    let mut list: Vec<(&str, &str)> =
+        attributes(place, op, function).filter(|a| a.offered).map(|a| (a.key, a.short)).collect();
+    // `hw.constant` is not a Handshake op; its value is written as a constant's.
+    if owner == DictOwner::Op && op.is_none() && name == "hw.constant" {
+        list.insert(0, ("value", "the constant's value, typed"));
     }
+    keys(cx, &list, kind)
 }
 
 // ---- ops ----------------------------------------------------------------------------------

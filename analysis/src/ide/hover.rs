@@ -1,17 +1,20 @@
 //! Hover: what the thing under the cursor is, as Markdown.
 //!
-//! Five kinds of things answer: an SSA value (its type written out wire by wire, who produces
-//! it and who consumes it, and for values of a scheduled pipeline how they cross stages), an
-//! op name (what the op does and its signature as typed here), a buffer op (its type, slots and
-//! latencies, and the latency accumulated along its channel), and an `@symbol` (the signature
-//! of the function it names, resolved as calls resolve it). Everything is read from the
-//! lowered item (`ir::Item`) and the type checks' results; the syntax tree is used only to find
-//! the token under the cursor and the successor of a `pipeline.stage`.
+//! Things that answer: an SSA value (its type written out wire by wire, who produces it and
+//! who consumes it, and for values of a scheduled pipeline how they cross stages), an op name
+//! (what the op does and its signature as typed here), a buffer op (its type, slots and
+//! latencies, and the latency accumulated along its channel), an `@symbol` (the signature of
+//! the function it names, resolved as calls resolve it), a type (its wires, its spelling and
+//! the function's era), an attribute (what the op table's `ATTRS` says it means for the op,
+//! and its value as the analysis reads it), a buffer-type name or CIRCT's `seq` / `fifo`, and a
+//! block label (arguments, predecessors, the loop it heads, its pipeline stage). Everything is
+//! read from the lowered item (`ir::Item`) and the type checks' results; the syntax tree is
+//! used only to find the token under the cursor, types, and successors.
 
 use std::fmt::Write as _;
 
 use hsir_parser::ast::{AstNode, Op};
-use hsir_parser::{SyntaxKind, TextRange};
+use hsir_parser::{SyntaxKind, TextRange, TextSize};
 
 use crate::dataflow::{BufferType, Timing};
 use crate::db::{Analysis, ItemView};
@@ -59,13 +62,42 @@ pub fn hover(analysis: &Analysis<'_>, pos: FilePosition) -> Option<Hover> {
             let ty = buffer_type_named(token.text())?;
             Some(Hover { range: item.abs(local), markdown: buffer_type_markdown(ty) })
         }
-        _ if token.parent().ancestors().any(|n| n.kind() == SyntaxKind::TYPE) => {
+        // A type, unless it is part of an attribute's value that only parses as one
+        // (`{R: 1}` of a `TIMING`).
+        _ if token.parent().ancestors().any(|n| n.kind() == SyntaxKind::TYPE)
+            && !(attribute_at(ir, local).is_some()
+                && token
+                    .parent()
+                    .ancestors()
+                    .filter(|n| n.kind() == SyntaxKind::TYPE)
+                    .last()
+                    .is_some_and(|n| {
+                        matches!(crate::types::lower(n, &mut Vec::new()), Type::Other(_))
+                    })) =>
+        {
             let node =
                 token.parent().ancestors().filter(|n| n.kind() == SyntaxKind::TYPE).last()?;
             let ty = crate::types::lower(node, &mut Vec::new());
             let range = item.syntax_abs(node.text_range());
-            let markdown = format!("```mlir\n{ty}\n```\n\n{}", type_explanation(&ty, style(&item)));
+            let written: String = node.text().split_whitespace().collect();
+            let mut markdown =
+                format!("```mlir\n{ty}\n```\n\n{}", type_explanation(&ty, style(&item)));
+            let in_function = item.typed.is_some();
+            if let Some(spelling) = spelling(&written, &ty, style(&item), in_function) {
+                let _ = write!(markdown, "\n{spelling}");
+            }
+            if let Some(era) = item.typed.map(|t| t.era) {
+                let _ = writeln!(markdown, "\nthe function is written in {}'s syntax", era.label());
+            }
             Some(Hover { range, markdown })
+        }
+        _ if attribute_at(ir, local).is_some() => attribute_hover(&item, local),
+        _ if buffer_word_at(ir, local).is_some() => {
+            // CIRCT's `seq` / `fifo`: the buffer they configure.
+            let (op, range) = buffer_word_at(ir, local)?;
+            let buffer = buffer_hover(ir, op)?;
+            let markdown = buffer_markdown(ir, &buffer);
+            Some(Hover { range: item.abs(range), markdown })
         }
         _ => {
             // The innermost op whose name holds the token.
@@ -77,6 +109,18 @@ pub fn hover(analysis: &Analysis<'_>, pos: FilePosition) -> Option<Hover> {
             Some(Hover { range, markdown: op_markdown(analysis, &item, op) })
         }
     }
+}
+
+/// The buffer op whose configuring word (CIRCT's `seq`, `fifo`) is at `local`, and the word.
+fn buffer_word_at(ir: &Item, local: TextRange) -> Option<(OpId, TextRange)> {
+    (0..ir.ops.len() as OpId).find_map(|op| {
+        let data = &ir.ops[op as usize];
+        if !OpKind::of(data).is_some_and(OpKind::is_buffer) {
+            return None;
+        }
+        let (_, range) = data.words.iter().find(|(_, r)| r.contains_range(local))?;
+        Some((op, *range))
+    })
 }
 
 /// The buffer type a word names (`ONE_SLOT_BREAK_DV`, `"FIFO_BREAK_NONE"`, a legacy `OEHB`).
@@ -139,7 +183,235 @@ fn block_hover(item: &ItemView<'_>, label: &str, local: TextRange) -> Option<Hov
         if block.ops.len() == 1 { "" } else { "s" },
         if args.is_empty() { "none".to_string() } else { args.join(", ") }
     );
+    let id = ir.blocks.iter().position(|b| std::ptr::eq(b, block))? as BlockId;
+    let region = &ir.regions[block.region as usize];
+    let here = region.blocks.iter().position(|&b| b == id).unwrap_or(0);
+    // Who branches here: the terminators of the region's blocks that name it.
+    let mut preds: Vec<(usize, BlockId, OpId)> = Vec::new();
+    for (i, &b) in region.blocks.iter().enumerate() {
+        let Some(&last) = ir.blocks[b as usize].ops.last() else { continue };
+        if successors(item, last).iter().any(|s| s == label) {
+            preds.push((i, b, last));
+        }
+    }
+    let name_of = |b: BlockId| -> String {
+        match &ir.blocks[b as usize].label {
+            Some((l, _)) => format!("`{l}`"),
+            None => "the entry block".to_string(),
+        }
+    };
+    if preds.is_empty() {
+        let entry = region.blocks.first() == Some(&id);
+        markdown.push_str(if entry {
+            "\n**predecessors**: none, the region's entry block\n"
+        } else {
+            "\n**predecessors**: none; no terminator branches here\n"
+        });
+    } else {
+        let list: Vec<String> = preds
+            .iter()
+            .map(|&(_, b, op)| format!("{} (`{}`)", name_of(b), ir.ops[op as usize].name))
+            .collect();
+        let _ = writeln!(markdown, "\n**predecessors**: {}", list.join(", "));
+    }
+    if OpKind::of(owner) == Some(OpKind::PipelineScheduled) {
+        let stage = Stages::of(item, region.owner).and_then(|stages| stages.stage(id));
+        match stage {
+            Some(n) => {
+                let _ = writeln!(markdown, "\n**pipeline stage** {n}");
+            }
+            None => {
+                markdown.push_str("\n**pipeline stage**: none, no `pipeline.stage` reaches it\n")
+            }
+        }
+    } else {
+        // A branch from this block or a later one (in text order) closes a loop here.
+        let back: Vec<String> =
+            preds.iter().filter(|(i, _, _)| *i >= here).map(|&(_, b, _)| name_of(b)).collect();
+        if !back.is_empty() {
+            let _ = writeln!(
+                markdown,
+                "\n**loop header**: the loop closes with the branch from {}",
+                back.join(", ")
+            );
+        }
+    }
     Some(Hover { range: item.abs(local), markdown })
+}
+
+/// The block labels an op's successor list names, in order.
+fn successors(item: &ItemView<'_>, op: OpId) -> Vec<String> {
+    let Some(node) = op_syntax(item, op) else { return Vec::new() };
+    node.syntax()
+        .children()
+        .filter(|n| n.kind() == SyntaxKind::SUCCESSOR)
+        .filter_map(|n| n.child_tokens().find(|t| t.kind() == SyntaxKind::CARET_ID))
+        .map(|t| t.text().to_string())
+        .collect()
+}
+
+/// How a type is spelled, in which syntax: Dynamatic's long and short forms, the proposal's,
+/// CIRCT's raw types.
+fn spelling(written: &str, ty: &Type, style: Option<Style>, in_function: bool) -> Option<String> {
+    let out = if written.starts_with("!handshake.channel<") {
+        "Dynamatic's full spelling of a channel type; its ops write the short form `<T>`"
+    } else if written.starts_with("!handshake.control<") {
+        "Dynamatic's full spelling of the control type; its ops write the short form `<>`"
+    } else if written.starts_with('<') {
+        match ty {
+            Type::Control { .. } => "Dynamatic's short form of `!handshake.control<>`",
+            _ => "Dynamatic's short form of `!handshake.channel<T>`",
+        }
+    } else if written.starts_with("channel<") || written.starts_with("control") {
+        "the Dynamatic type-system proposal's spelling"
+    } else {
+        match ty {
+            Type::Int { .. } | Type::Float { .. } | Type::Index | Type::None
+                if style == Some(Style::Circt) =>
+            {
+                "a raw type: CIRCT's Handshake makes it a channel of itself (`none`: control)"
+            }
+            Type::Int { .. } | Type::Float { .. } | Type::Index | Type::None if in_function => {
+                "a raw type beside Dynamatic's channel types: a plain value (an attribute's, a memory's element), not a channel"
+            }
+            Type::None => "`none`: no data; CIRCT's Handshake writes control channels so",
+            _ => return None,
+        }
+    };
+    Some(format!("{out}\n"))
+}
+
+// ---- attributes --------------------------------------------------------------------------
+
+/// The innermost op with an attribute entry at `local`, and the attribute.
+fn attribute_at(ir: &Item, local: TextRange) -> Option<(OpId, usize)> {
+    (0..ir.ops.len() as OpId)
+        .filter_map(|op| {
+            let attrs = &ir.ops[op as usize].attrs;
+            let i = attrs.iter().position(|a| a.range.contains_range(local))?;
+            Some((op, i))
+        })
+        .min_by_key(|&(op, _)| ir.ops[op as usize].range.len())
+}
+
+/// An attribute: what the op table says it means for this op, and what this one says (a
+/// buffer's configuration read as the checks read it, a timing, LSQ groups).
+fn attribute_hover(item: &ItemView<'_>, local: TextRange) -> Option<Hover> {
+    use crate::ops::{attribute, AttrPlace};
+    let ir = &item.lowered.item;
+    let (op, index) = attribute_at(ir, local)?;
+    let data = &ir.ops[op as usize];
+    let attr = &data.attrs[index];
+    let kind = OpKind::of(data);
+    let function = data.signature.is_some();
+    // Inside `hw.parameters = {...}`: the entry under the cursor.
+    let value_at = attr.range.end() - TextSize::of(attr.value.as_str());
+    let nested = (attr.key == "hw.parameters")
+        .then(|| {
+            crate::dataflow::dictionary_entries(&attr.value).into_iter().find_map(|(k, v, r)| {
+                let range = TextRange::new(
+                    value_at + TextSize::from(r.start as u32),
+                    value_at + TextSize::from(r.end as u32),
+                );
+                range.contains_range(local).then_some((k, v, range))
+            })
+        })
+        .flatten();
+    let (key, value, range, place) = match nested {
+        Some((k, v, range)) => (k, v, range, AttrPlace::HwParameters),
+        None => (attr.key.as_str(), attr.value.as_str(), attr.range, AttrPlace::Op),
+    };
+    let key = key.trim_matches('"');
+    let mut markdown = format!("**attribute** `{key}` of `{}`", data.name);
+    if place == AttrPlace::HwParameters {
+        markdown.push_str(" (in `hw.parameters`)");
+    }
+    markdown.push_str("\n\n");
+    match attribute(key, place, kind, function) {
+        Some(def) => {
+            let _ = writeln!(markdown, "{}", def.doc);
+        }
+        None => markdown.push_str("an attribute hsir does not interpret\n"),
+    }
+    let value = value.trim();
+    if !value.is_empty() && value.len() <= 120 {
+        let _ = writeln!(markdown, "\nvalue: `{value}`");
+    }
+    markdown.push_str(&attribute_reading(item, op, key, value));
+    Some(Hover { range: item.abs(range), markdown })
+}
+
+/// What hsir reads from an attribute's value, with the readers the checks use.
+fn attribute_reading(item: &ItemView<'_>, op: OpId, key: &str, value: &str) -> String {
+    let ir = &item.lowered.item;
+    let mut out = String::new();
+    match key {
+        "hw.parameters" | "BUFFER_TYPE" | "NUM_SLOTS" | "TIMING" | "bufferType" | "numSlots"
+        | "dvLatency" | "slots" => {
+            if key == "TIMING" {
+                match crate::dataflow::parse_timing(value) {
+                    Ok(t) => {
+                        let _ = writeln!(
+                            out,
+                            "\nreads as {} (a latency left out is 0)",
+                            short_timing(t.or_zero())
+                        );
+                    }
+                    Err(why) => {
+                        let _ = writeln!(out, "\nnot a timing: {why}");
+                    }
+                }
+            }
+            if let Some(buffer) = buffer_hover(ir, op) {
+                if let crate::dataflow::BufferKind::Implied(t) = buffer.info.kind {
+                    let _ = writeln!(
+                        out,
+                        "\nno `BUFFER_TYPE` written: the component for these latencies and slots is `{}`",
+                        t.name()
+                    );
+                }
+                out.push('\n');
+                out.push_str(&buffer_markdown(ir, &buffer));
+            }
+        }
+        "groupSizes" | "connectedBlocks" | "stallability" | "initValues" => {
+            if let Some(entries) = crate::attrs::array(value) {
+                let entries: Vec<&str> =
+                    entries.iter().map(|e| crate::dataflow::attribute_scalar(e)).collect();
+                let what = match key {
+                    "groupSizes" => {
+                        let total: u64 = entries.iter().filter_map(|e| e.parse::<u64>().ok()).sum();
+                        format!(
+                            "{}, {} in all",
+                            plural(entries.len() as u32, "group"),
+                            plural(total as u32, "access")
+                        )
+                    }
+                    "connectedBlocks" => format!("blocks {}", entries.join(", ")),
+                    "stallability" => {
+                        let stalls: Vec<String> = entries
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, e)| **e == "true")
+                            .map(|(i, _)| i.to_string())
+                            .collect();
+                        format!(
+                            "{} register stages; stallable stages: {}",
+                            entries.len(),
+                            if stalls.is_empty() { "none".to_string() } else { stalls.join(", ") }
+                        )
+                    }
+                    _ => plural(entries.len() as u32, "value"),
+                };
+                let _ = writeln!(out, "\nreads as {what}");
+            }
+        }
+        "handshake.bb" => {
+            let _ = writeln!(out, "\nbasic block {}", crate::dataflow::attribute_scalar(value));
+        }
+        _ => {}
+    }
+    out
 }
 
 // ---- values ------------------------------------------------------------------------------
@@ -198,8 +470,24 @@ pub(crate) fn type_explanation(ty: &Type, style: Option<Style>) -> String {
             Type::Int { width, .. } | Type::Float { width, .. } => {
                 format!("a plain {width}-bit value: {}, no handshake\n", plural(*width, "wire"))
             }
-            Type::MemRef { .. } => {
-                "a memory reference: the ports of a memory, not a channel\n".to_string()
+            Type::MemRef { dims, elem, .. } => {
+                let mut out =
+                    "a memory reference: the ports of a memory, not a channel\n".to_string();
+                let count: Option<u64> = dims.iter().try_fold(1u64, |n, d| n.checked_mul((*d)?));
+                match (count, elem.bit_width()) {
+                    (Some(count), Some(bits)) => {
+                        let address = if count <= 1 { 1 } else { 64 - (count - 1).leading_zeros() };
+                        let _ = writeln!(
+                            out,
+                            "\n**memory** of {count} × `{elem}` ({bits}-bit elements, {} in all); an address takes {}",
+                            plural_u64(count * u64::from(bits), "bit"),
+                            plural(address, "bit")
+                        );
+                    }
+                    (None, _) => out.push_str("\nits size is not fixed (a `?` dimension)\n"),
+                    _ => {}
+                }
+                out
             }
             _ => String::new(),
         };
@@ -256,6 +544,14 @@ pub(crate) fn type_explanation(ty: &Type, style: Option<Style>) -> String {
         let _ = writeln!(out, "\n**{}**: {}", plural(total, "wire"), parts.join(" + "));
     }
     out
+}
+
+fn plural_u64(count: u64, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
 }
 
 fn plural(count: u32, noun: &str) -> String {

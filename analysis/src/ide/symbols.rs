@@ -37,6 +37,8 @@ pub enum SymbolKind {
     Memory,
     /// A buffer op (or an op configured as one through `hw.parameters`).
     Buffer,
+    /// An `instance` of another function (workspace search only; the outline leaves it out).
+    Instance,
 }
 
 /// One entry of a file's outline.
@@ -52,17 +54,20 @@ pub struct DocumentSymbol {
     pub children: Vec<DocumentSymbol>,
 }
 
-/// A function or module found by a workspace symbol search.
+/// A symbol found by a workspace search: a function or module, or an op with a name inside
+/// one (a buffer, memory interface, pipeline, pipeline stage or instance).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkspaceSymbol {
-    /// `@name`, as MLIR writes it.
+    /// `@name` for a function, as MLIR writes it; an op's `handshake.name`, else its results
+    /// (`%5`); a stage's label; an instance's name followed by its callee (`inst0 @adder`).
     pub name: String,
     pub kind: SymbolKind,
     pub file: FileId,
     /// The name's range in `file`.
     pub range: TextRange,
-    /// For files split with `// -----`: which case (`case 2`), counting from 1, so that
-    /// same-named functions of different cases can be told apart.
+    /// Where it is: for an op, the function holding it (`@f`); for files split with
+    /// `// -----`, which case (`case 2`, counting from 1), so that same-named functions of
+    /// different cases can be told apart (`@f, case 2` for an op).
     pub container: Option<String>,
 }
 
@@ -101,10 +106,6 @@ pub fn document_symbols(analysis: &Analysis<'_>, file: FileId) -> Vec<DocumentSy
     }
     out
 }
-
-/// A function's name as written, where it is (relative to the function) and its kind
-/// (`Analysis::memo`).
-struct FunctionHeader(Option<(String, TextRange, SymbolKind)>);
 
 /// An item's outline entries, relative to its start (`Analysis::memo`).
 struct ItemSymbols(Vec<DocumentSymbol>);
@@ -146,60 +147,153 @@ fn item_symbols(item: &ItemView<'_>, out: &mut Vec<DocumentSymbol>) {
     }
 }
 
-/// Functions and modules of the workspace whose name matches `query`: case-insensitive, as
-/// a subsequence (`gsn` finds `@gaussian`). Exact matches come first, then prefixes, then
-/// substrings, then other subsequences; ties in name, file and position order. An empty query
-/// lists every function. At most `WORKSPACE_SYMBOL_LIMIT` results.
+/// The symbols of the workspace whose name matches `query`: functions and modules, and the
+/// buffers, memory interfaces, pipelines, stages and instances inside them. Case-insensitive,
+/// as a subsequence (`gsn` finds `@gaussian`); ranked by `search`. An empty query lists
+/// everything (up to the limit).
 pub fn workspace_symbols(analysis: &Analysis<'_>, query: &str) -> Vec<WorkspaceSymbol> {
-    let query = query.trim().trim_start_matches('@').to_lowercase();
-    let functions = analysis.functions();
-    // Files split into `// -----` cases name the case of each function.
-    let split_files: Vec<FileId> =
-        functions.iter().filter(|(_, item)| item.case > 0).map(|(_, item)| item.file).collect();
-    let mut found: Vec<(u8, WorkspaceSymbol)> = Vec::new();
-    for (name, item) in &functions {
-        let Some(score) = match_score(&query, &name.to_lowercase()) else { continue };
-        // The name as written and its place are kept per function (relative to it), so a
-        // search does not read every function of a large workspace again.
+    let all = analysis.files().into_iter().flat_map(|file| file_symbols(analysis, file));
+    search(query, all, |s| s)
+}
+
+/// Every symbol of one file a workspace search can find, in text order, unfiltered: for a
+/// client that keeps them (the language server's index of files on disk) and ranks them with
+/// others through `search`.
+pub fn file_symbols(analysis: &Analysis<'_>, file: FileId) -> Vec<WorkspaceSymbol> {
+    let items = analysis.item_refs(file);
+    let split = items.iter().any(|i| i.case > 0);
+    let mut out = Vec::new();
+    for item in items {
+        // Kept per item (relative to it), so a search does not read every item of a large
+        // workspace again.
         let start = item.range.start();
-        let header =
-            analysis.memo(*item, |view| {
-                let top = view.lowered.item.ops.first();
-                let name = top.and_then(|top| top.signature.as_ref()?.name.clone());
-                FunctionHeader(top.zip(name).map(|(top, (written, range))| {
-                    (written, view.abs(range) - start, item_kind(top))
-                }))
-            });
-        let Some((written, range, kind)) = header.and_then(|h| h.0.clone()) else { continue };
-        let container = split_files.contains(&item.file).then(|| format!("case {}", item.case + 1));
-        found.push((
-            score,
-            WorkspaceSymbol {
-                name: written,
-                kind,
-                file: item.file,
-                range: range + start,
+        let Some(found) = analysis.memo(item, |view| ItemSearch(item_search(view, start))) else {
+            continue;
+        };
+        let case = split.then(|| format!("case {}", item.case + 1));
+        for entry in &found.0 {
+            let container = match (&entry.function, &case) {
+                (Some(f), Some(c)) => Some(format!("{f}, {c}")),
+                (Some(f), None) => Some(f.clone()),
+                (None, c) => c.clone(),
+            };
+            out.push(WorkspaceSymbol {
+                name: entry.name.clone(),
+                kind: entry.kind,
+                file,
+                range: entry.range + start,
                 container,
-            },
-        ));
+            });
+        }
     }
-    found.sort_by(|(sa, a), (sb, b)| {
-        (sa, a.name.to_lowercase(), &a.name, a.file, a.range.start()).cmp(&(
-            sb,
-            b.name.to_lowercase(),
-            &b.name,
-            b.file,
-            b.range.start(),
-        ))
+    out
+}
+
+/// `entries` whose symbol (`symbol`) matches `query`, best first: exact matches, then prefixes,
+/// then substrings, then other subsequences (case-insensitive, a leading `@` or `%` ignored);
+/// within each, functions and modules before the ops inside them, then by name; ties keep
+/// the order given. At most `WORKSPACE_SYMBOL_LIMIT` results.
+pub fn search<T>(
+    query: &str,
+    entries: impl IntoIterator<Item = T>,
+    symbol: impl Fn(&T) -> &WorkspaceSymbol,
+) -> Vec<T> {
+    let query = query.trim().trim_start_matches(['@', '%']).to_lowercase();
+    let mut found: Vec<(u8, bool, String, T)> = entries
+        .into_iter()
+        .filter_map(|entry| {
+            let s = symbol(&entry);
+            let lower = s.name.to_lowercase();
+            let score = match_score(&query, &lower)?;
+            let op = !matches!(s.kind, SymbolKind::Function | SymbolKind::Module);
+            Some((score, op, lower, entry))
+        })
+        .collect();
+    found.sort_by(|a, b| {
+        (a.0, a.1, &a.2, &symbol(&a.3).name).cmp(&(b.0, b.1, &b.2, &symbol(&b.3).name))
     });
     found.truncate(WORKSPACE_SYMBOL_LIMIT);
-    found.into_iter().map(|(_, s)| s).collect()
+    found.into_iter().map(|(_, _, _, entry)| entry).collect()
+}
+
+/// One entry of an item's search symbols, relative to the item.
+struct SearchEntry {
+    name: String,
+    kind: SymbolKind,
+    range: TextRange,
+    /// The function or module holding it, for ops.
+    function: Option<String>,
+}
+
+/// An item's search symbols (`Analysis::memo`).
+struct ItemSearch(Vec<SearchEntry>);
+
+/// The symbols of one item a workspace search finds: its function (by the name as written,
+/// at the name) and its outline entries except plain blocks (at their focus), and its
+/// instances (at their op name), relative to the item's start `start`.
+fn item_search(view: &ItemView<'_>, start: TextSize) -> Vec<SearchEntry> {
+    let mut out = Vec::new();
+    let ir = &view.lowered.item;
+    let Some(top) = ir.ops.first() else { return out };
+    let function = top.signature.as_ref().and_then(|s| s.name.clone());
+    if let Some((written, range)) = &function {
+        out.push(SearchEntry {
+            name: written.clone(),
+            kind: item_kind(top),
+            range: view.abs(*range) - start,
+            function: None,
+        });
+    }
+    let holder = function.as_ref().map(|(name, _)| name.clone());
+    let mut outline = Vec::new();
+    item_symbols(view, &mut outline);
+    fn walk(
+        symbols: &[DocumentSymbol],
+        holder: &Option<String>,
+        start: TextSize,
+        out: &mut Vec<SearchEntry>,
+    ) {
+        for s in symbols {
+            if !matches!(s.kind, SymbolKind::Function | SymbolKind::Module | SymbolKind::Block) {
+                out.push(SearchEntry {
+                    name: s.name.clone(),
+                    kind: s.kind,
+                    range: s.focus_range - start,
+                    function: holder.clone(),
+                });
+            }
+            walk(&s.children, holder, start, out);
+        }
+    }
+    walk(&outline, &holder, start, &mut out);
+    for op in ir.ops.iter().skip(1) {
+        if OpKind::of(op) != Some(OpKind::Instance) {
+            continue;
+        }
+        let results = results_text(op);
+        let own = handshake_name(op).or_else(|| (!results.is_empty()).then_some(results));
+        let callee = op.symbol.as_ref().map(|(callee, _)| callee.as_str());
+        let name = match (own, callee) {
+            (Some(own), Some(callee)) => format!("{own} {callee}"),
+            (Some(own), None) => own,
+            (None, Some(callee)) => callee.to_string(),
+            (None, None) => op.name.clone(),
+        };
+        out.push(SearchEntry {
+            name,
+            kind: SymbolKind::Instance,
+            range: view.abs(op.name_range) - start,
+            function: holder.clone(),
+        });
+    }
+    out.sort_by_key(|e| e.range.start());
+    out
 }
 
 /// How well `name` matches `query` (both lowercase): 0 exact, 1 prefix, 2 substring,
 /// 3 subsequence; `None` when it does not match.
 fn match_score(query: &str, name: &str) -> Option<u8> {
-    let name = name.trim_start_matches('@').trim_matches('"');
+    let name = name.trim_start_matches(['@', '%']).trim_matches('"');
     if query.is_empty() {
         return Some(0);
     }

@@ -450,6 +450,7 @@ fn symbol_kind(kind: symbols::SymbolKind) -> lsp::SymbolKind {
         K::Block => lsp::SymbolKind::NAMESPACE,
         K::Memory => lsp::SymbolKind::ARRAY,
         K::Buffer => lsp::SymbolKind::VARIABLE,
+        K::Instance => lsp::SymbolKind::OBJECT,
     }
 }
 
@@ -486,22 +487,49 @@ pub fn document_symbols(
     ))
 }
 
+/// The workspace's symbols matching the query: those of the open documents as the editor has
+/// them, and those of the workspace's files on disk that are not open (`disk`, from the
+/// index), ranked together.
 pub fn workspace_symbols(
     world: &mut World,
     params: lsp::WorkspaceSymbolParams,
+    disk: super::index::Snapshot,
 ) -> Option<lsp::WorkspaceSymbolResponse> {
     let encoding = world.encoding;
+    let open: std::collections::HashSet<std::path::PathBuf> =
+        world.docs.keys().filter_map(|uri| super::index::path_of(uri)).collect();
     let (analysis, docs) = world.analysis();
-    let found = symbols::workspace_symbols(&analysis, &params.query);
+    enum Place<'a> {
+        Open,
+        Disk(&'a lsp::Uri, lsp::Range),
+    }
+    let open_symbols: Vec<symbols::WorkspaceSymbol> = analysis
+        .files()
+        .into_iter()
+        .flat_map(|file| symbols::file_symbols(&analysis, file))
+        .collect();
+    let mut candidates: Vec<(&symbols::WorkspaceSymbol, Place<'_>)> =
+        open_symbols.iter().map(|s| (s, Place::Open)).collect();
+    for (path, uri, found) in &disk {
+        if open.contains(path) {
+            continue;
+        }
+        candidates.extend(found.iter().map(|d| (&d.symbol, Place::Disk(uri, d.range))));
+    }
+    let found = symbols::search(&params.query, candidates, |(s, _)| s);
     let out = found
         .into_iter()
-        .filter_map(|s| {
+        .filter_map(|(s, place)| {
+            let location = match place {
+                Place::Open => location(&docs, s.file, s.range, encoding)?,
+                Place::Disk(uri, range) => lsp::Location { uri: uri.clone(), range },
+            };
             Some(lsp::WorkspaceSymbol {
-                name: s.name,
+                name: s.name.clone(),
                 kind: symbol_kind(s.kind),
                 tags: None,
-                container_name: s.container,
-                location: lsp::OneOf::Left(location(&docs, s.file, s.range, encoding)?),
+                container_name: s.container.clone(),
+                location: lsp::OneOf::Left(location),
                 data: None,
             })
         })

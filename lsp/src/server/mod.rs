@@ -10,6 +10,7 @@ mod config;
 mod cosim;
 mod features;
 mod graph;
+mod index;
 
 mod proto;
 mod rtl;
@@ -104,6 +105,10 @@ pub struct Backend {
     message_requests: AtomicBool,
     /// The cancel flags of running placements, by progress token (`buffers::token_key`).
     cancels: Mutex<std::collections::HashMap<String, Arc<AtomicBool>>>,
+    /// The workspace's `.mlir` files on disk, for workspace symbols; made in `initialize`.
+    index: Arc<Mutex<Option<index::DiskIndex>>>,
+    /// Whether the client lets the server register a file watcher (`initialized` does).
+    watch_files: AtomicBool,
 }
 
 impl Backend {
@@ -119,6 +124,8 @@ impl Backend {
             document_changes: AtomicBool::new(false),
             message_requests: AtomicBool::new(false),
             cancels: Mutex::new(std::collections::HashMap::new()),
+            index: Arc::new(Mutex::new(None)),
+            watch_files: AtomicBool::new(false),
         }
     }
 
@@ -259,6 +266,14 @@ impl LanguageServer for Backend {
         let message_requests =
             (params.capabilities.window.as_ref()).is_some_and(|w| w.show_message.is_some());
         self.message_requests.store(message_requests, Ordering::Relaxed);
+        let watch_files = (params.capabilities.workspace.as_ref())
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|w| w.dynamic_registration)
+            .unwrap_or(false);
+        self.watch_files.store(watch_files, Ordering::Relaxed);
+        if let Ok(mut slot) = self.index.lock() {
+            *slot = Some(index::DiskIndex::new(encoding));
+        }
         #[allow(deprecated)]
         let mut roots: Vec<PathBuf> = (params.workspace_folders.iter().flatten())
             .filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned()))
@@ -323,6 +338,41 @@ impl LanguageServer for Backend {
             }),
             offset_encoding: None,
         })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        // The workspace's `.mlir` files, so that symbol search reads a file again when it
+        // changes on disk (it also compares sizes and times, for clients that do not watch).
+        if !self.watch_files.load(Ordering::Relaxed) || self.roots().is_empty() {
+            return;
+        }
+        let options = DidChangeWatchedFilesRegistrationOptions {
+            watchers: vec![FileSystemWatcher {
+                glob_pattern: GlobPattern::String("**/*.mlir".to_string()),
+                kind: None,
+            }],
+        };
+        let registration = Registration {
+            id: "hsir-watch-mlir".to_string(),
+            method: "workspace/didChangeWatchedFiles".to_string(),
+            register_options: serde_json::to_value(options).ok(),
+        };
+        // Not awaited here: a client slow to answer must not hold up the messages after
+        // `initialized`. One that refuses leaves the size and time comparison.
+        let client = self.client.clone();
+        tokio::spawn(async move {
+            let _ = client.register_capability(vec![registration]).await;
+        });
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        let paths: Vec<PathBuf> =
+            params.changes.iter().filter_map(|c| index::path_of(c.uri.as_str())).collect();
+        if let Ok(mut slot) = self.index.lock() {
+            if let Some(index) = slot.as_mut() {
+                index.invalidate(paths);
+            }
+        }
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -405,7 +455,17 @@ impl LanguageServer for Backend {
         &self,
         params: WorkspaceSymbolParams,
     ) -> Result<Option<WorkspaceSymbolResponse>> {
-        self.request(move |w| features::workspace_symbols(w, params)).await
+        // The files on disk are walked and read off the analysis worker.
+        let (index, roots) = (self.index.clone(), self.roots());
+        let disk = tokio::task::spawn_blocking(move || {
+            let mut slot = index.lock().ok()?;
+            Some(slot.as_mut()?.refresh(&roots))
+        })
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+        self.request(move |w| features::workspace_symbols(w, params, disk)).await
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
