@@ -615,3 +615,53 @@ fn a_client_that_cannot_be_asked_gets_the_buffers_replaced_and_told() {
     let messages = client.shutdown_and_collect();
     assert!(messages.iter().all(|m| m["method"] != "window/showMessageRequest"), "{messages:?}");
 }
+
+/// The editor's command on a kernel of Dynamatic's suite (its unbuffered `handshake.mlir`, as
+/// Dynamatic's flow hands it to placement): the placed text runs in co-simulation equal to the
+/// kernel's C, in the cycles the CLI's placement reaches (the slack search included), no more
+/// than Dynamatic's own circuit. Without `../shared` the test says so and passes.
+#[test]
+fn a_suite_kernel_placed_from_the_editor_equals_c_in_dynamatics_cycles() {
+    let Some(suite) = common::dynamatic_suite() else { return };
+    let text = std::fs::read_to_string(suite.join("ir/atax_LEGACY__handshake.mlir")).unwrap();
+    let mut client = start(json!({"buffers": {"algorithm": "fpga20"}}));
+    let uri = "file:///hsir-test/atax_LEGACY.mlir";
+    client.open(uri, &text);
+    let id = execute(&mut client, json!({"uri": uri}));
+    let request = client.wait(|m| is_request(m, "workspace/applyEdit"));
+    let edits = request["params"]["edit"]["documentChanges"][0]["edits"].as_array().unwrap();
+    let placed = apply(&text, edits);
+    answer(&mut client, &request, json!({"applied": true}));
+    let response = client.response(id);
+    let message = response["result"]["message"].as_str().unwrap().to_string();
+    assert!(message.contains("slack: +"), "{message}");
+    client.shutdown_and_collect();
+
+    let dir = std::env::temp_dir().join(format!("hsir-lsp-buffers-{}-atax", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("atax.mlir");
+    std::fs::write(&file, &placed).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_hsir"))
+        .args(["cosim", file.to_str().unwrap(), "--format", "json", "--c"])
+        .arg(suite.join("c/atax.c"))
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&output.stdout).to_string();
+    assert!(output.status.success(), "{shown}{}", String::from_utf8_lossy(&output.stderr));
+    let v: Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!(v["verdict"], "pass", "{v}");
+    let results = std::fs::read_to_string(suite.join("RESULTS.tsv")).unwrap();
+    let dynamatic: u64 = results
+        .lines()
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .find(|f| f[0] == "atax" && f[1] == "LEGACY")
+        .map(|f| f[4].parse::<u64>().unwrap() - 9)
+        .unwrap();
+    let cycles = v["cycles"].as_u64().unwrap();
+    assert!(
+        cycles <= dynamatic,
+        "{cycles} cycles from the editor's placement, Dynamatic {dynamatic}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
