@@ -139,6 +139,10 @@ enum Command {
         /// the cycle-level model after the MILP, that let loops run ahead of each other.
         #[arg(long)]
         no_slack: bool,
+        /// The inputs the slack search runs the function on (`NAME = 1, 2, 3` per line, as
+        /// `hsir rtl --inputs`), instead of the testbench's random ones.
+        #[arg(long, value_name = "FILE")]
+        inputs: Option<PathBuf>,
     },
     /// Run hsir's token interpreter on a `handshake.func`.
     ///
@@ -288,6 +292,7 @@ fn main() -> ExitCode {
             solver,
             timing,
             no_slack,
+            inputs,
         } => cli::buffers::run(&cli::buffers::BuffersArgs {
             file,
             algorithm,
@@ -304,6 +309,7 @@ fn main() -> ExitCode {
             solver,
             timing,
             slack: !no_slack,
+            inputs,
         }),
         Command::Cosim { file, c_file, top, simulator, format, out, cc, timeout, max_firings } => {
             cli::cosim::run(&cli::cosim::CosimArgs {

@@ -154,3 +154,27 @@ fn atax_slack_lets_its_loops_overlap_in_fewer_cycles_than_dynamatic() {
     let (_, report) = place(&suite, &dir, "atax_LEGACY", &["--no-slack"]);
     assert!(report["functions"][0]["slack"].is_null(), "{report}");
 }
+
+/// gcd's testbench draws random inputs, negative ones among them, on which its
+/// `while (a != 0)` loop of arithmetic shifts never ends: the slack search says it could not
+/// measure. Given the C program's inputs (`--inputs`), it runs the circuit on them; a file it
+/// cannot read is a usage error naming it.
+#[test]
+fn slack_runs_on_the_inputs_given() {
+    let Some(suite) = suite() else { return };
+    let dir = scratch("gcd");
+    let (_, report) = place(&suite, &dir, "gcd_FTD", &[]);
+    let note = report["functions"][0]["slack"]["note"].as_str().unwrap_or("").to_string();
+    assert!(note.contains("not measured"), "{report}");
+    let inputs = dir.join("inputs.txt");
+    std::fs::write(&inputs, "a = 7966496\nb = 314080416\n").unwrap();
+    let (_, report) = place(&suite, &dir, "gcd_FTD", &["--inputs", inputs.to_str().unwrap()]);
+    let slack = &report["functions"][0]["slack"];
+    assert!(slack["note"].is_null(), "{report}");
+    assert!(slack["cyclesBefore"].as_u64().is_some_and(|c| c > 0), "{report}");
+    let ir = suite.join("ir/gcd_FTD__handshake.mlir");
+    let missing = dir.join("no-such-inputs.txt");
+    let output = hsir(&["buffers", ir.to_str().unwrap(), "--inputs", missing.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("cannot read the inputs file"), "{}", text(&output.stderr));
+}

@@ -76,6 +76,9 @@ pub struct Options {
     /// After the MILP, add the transparent slots that make the circuit faster in the
     /// cycle-level model (`slack`).
     pub slack: bool,
+    /// The text of a testbench inputs file (`NAME = 1, 2, 3` per line, as `hsir rtl --inputs`)
+    /// the slack search runs the function on, instead of the inputs its testbench would draw.
+    pub inputs: Option<String>,
 }
 
 impl Default for Options {
@@ -91,6 +94,7 @@ impl Default for Options {
             max_slots: 4,
             node_limit: None,
             slack: true,
+            inputs: None,
         }
     }
 }
@@ -1156,7 +1160,8 @@ pub fn place_program(
         if options.slack && !placement.cancelled {
             let circt = edit::form(func) == edit::Form::Syntax(BufferSyntax::Circt);
             let deadline = started + options.time_limit;
-            let slack = slack::tune(func, text, &mut placement, options.algorithm, circt, deadline);
+            let inputs = options.inputs.as_deref();
+            let slack = slack::tune(func, text, &mut placement, options, circt, inputs, deadline);
             placement.time = started.elapsed();
             placement.slack = Some(slack);
         }

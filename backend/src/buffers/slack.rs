@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use super::formulation::Algorithm;
 use super::timing_paths::Choice;
-use super::{edit, graph, mapping, Placed, Placement};
+use super::{edit, graph, mapping, Options, Placed, Placement};
 use crate::capacity::Verdict;
 use crate::program::Func;
 
@@ -74,10 +74,12 @@ pub fn tune(
     func: &Func,
     text: &str,
     placement: &mut Placement,
-    algorithm: Algorithm,
+    options: &Options,
     circt: bool,
+    inputs: Option<&str>,
     deadline: Instant,
 ) -> Slack {
+    let algorithm = options.algorithm;
     let started = Instant::now();
     let mut slack = Slack::default();
     if circt {
@@ -91,7 +93,7 @@ pub fn tune(
     }
     let run = |extra: &[(usize, u32)], slack: &mut Slack| {
         slack.runs += 1;
-        measure(func, text, &with_slots(placement, extra, algorithm))
+        measure(func, text, inputs, &with_slots(placement, extra, algorithm))
     };
     let Some((before, _)) = run(&[], &mut slack) else {
         slack.note =
@@ -237,14 +239,19 @@ fn with_slots(placement: &Placement, extra: &[(usize, u32)], algorithm: Algorith
 }
 
 /// The function's cycles with `placement` written into `text`, by the cycle-level model on one
-/// invocation with its testbench's inputs (seed 1; one, as C calls a kernel and as Dynamatic's
+/// invocation with `inputs` (an inputs file's text) or its testbench's inputs (seed 1; one, as C calls a kernel and as Dynamatic's
 /// circuits are built for), and the most tokens each channel's buffers held at once; `None`
 /// when the model cannot tell (not modelled, a deadlock, the limit).
-fn measure(func: &Func, text: &str, placement: &Placement) -> Option<(u64, HashMap<usize, usize>)> {
+fn measure(
+    func: &Func,
+    text: &str,
+    inputs: Option<&str>,
+    placement: &Placement,
+) -> Option<(u64, HashMap<usize, usize>)> {
     let edits = edit::edits(func, placement, text);
     let placed = edit::apply(text, &edits);
     let program = crate::Program::from_parse(hsir_parser::parse(&placed));
-    let run = crate::capacity::check_run(&placed, &program, &func.name, 1, Some(1), None)?;
+    let run = crate::capacity::check_run(&placed, &program, &func.name, 1, Some(1), inputs)?;
     let Verdict::Completed { cycles } = run.verdict else { return None };
     // A channel of the placement is known in the placed text by its consumer (its label,
     // which placement does not change) and operand.

@@ -29,6 +29,7 @@ pub struct BuffersArgs {
     pub solver: String,
     pub timing: Option<PathBuf>,
     pub slack: bool,
+    pub inputs: Option<PathBuf>,
 }
 
 pub fn run(args: &BuffersArgs) -> u8 {
@@ -197,6 +198,13 @@ fn options(args: &BuffersArgs) -> Result<Options, String> {
         node_limit: args.node_limit,
         solver,
         slack: args.slack,
+        inputs: match &args.inputs {
+            None => None,
+            Some(path) => Some(
+                std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read the inputs file {}: {e}", path.display()))?,
+            ),
+        },
         ..Options::default()
     })
 }
