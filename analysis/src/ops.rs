@@ -433,6 +433,11 @@ impl OpKind {
         matches!(self, OpKind::End | OpKind::Return)
     }
 
+    /// Integer shifts, whose second operand is the shift amount.
+    pub fn is_shift(self) -> bool {
+        matches!(self, OpKind::ShLI | OpKind::ShRSI | OpKind::ShRUI)
+    }
+
     pub fn is_binary(self) -> bool {
         self.def().typing == Typing::Binary
     }
