@@ -1148,7 +1148,7 @@ pub fn place_program(
             message,
         )]);
     }
-    if !(options.period > timing.overhead()) {
+    if options.period.is_nan() || options.period <= timing.overhead() {
         return Err(vec![Diagnostic::new(
             DiagnosticCode::PlacementPathTooLong,
             funcs[0].absolute(funcs[0].op().name_range),
