@@ -90,10 +90,8 @@ fn trim(x: f64) -> String {
 
 /// The analysis of `func` as written: its buffers where they are, each unit at its widths.
 pub fn analyse_func(func: &Func, timing: &TimingModel, period: f64) -> Timing {
-    let (mut graph, _) = Graph::build(func, timing, false, period);
-    for unit in &mut graph.units {
-        unit.data_only = true;
-    }
+    // Data delays are read from each unit's timing (`data_delay`), whatever its `data_only`.
+    let (graph, _) = Graph::build(func, timing, false, period);
     let choices: Vec<Choice> = graph
         .channels
         .iter()
@@ -104,13 +102,13 @@ pub fn analyse_func(func: &Func, timing: &TimingModel, period: f64) -> Timing {
     analyse(&graph, &choices, &buf, period)
 }
 
-/// The characterized data delay of a combinational unit (0 for a registered one).
+/// The characterized data delay of a combinational unit (0 for a registered one: a pipelined
+/// unit, a memory interface, an argument, the terminator).
 fn data_delay(graph: &Graph, u: usize) -> f64 {
-    let unit = &graph.units[u];
-    if registered(graph, u) || unit.timing.latency > 0 {
+    if registered(graph, u) {
         0.0
     } else {
-        unit.timing.data
+        graph.units[u].timing.data
     }
 }
 
