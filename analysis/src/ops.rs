@@ -439,12 +439,19 @@ impl OpKind {
     }
 
     /// Ops whose (first) result carries the value of their first operand, unchanged or only
-    /// re-sized: forks, extensions and truncations of integers, buffers.
+    /// re-sized: forks, extensions, truncations and casts of integers, buffers.
     pub fn forwards_value(self) -> bool {
         self.is_buffer()
             || matches!(
                 self,
-                OpKind::Fork | OpKind::LazyFork | OpKind::ExtSI | OpKind::ExtUI | OpKind::TruncI
+                OpKind::Fork
+                    | OpKind::LazyFork
+                    | OpKind::ExtSI
+                    | OpKind::ExtUI
+                    | OpKind::TruncI
+                    | OpKind::IndexCast
+                    | OpKind::IndexCastUI
+                    | OpKind::Bitcast
             )
     }
 

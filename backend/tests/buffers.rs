@@ -1,7 +1,10 @@
 //! Buffer placement on the fixtures of `test_data/placement`.
 //!
 //! Each fixture names its runs with `// hsir-place: ALGORITHM [period=NS] [strip]
-//! [timing=FILE] [profile=FILE] [time_limit_ms=N] [nodes=N] [func=NAME]` lines; a run may be followed by
+//! [timing=FILE] [overhead=NS] [profile=FILE] [time_limit_ms=N] [nodes=N] [func=NAME]` lines; a
+//! run is timed by the plain sum of delays (the built-in model, or FILE, with no register-to-
+//! register overhead: what the fixtures' comments work out by hand) unless it gives `overhead`
+//! (`overhead=builtin`: the built-in model's calibrated value); a run may be followed by
 //! `// hsir-expect: KEY=VALUE ...` lines with what its result must be, worked out by hand
 //! (`dv=` and `r=`: the channels whose buffers break data/valid or ready, each named by its
 //! producer's value, `%x2`, or by `%x2>%x3` for the channel into the op defining `%x3`;
@@ -31,7 +34,7 @@ struct Run {
     line: usize,
     tag: String,
     options: Options,
-    timing: Option<TimingModel>,
+    timing: TimingModel,
     func: Option<String>,
     expect: Vec<(String, String)>,
 }
@@ -54,6 +57,7 @@ fn runs(path: &Path, text: &str) -> Vec<Run> {
             };
             let mut tag = algorithm.to_string();
             let mut timing = None;
+            let mut overhead = 0.0;
             let mut func = None;
             for word in words {
                 let (key, value) = word.split_once('=').unwrap_or((word, ""));
@@ -71,6 +75,10 @@ fn runs(path: &Path, text: &str) -> Vec<Run> {
                         let p = std::fs::read_to_string(dir().join(value)).unwrap();
                         options.profile = Some(Profile::parse(&p).unwrap());
                     }
+                    "overhead" if value == "builtin" => {
+                        overhead = TimingModel::builtin().overhead();
+                    }
+                    "overhead" => overhead = value.parse().unwrap(),
                     "nodes" => options.node_limit = Some(value.parse().unwrap()),
                     "func" => func = Some(value.to_string()),
                     other => panic!("{}:{}: unknown option `{other}`", path.display(), i + 1),
@@ -78,6 +86,7 @@ fn runs(path: &Path, text: &str) -> Vec<Run> {
                 tag.push('.');
                 tag.push_str(&word.replace(['=', '/'], "-"));
             }
+            let timing = timing.as_ref().unwrap_or(TimingModel::builtin()).with_overhead(overhead);
             runs.push(Run { line: i + 1, tag, options, timing, func, expect: Vec::new() });
         } else if let Some(rest) = line.strip_prefix("// hsir-expect:") {
             let run = runs.last_mut().expect("`hsir-expect:` after an `hsir-place:` line");
@@ -214,7 +223,7 @@ fn placements_match_their_expectations_and_snapshots() {
         assert!(!runs.is_empty(), "{} has no `// hsir-place:` line", path.display());
         for run in &runs {
             count += 1;
-            let timing = run.timing.as_ref().unwrap_or(TimingModel::builtin());
+            let timing = &run.timing;
             let name = format!("{}:{} ({})", path.display(), run.line, run.tag);
             let output = match buffers::place_program(
                 &program,

@@ -411,3 +411,31 @@ handshake.func @f(%a: memref<4xf32>, %x: !handshake.channel<f32>, %i: !handshake
     assert_eq!(latency("load0"), op("load.lsq", 32).latency);
     assert_eq!(latency("load0"), 4);
 }
+
+/// The `overhead` setting: 0 when a file sets none (the plain sum), the value written
+/// otherwise, and the built-in file's calibrated 0.722 ns; the bad values are in
+/// `test_data/timing/bad/overhead*.txt`.
+#[test]
+fn overhead_setting() {
+    assert_eq!(model().overhead(), 0.722, "the calibrated built-in overhead");
+    let minimal = std::fs::read_to_string(test_data().join("minimal.txt")).unwrap_or_default();
+    let plain = TimingModel::parse(&minimal).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(plain.overhead(), 0.0, "no setting, no overhead");
+    assert_eq!(plain.path([1.5, 2.0]), 3.5, "the plain sum");
+    let text = minimal.replacen("period = 3.0", "period = 3.0\noverhead = 0.5", 1);
+    let model = TimingModel::parse(&text).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(model.overhead(), 0.5);
+    assert_eq!(model.path([1.5, 2.0]), 0.5 + 1.0 + 1.5);
+    assert_eq!(model.path([2.0]), 2.0, "one unit costs its characterized delay");
+    assert_eq!(model.excess(0.25), 0.0, "a unit faster than the overhead adds nothing");
+    // Every other number reads as without the setting.
+    assert_eq!(model.op("p", 64), plain.op("p", 64));
+    // An overhead as large as the period leaves a path no time.
+    let text = minimal.replacen("period = 3.0", "period = 3.0\noverhead = 3", 1);
+    let errors = TimingModel::parse(&text).err().unwrap_or_default();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(
+        errors[0].message,
+        "`overhead` (3 ns) must be less than the period (3 ns): every register-to-register path pays it once"
+    );
+}

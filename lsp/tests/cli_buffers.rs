@@ -43,7 +43,8 @@ fn writes_the_placed_text_to_a_file_or_stdout() {
     let dir = scratch("out");
     let out = dir.join("chain.mlir");
     let input = fixture("long_chain.mlir");
-    let expected = read(&fixture("placed/long_chain.fpga20.mlir"));
+    // The command line places with the built-in model, overhead included.
+    let expected = read(&fixture("placed/long_chain.fpga20.overhead-builtin.mlir"));
     let run = hsir(&["buffers", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     assert_eq!(read(&out), expected);
@@ -56,7 +57,7 @@ fn writes_the_placed_text_to_a_file_or_stdout() {
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     assert_eq!(
         String::from_utf8(run.stdout).unwrap(),
-        read(&fixture("placed/long_chain.fpl22.mlir"))
+        read(&fixture("placed/long_chain.fpl22.overhead-builtin.mlir"))
     );
 }
 
@@ -130,12 +131,23 @@ fn report_and_model_files() {
             assert!(!m[key].is_null(), "a model lacks `{key}`: {m}");
         }
     }
+    // The `i` recurrence (mux 1.117, cmpi 1.544, addi 1.869 ns) costs 0.722 + 0.395 + 0.822 +
+    // 1.147 = 3.086 ns under the built-in overhead: one register, one iteration a cycle (the
+    // plain sum, 4.53 ns, needed two).
     let theta = f["cfdfcs"][0]["throughput"].as_f64().unwrap();
-    assert!((theta - 0.5).abs() < 1e-6, "{theta}");
-    // What limits the loop: a cycle with 2 registers per token.
+    assert!((theta - 1.0).abs() < 1e-6, "{theta}");
+    // What limits the loop: a cycle with 1 register per token.
     let recurrence = &f["cfdfcs"][0]["recurrence"];
-    assert_eq!(recurrence["ii"].as_f64(), Some(2.0), "{recurrence}");
-    assert!(recurrence["limit"].as_str().unwrap().starts_with("II 2: "), "{recurrence}");
+    assert_eq!(recurrence["ii"].as_f64(), Some(1.0), "{recurrence}");
+    assert!(recurrence["limit"].as_str().unwrap().starts_with("II 1: "), "{recurrence}");
+    // The static timing analysis of the result.
+    let timing = &f["timing"];
+    assert_eq!(timing["overheadNs"].as_f64(), Some(0.722), "{timing}");
+    assert_eq!(timing["periodNs"].as_f64(), Some(4.0), "{timing}");
+    let longest = timing["longestPath"]["delayNs"].as_f64().unwrap();
+    assert!(longest <= 4.0 && longest > 0.722, "{timing}");
+    assert!((timing["slackNs"].as_f64().unwrap() - (4.0 - longest)).abs() < 1e-9, "{timing}");
+    assert_eq!(timing["combinationalCycles"], serde_json::json!([]), "{timing}");
     assert_eq!(f["buffers"].as_array().unwrap().len(), 13);
     let channels = f["channels"].as_u64().unwrap() as usize;
     assert_eq!(f["channelList"].as_array().unwrap().len(), channels);
@@ -157,6 +169,10 @@ fn bad_input_gets_a_message_naming_the_problem() {
     for (args, message) in [
         (vec!["--algorithm", "fpga21"], "unknown algorithm `fpga21`; expected `fpga20` or `fpl22`"),
         (vec!["--period", "0"], "the period must be a positive number of ns, not `0`"),
+        (
+            vec!["--period", "0.7"],
+            "the period (0.7 ns) must be more than the timing model's overhead (0.722 ns)",
+        ),
         (vec!["--time-limit=-1"], "the time limit must be a positive number of seconds"),
         (vec!["--time-limit", "1e308"], "at most 86400 (a day), not `1e308`"),
         (vec!["--solver", "cplex"], "unknown solver `cplex`; expected `microlp` or `highs`"),
@@ -247,4 +263,48 @@ fn output_to_a_device_or_through_a_link() {
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
     assert_eq!(read(&target), read(&fixture("placed/long_chain.fpga20.mlir")));
+}
+
+/// `hsir timing` on a placed file: the longest path, worked out in `test_data/timing/sta/`'s
+/// fixture; the same under the plain sum; a combinational cycle named and exit status 1; usage
+/// problems with status 2.
+#[test]
+fn timing_reports_the_longest_path_and_the_cycles() {
+    let sta =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../backend/test_data/timing/sta/chain.mlir");
+    let run = hsir(&["timing", sta.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let out = String::from_utf8(run.stdout).unwrap();
+    assert_eq!(
+        out,
+        "@chain: longest data path 3.016 ns at a 4 ns period (slack +0.984 ns; overhead 0.722 ns, plain sum 3.738 ns):\n  \
+         argument %b → addi %x1 (1.869) → addi %x2 (1.869) → buffer addi %x2→fork %rf\n  \
+         longest under the plain sum (overhead 0): 3.738 ns:\n  \
+         argument %b → addi %x1 (1.869) → addi %x2 (1.869) → buffer addi %x2→fork %rf\n"
+    );
+    // At 3 ns the path is too long: status 1, a negative slack.
+    let run = hsir(&["timing", sta.to_str().unwrap(), "--period", "3", "--format", "json"]);
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let json: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let f = &json["functions"][0];
+    assert!((f["slackNs"].as_f64().unwrap() + 0.016).abs() < 1e-9, "{f}");
+    assert!((f["plainSumPath"]["delayNs"].as_f64().unwrap() - 3.738).abs() < 1e-9, "{f}");
+    // A loop nothing breaks: its cycles are named.
+    let run = hsir(&["timing", fixture("sum_loop.mlir").to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let out = String::from_utf8(run.stdout).unwrap();
+    assert!(
+        out.contains("combinational cycle (no register): mux %sum → cond_br %sum_t → addi %sum_next → mux %sum"),
+        "{out}"
+    );
+    for (args, message) in [
+        (vec!["--period", "0.5"], "must be more than the timing model's overhead (0.722 ns)"),
+        (vec!["--func", "nope"], "has no function `nope` with a body"),
+    ] {
+        let mut all = vec!["timing", sta.to_str().unwrap()];
+        all.extend(args);
+        let run = hsir(&all);
+        assert_eq!(run.status.code(), Some(2), "{all:?}: {}", stderr(&run));
+        assert!(stderr(&run).contains(message), "{all:?}: {}", stderr(&run));
+    }
 }

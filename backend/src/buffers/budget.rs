@@ -28,6 +28,8 @@ use super::timing_paths::{
 pub struct Timing<'a> {
     pub graph: &'a Graph,
     pub buf: &'a [BufferDelays],
+    /// What one path's delays may add up to: the clock period less the timing model's
+    /// overhead (`Graph::path_budget`).
     pub period: f64,
     pub allowed: &'a dyn Fn(usize) -> bool,
 }

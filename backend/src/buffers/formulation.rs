@@ -91,6 +91,9 @@ pub struct Inputs<'a> {
     pub graph: &'a Graph,
     pub loops: &'a Loops,
     pub algorithm: Algorithm,
+    /// What one register-to-register path's delays may add up to: the clock period less the
+    /// timing model's overhead (`Graph::path_budget`); the units' delays are read beyond the
+    /// overhead (`Unit::dv_delay`, ...). With no overhead, the period and the delays.
     pub period: f64,
     pub buf: &'a [BufferDelays],
     /// Current choices: the constants of channels outside the decision set, and the lower
@@ -265,9 +268,8 @@ pub fn build(inputs: &Inputs, scope: &Scope) -> Built {
         }
         let unit = &graph.units[u];
         if registered(graph, u) {
-            let t = &unit.timing;
-            let out_delay = if t.latency > 0 { t.out_port.data.max(t.out_port.valid) } else { 0.0 };
-            let in_delay = t.in_port.data.max(t.in_port.valid);
+            let out_delay = if unit.timing.latency > 0 { unit.out_port_dv() } else { 0.0 };
+            let in_delay = unit.in_port_dv();
             for &o in &outs {
                 if out_delay > 0.0 {
                     model.row(
@@ -325,13 +327,12 @@ pub fn build(inputs: &Inputs, scope: &Scope) -> Built {
             for &o in &outs {
                 let vin = vi[o].unwrap();
                 if registered(graph, u) {
-                    let t = &unit.timing;
-                    if t.latency > 0 && t.out_port.valid > 0.0 {
+                    if unit.timing.latency > 0 && unit.out_port_v() > 0.0 {
                         model.row(
                             format!("vregout_c{o}"),
                             vec![(vin, 1.0)],
                             Cmp::Ge,
-                            t.out_port.valid,
+                            unit.out_port_v(),
                         );
                     }
                     continue;

@@ -39,13 +39,24 @@ pub struct Unit {
     /// (its MILP has rows for the data signal only, with each unit's `data` delay); set for
     /// FPGA20 placements. Otherwise the valid and pin-to-pin delays count too.
     pub data_only: bool,
+    /// The timing model's register-to-register overhead (`TimingModel::overhead`), which every
+    /// delay of `timing` includes. The delays below are what the unit adds to a path beyond
+    /// it (`max(0, d − overhead)`); a path is then timed against the period less the overhead
+    /// (`Graph::path_budget`). With 0, the characterized delays and the period themselves.
+    pub overhead: f64,
 }
 
 impl Unit {
-    /// Data/valid delay through the unit ({D, V} grouped as FPL22 groups them; FPGA20 reads
-    /// only this, and with `data_only` only the data delay, as Dynamatic's FPGA20 does). Zero
-    /// for pipelined units, whose ports are registered.
-    pub fn dv_delay(&self) -> f64 {
+    /// What a characterized delay of this unit adds to a path: `max(0, d − overhead)`.
+    fn excess(&self, delay: f64) -> f64 {
+        super::timing::excess(delay, self.overhead)
+    }
+
+    /// The characterized data/valid delay through the unit ({D, V} grouped as FPL22 groups
+    /// them; with `data_only` the data delay alone, as Dynamatic's FPGA20 times it). Zero for
+    /// pipelined units, whose ports are registered. Paths add `dv_delay`, this less the
+    /// overhead.
+    pub fn characterized_dv_delay(&self) -> f64 {
         if self.timing.latency > 0 {
             return 0.0;
         }
@@ -56,6 +67,11 @@ impl Unit {
         t.data.max(t.valid).max(t.cond_to_valid).max(t.valid_to_cond).max(t.valid_to_data)
     }
 
+    /// Data/valid delay through the unit beyond the overhead (FPGA20 reads only this).
+    pub fn dv_delay(&self) -> f64 {
+        self.excess(self.characterized_dv_delay())
+    }
+
     /// Valid delay through the unit from its input valids (FPL22's ready rows read valid
     /// arrivals, which are earlier than data arrivals through arithmetic). Zero for pipelined
     /// units.
@@ -63,7 +79,7 @@ impl Unit {
         if self.timing.latency > 0 {
             return 0.0;
         }
-        self.timing.valid
+        self.excess(self.timing.valid)
     }
 
     /// Condition (data) to valid, zero for pipelined units.
@@ -71,21 +87,38 @@ impl Unit {
         if self.timing.latency > 0 {
             return 0.0;
         }
-        self.timing.cond_to_valid
+        self.excess(self.timing.cond_to_valid)
     }
 
     /// Valid to ready (FPL22's VR pin-to-pin delay).
     pub fn v_to_r_delay(&self) -> f64 {
-        self.timing.valid_to_ready
+        self.excess(self.timing.valid_to_ready)
     }
 
     /// Condition (data) to ready (FPL22's CR pin-to-pin delay).
     pub fn cond_to_r_delay(&self) -> f64 {
-        self.timing.cond_to_ready
+        self.excess(self.timing.cond_to_ready)
     }
 
     pub fn r_delay(&self) -> f64 {
-        self.timing.ready
+        self.excess(self.timing.ready)
+    }
+
+    /// Input ports to the first register, data/valid (pipelined units).
+    pub fn in_port_dv(&self) -> f64 {
+        let p = &self.timing.in_port;
+        self.excess(p.data.max(p.valid))
+    }
+
+    /// Last register to the output ports, data/valid (pipelined units).
+    pub fn out_port_dv(&self) -> f64 {
+        let p = &self.timing.out_port;
+        self.excess(p.data.max(p.valid))
+    }
+
+    /// Last register to the output ports, valid alone (pipelined units).
+    pub fn out_port_v(&self) -> f64 {
+        self.excess(self.timing.out_port.valid)
     }
 }
 
@@ -127,6 +160,8 @@ pub struct Graph {
     /// Channels out of / into each unit.
     pub outs: Vec<Vec<usize>>,
     pub ins: Vec<Vec<usize>>,
+    /// The timing model's register-to-register overhead, ns (`Unit::overhead`).
+    pub overhead: f64,
 }
 
 /// What the graph builder reports besides the graph.
@@ -168,6 +203,7 @@ impl Graph {
                     memory_interface: false,
                     block: None,
                     data_only: false,
+                    overhead: timing.overhead(),
                 });
             }
             let _ = n;
@@ -221,6 +257,7 @@ impl Graph {
                     .map(|b| b as u32),
                 name,
                 data_only: false,
+                overhead: timing.overhead(),
             });
         }
         let mut channels = Vec::new();
@@ -272,7 +309,21 @@ impl Graph {
             outs[c.from].push(i);
             ins[c.to].push(i);
         }
-        (Graph { units, channels, outs, ins }, notes)
+        (Graph { units, channels, outs, ins, overhead: timing.overhead() }, notes)
+    }
+
+    /// What the delays beyond the overhead (`Unit::dv_delay`, ...) of one register-to-register
+    /// path may add up to at the clock period `period`: `period − overhead`, so that the path's
+    /// cost `overhead + Σ max(0, d − overhead)` fits the period. The period itself when the
+    /// overhead is 0.
+    pub fn path_budget(&self, period: f64) -> f64 {
+        period - self.overhead
+    }
+
+    /// The cost of a register-to-register path whose delays beyond the overhead add up to
+    /// `excess`: `excess + overhead` (what a path budget of `path_budget` holds).
+    pub fn path_cost(&self, excess: f64) -> f64 {
+        excess + self.overhead
     }
 
     /// Channels that take part in cycles: bufferable ones (memory ports are not real

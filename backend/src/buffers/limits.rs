@@ -24,10 +24,12 @@ pub struct Recurrence {
     pub registers: u32,
     /// Tokens on the cycle (its back edges).
     pub tokens: u32,
-    /// Combinational delay around the cycle, ns (the data/valid delays of its combinational
-    /// units, as the model times them).
+    /// Combinational delay around the cycle, ns, as one register-to-register path would
+    /// cost it: the timing model's overhead plus the data/valid delays of its combinational
+    /// units beyond it (with no overhead, the plain sum of their delays).
     pub delay: f64,
-    /// Registers that delay needs at the period: `ceil(delay / period)`, at least 1.
+    /// Registers that delay needs at the period: `ceil((delay − overhead) / (period −
+    /// overhead))`, at least 1 (each register starts a path that pays the overhead again).
     pub registers_needed: u32,
     /// The unit with the longest latency on the cycle, else the one with the longest delay.
     pub slowest: String,
@@ -101,8 +103,11 @@ pub fn recurrence(
         return None;
     }
     let units: Vec<usize> = cycle.iter().map(|&e| cfdfc.units[edges[e].0]).collect();
-    let delay: f64 =
+    // The delays beyond the overhead: `k` registers split the cycle into `k` paths, each
+    // paying the overhead once, so `k` must hold the excess in `k` path budgets.
+    let excess: f64 =
         units.iter().filter(|&&u| !registered(graph, u)).map(|&u| graph.units[u].dv_delay()).sum();
+    let delay = graph.path_cost(excess);
     let slowest = units
         .iter()
         .copied()
@@ -121,7 +126,7 @@ pub fn recurrence(
         registers: registers as u32,
         tokens: tokens as u32,
         delay,
-        registers_needed: ((delay / period - 1e-9).ceil() as u32).max(1),
+        registers_needed: ((excess / graph.path_budget(period) - 1e-9).ceil() as u32).max(1),
         slowest,
     })
 }

@@ -28,6 +28,7 @@ pub mod lp;
 pub mod mapping;
 pub mod rules;
 pub mod slack;
+pub mod sta;
 pub mod timing;
 pub mod timing_paths;
 
@@ -173,9 +174,12 @@ pub struct Placement {
     pub placed: Vec<Placed>,
     pub cfdfcs: Vec<CfdfcReport>,
     pub models: Vec<ModelReport>,
-    /// The longest data/valid and ready paths of the result, ns.
+    /// The longest data/valid and ready paths of the result, ns (their overhead included).
     pub critical_dv: f64,
     pub critical_r: f64,
+    /// The static timing analysis of the result (`sta`): its longest register-to-register
+    /// data path and any combinational cycle left.
+    pub timing: sta::Timing,
     /// The whole-function objective of the result (weighted throughput minus area).
     pub objective: f64,
     pub diagnostics: Vec<Diagnostic>,
@@ -202,13 +206,19 @@ struct Context<'a> {
 }
 
 impl Context<'_> {
+    /// What the delays of one register-to-register path may add up to: the period less the
+    /// timing model's overhead (`Graph::path_budget`). Every timing check reads this.
+    fn budget(&self) -> f64 {
+        self.graph.path_budget(self.options.period)
+    }
+
     fn inputs<'b>(&'b self, fixed: &'b [Choice]) -> Inputs<'b> {
         let max_latency = self.graph.units.iter().map(|u| u.timing.latency).max().unwrap_or(0);
         Inputs {
             graph: &self.graph,
             loops: &self.loops,
             algorithm: self.options.algorithm,
-            period: self.options.period,
+            period: self.budget(),
             buf: &self.buf,
             fixed,
             max_slots: self.options.max_slots.max(max_latency + 1),
@@ -411,7 +421,7 @@ pub fn place(
         for (c, &back) in cx.loops.back_edge.iter().enumerate() {
             cut[c].dv |= back;
         }
-        timing_paths::on_long_paths(graph, &cut, &cx.buf, options.period)
+        timing_paths::on_long_paths(graph, &cut, &cx.buf, cx.budget())
     };
     let mut models = Vec::new();
     // The models still to solve, and the local search's share.
@@ -474,7 +484,7 @@ pub fn place(
                     && (graph.channels[c].old_dv || graph.channels[c].force_dv == Some(true));
             }
         }
-        let long = timing_paths::on_long_paths(graph, &cut, &cx.buf, options.period);
+        let long = timing_paths::on_long_paths(graph, &cut, &cx.buf, cx.budget());
         let decide_x: Vec<bool> = (0..nc)
             .map(|c| outside[c] && long[c] && graph.channels[c].force_dv.is_none())
             .collect();
@@ -500,12 +510,14 @@ pub fn place(
         diagnostics.push(path_diagnostic(&cx, &v));
     }
     let arrivals = timing_paths::analyse(graph, &choices, &cx.buf);
-    let critical_dv = arrivals.dv_in.iter().chain(&arrivals.dv_out).copied().fold(0.0, f64::max);
+    let critical_dv =
+        graph.path_cost(arrivals.dv_in.iter().chain(&arrivals.dv_out).copied().fold(0.0, f64::max));
     let critical_r = if options.algorithm == Algorithm::Fpl22 {
-        arrivals.r_in.iter().copied().fold(0.0, f64::max)
+        graph.path_cost(arrivals.r_in.iter().copied().fold(0.0, f64::max))
     } else {
         0.0
     };
+    let timing = sta::analyse(graph, &choices, &cx.buf, options.period);
     for m in &models {
         if matches!(m.status, Status::TimeLimit | Status::NoSolution | Status::Cancelled) {
             let message = match m.status {
@@ -616,6 +628,7 @@ pub fn place(
         models,
         critical_dv,
         critical_r,
+        timing,
         objective,
         diagnostics,
         removed,
@@ -655,7 +668,7 @@ fn heuristic_repair(
     allowed: &dyn Fn(usize) -> bool,
 ) -> Vec<Violation> {
     let graph = &cx.graph;
-    let period = cx.options.period;
+    let period = cx.budget();
     for (choice, ch) in choices.iter_mut().zip(&graph.channels) {
         if ch.force_r && cx.options.algorithm == Algorithm::Fpga20 {
             // Mapped as an extra ready-breaking buffer; the timing sees the ready break.
@@ -745,7 +758,7 @@ fn target_search(
             .collect();
         let budgets = budget::Budgets::new(graph, &cx.loops, targets);
         let mut met = false;
-        let timing = budget::Timing { graph, buf: &cx.buf, period: cx.options.period, allowed };
+        let timing = budget::Timing { graph, buf: &cx.buf, period: cx.budget(), allowed };
         let negotiated =
             budget::negotiate(&timing, &initial_choices(graph), &budgets, NEGOTIATION_ROUNDS);
         let picks = PICKS
@@ -998,7 +1011,7 @@ fn path_diagnostic(cx: &Context, v: &Violation) -> Diagnostic {
         format!(
             "the {kind} path {} has {:.2} ns of combinational delay, more than the {} ns period{why}",
             names.join(" → "),
-            v.delay,
+            graph.path_cost(v.delay),
             cx.options.period
         ),
     );
@@ -1145,6 +1158,17 @@ pub fn place_program(
             DiagnosticCode::BackendNoTop,
             Default::default(),
             message,
+        )]);
+    }
+    if options.period.is_nan() || options.period <= timing.overhead() {
+        return Err(vec![Diagnostic::new(
+            DiagnosticCode::PlacementPathTooLong,
+            funcs[0].absolute(funcs[0].op().name_range),
+            format!(
+                "every register-to-register path takes at least the timing model's overhead of {} ns, which the {} ns period does not leave room for",
+                timing.overhead(),
+                options.period
+            ),
         )]);
     }
     let mut out = Output { placements: Vec::new(), edits: Vec::new(), diagnostics: Vec::new() };

@@ -24,6 +24,7 @@ const CIRCT_BUFFERS: [&str; 2] = ["seq", "fifo"];
 #[derive(Debug, Clone)]
 pub struct TimingModel {
     period: f64,
+    overhead: f64,
     fallback: Entry,
     ops: BTreeMap<String, Entry>,
     buffers: BTreeMap<String, Entry>,
@@ -114,6 +115,31 @@ impl TimingModel {
         self.period
     }
 
+    /// The register-to-register overhead (ns) every characterized delay includes: clock to
+    /// output, setup, the characterization harness's routing. A combinational path of units
+    /// `u1..un` between two registers costs `overhead + Σ max(0, d_i − overhead)` (`path`), so
+    /// one unit alone costs its characterized delay. 0 (the plain sum) when the file sets none.
+    pub fn overhead(&self) -> f64 {
+        self.overhead
+    }
+
+    /// The same model with another overhead (ns, at least 0): what the calibration compares.
+    pub fn with_overhead(&self, overhead: f64) -> TimingModel {
+        TimingModel { overhead: overhead.max(0.0), ..self.clone() }
+    }
+
+    /// What a unit of characterized delay `delay` adds to a path beyond the one overhead the
+    /// path pays: `max(0, delay − overhead)`.
+    pub fn excess(&self, delay: f64) -> f64 {
+        excess(delay, self.overhead)
+    }
+
+    /// The cost of a register-to-register path through units of characterized delays
+    /// `delays`: `overhead + Σ max(0, d − overhead)`, the plain sum when the overhead is 0.
+    pub fn path(&self, delays: impl IntoIterator<Item = f64>) -> f64 {
+        self.overhead + delays.into_iter().map(|d| self.excess(d)).sum::<f64>()
+    }
+
     /// The timing of the op `name` (with or without its dialect) at `width` bits, at the
     /// file's clock period; `None` when the file has no section for it.
     pub fn op(&self, name: &str, width: u32) -> Option<OpTiming> {
@@ -193,6 +219,15 @@ impl TimingModel {
             BufferKind::Unknown(_) | BufferKind::Missing => return None,
         };
         self.buffers.get(name).map(Entry::latencies)
+    }
+}
+
+/// What a characterized delay adds to a register-to-register path beyond its one `overhead`.
+pub fn excess(delay: f64, overhead: f64) -> f64 {
+    if overhead <= 0.0 {
+        delay
+    } else {
+        (delay - overhead).max(0.0)
     }
 }
 
@@ -328,7 +363,7 @@ const FIELDS: &[&str] = &[
 const PINS: [&str; 5] = ["VR", "CV", "CR", "VC", "VD"];
 
 /// Settings, written before the first section.
-const SETTINGS: &[&str] = &["period"];
+const SETTINGS: &[&str] = &["period", "overhead"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Kind {
@@ -422,6 +457,7 @@ struct Section {
 struct Parser {
     errors: Vec<TimingFileError>,
     period: Option<(f64, u32)>,
+    overhead: Option<(f64, u32)>,
     sections: Vec<Section>,
     /// The first line of each header, for duplicates.
     seen: BTreeMap<Header, u32>,
@@ -629,11 +665,21 @@ impl Parser {
                     Err(message) => self.error(line, message),
                 }
             }
+            "overhead" => {
+                if let Some((_, first)) = self.overhead {
+                    self.error(line, format!("`overhead` is set twice (first on line {first})"));
+                    return;
+                }
+                match delay("`overhead`", value) {
+                    Ok(overhead) => self.overhead = Some((overhead, line)),
+                    Err(message) => self.error(line, message),
+                }
+            }
             _ if FIELDS.contains(&key) => self.error(
                 line,
-                format!("`{key}` outside any section: settings come first (only `period`), then sections such as `[op addi]`"),
+                format!("`{key}` outside any section: settings come first (`period`, `overhead`), then sections such as `[op addi]`"),
             ),
-            _ => self.error(line, format!("unknown setting `{key}` (settings: period)")),
+            _ => self.error(line, format!("unknown setting `{key}` (settings: period, overhead)")),
         }
     }
 
@@ -682,7 +728,19 @@ impl Parser {
             }
         }
         let period = self.period.map_or(DEFAULT_PERIOD, |(p, _)| p);
-        Some(TimingModel { period, fallback: fallback?, ops, buffers })
+        let overhead = self.overhead.map_or(0.0, |(o, _)| o);
+        if let Some((o, line)) = self.overhead {
+            if o >= period {
+                self.error(
+                    line,
+                    format!(
+                        "`overhead` ({o} ns) must be less than the period ({period} ns): every register-to-register path pays it once"
+                    ),
+                );
+                return None;
+            }
+        }
+        Some(TimingModel { period, overhead, fallback: fallback?, ops, buffers })
     }
 
     /// The fields of section `at` with its `like` chain applied; `None` when the chain is

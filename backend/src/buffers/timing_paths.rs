@@ -35,14 +35,15 @@ pub struct BufferDelays {
 }
 
 impl BufferDelays {
+    /// The model's delays beyond its overhead (`TimingModel::excess`), as paths add them.
     pub fn from_model(model: &TimingModel, width: u32) -> BufferDelays {
         let dv = model.buffer(BufferType::OneSlotBreakDv, width);
         let r = model.buffer(BufferType::OneSlotBreakR, width);
         BufferDelays {
-            dv_in: dv.in_port.data.max(dv.in_port.valid),
-            dv_out: dv.out_port.data.max(dv.out_port.valid),
-            r_out: r.out_port.ready,
-            r_in: r.in_port.ready,
+            dv_in: model.excess(dv.in_port.data.max(dv.in_port.valid)),
+            dv_out: model.excess(dv.out_port.data.max(dv.out_port.valid)),
+            r_out: model.excess(r.out_port.ready),
+            r_in: model.excess(r.in_port.ready),
         }
     }
 }
@@ -107,9 +108,8 @@ pub fn analyse(graph: &Graph, choices: &[Choice], buf: &[BufferDelays]) -> Arriv
     for &u in &order {
         let unit = &graph.units[u];
         let (start, valid) = if registered(graph, u) {
-            let t = &unit.timing;
             if unit.timing.latency > 0 {
-                (t.out_port.data.max(t.out_port.valid), t.out_port.valid)
+                (unit.out_port_dv(), unit.out_port_v())
             } else {
                 (0.0, 0.0)
             }
@@ -235,12 +235,7 @@ pub fn worst_dv_path(
     let mut worst: Option<(f64, usize)> = None; // (delay, channel where the path ends)
     for (c, ch) in graph.channels.iter().enumerate() {
         let end = if registered(graph, ch.to) {
-            a.dv_out[c]
-                + graph.units[ch.to]
-                    .timing
-                    .in_port
-                    .data
-                    .max(graph.units[ch.to].timing.in_port.valid)
+            a.dv_out[c] + graph.units[ch.to].in_port_dv()
         } else {
             a.dv_out[c] + graph.units[ch.to].dv_delay()
         };
@@ -315,7 +310,7 @@ pub fn worst_r_path(
 pub(crate) fn input_need(graph: &Graph, u: usize) -> f64 {
     let unit = &graph.units[u];
     if registered(graph, u) {
-        unit.timing.in_port.data.max(unit.timing.in_port.valid)
+        unit.in_port_dv()
     } else {
         unit.dv_delay()
     }
@@ -485,7 +480,7 @@ pub fn on_long_paths(
     for &u in order.iter().rev() {
         let unit = &graph.units[u];
         let through = if registered(graph, u) {
-            unit.timing.in_port.data.max(unit.timing.in_port.valid)
+            unit.in_port_dv()
         } else {
             let outs = graph.outs[u]
                 .iter()

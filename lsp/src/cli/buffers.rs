@@ -1,14 +1,13 @@
 //! `hsir buffers FILE --algorithm fpga20|fpl22 [--period NS] [--profile F] [-o OUT | --in-place]
-//! [--emit-model M.lp] [--report R.json]`: buffer placement, written into the file's own text.
+//! [--emit-model M.lp] [--report R.json] [--timing T]`: buffer placement, written into the
+//! file's own text.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hsir_analysis::{Diagnostic, Severity};
-use hsir_backend::buffers::{
-    self, cfdfc::Profile, timing::TimingModel, Algorithm, Options, Solver,
-};
+use hsir_backend::buffers::{self, cfdfc::Profile, Algorithm, Options, Solver};
 use serde_json::{json, Value};
 
 use super::{LoadedFile, EXIT_USAGE_OR_IO};
@@ -40,28 +39,14 @@ pub fn run(args: &BuffersArgs) -> u8 {
             return EXIT_USAGE_OR_IO;
         }
     };
-    let timing_file;
-    let timing: &TimingModel = match &args.timing {
-        None => TimingModel::builtin(),
-        Some(path) => match std::fs::read_to_string(path) {
-            Err(e) => {
-                eprintln!("error: cannot read the timing model `{}`: {e}", path.display());
-                return EXIT_USAGE_OR_IO;
-            }
-            Ok(text) => match TimingModel::parse(&text) {
-                Ok(model) => {
-                    timing_file = model;
-                    &timing_file
-                }
-                Err(errors) => {
-                    for e in errors {
-                        eprintln!("{}:{}: error: {}", path.display(), e.line, e.message);
-                    }
-                    return EXIT_USAGE_OR_IO;
-                }
-            },
-        },
+    let Ok(timing) = super::timing::load_model(args.timing.as_deref()) else {
+        return EXIT_USAGE_OR_IO;
     };
+    if let Err(message) = super::timing::check_period(options.period, &timing) {
+        eprintln!("error: {message}");
+        return EXIT_USAGE_OR_IO;
+    }
+    let timing = &timing;
     let Ok(loaded) = super::load(&args.file) else { return EXIT_USAGE_OR_IO };
     let text = loaded.parse.tree().text();
     // The functions asked for, and what they instantiate, must be free of errors; the rest
@@ -155,9 +140,6 @@ fn options(args: &BuffersArgs) -> Result<Options, String> {
     let algorithm = Algorithm::from_name(&args.algorithm).ok_or_else(|| {
         format!("unknown algorithm `{}`; expected `fpga20` or `fpl22`", args.algorithm)
     })?;
-    if !(args.period.is_finite() && args.period > 0.0) {
-        return Err(format!("the period must be a positive number of ns, not `{}`", args.period));
-    }
     let most = hsir_backend::buffers::MAX_TIME_LIMIT_SECS;
     if !(args.time_limit > 0.0 && args.time_limit <= most) {
         // Huge numbers as the user likely wrote them (`1e308`), not 309 digits.
@@ -327,6 +309,9 @@ pub fn report_json(
                 "objective": p.objective,
                 "timeMs": p.time.as_secs_f64() * 1000.0,
                 "cancelled": p.cancelled,
+                // The static timing analysis of the result: its longest register-to-register
+                // data path (`hsir timing` on the buffered file says the same).
+                "timing": super::timing::timing_json(&p.timing),
                 "searchMoves": p.search_moves,
                 "slack": p.slack.as_ref().map(|s| json!({
                     "cyclesBefore": s.cycles_before,

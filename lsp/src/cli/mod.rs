@@ -6,6 +6,7 @@ pub mod cosim;
 pub mod rtl;
 pub mod sim;
 pub mod syntax;
+pub mod timing;
 
 use std::path::Path;
 

@@ -15,6 +15,19 @@
 // hsir-place: fpga20 period=8
 // hsir-expect: dv= r= slots=0 buffers=0
 
+// With the built-in overhead (0.722 ns once per register-to-register path; each add then adds
+// 1.869 - 0.722 = 1.147 ns): at 4 ns still one break after the second add (three adds would
+// cost 0.722 + 3 x 1.147 = 4.163 ns); at 5.4 ns none (0.722 + 4 x 1.147 = 5.31 ns), where the
+// plain sum (7.476 ns) needs a break up to 7.476 ns.
+// hsir-place: fpga20 overhead=builtin
+// hsir-expect: dv=%x2 r= slots=1 buffers=1
+// hsir-place: fpga20 period=5.4 overhead=builtin
+// hsir-expect: dv= r= slots=0 buffers=0
+// FPL22 needs the same data/valid break; its ready paths (each add 1.123 - 0.722 = 0.401 ns
+// beyond the overhead) leave the solver a choice among equally cheap ready breaks.
+// hsir-place: fpl22 overhead=builtin
+// hsir-expect: dv=%x2
+
 // hsir-sim: tokens=4
 handshake.func @chain(%a: !handshake.channel<i32>, %b: !handshake.channel<i32>, %start: !handshake.control<>) -> (!handshake.channel<i32>, !handshake.control<>) attributes {argNames = ["a", "b", "start"], resNames = ["out", "end"]} {
   %bf:4 = fork [4] %b : <i32>
