@@ -24,7 +24,9 @@ pub use check_item::{callee_of, check_types, Callee, Symbols, Typed};
 pub use db::{
     Analysis, Config, Counters, Database, FileId, ItemRef, ItemView, Reported, TakenItem,
 };
-pub use diagnostics::{Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit};
+pub use diagnostics::{
+    cap_shown, not_shown_note, Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit, MAX_SHOWN,
+};
 pub use hsir_parser::{Parse, TextRange, TextSize};
 
 /// Everything `hsir check` reports for one file on its own, in text order. The database
