@@ -343,10 +343,44 @@ impl World {
                 json.hash(key);
                 json.into()
             };
-            if !reported.outside.is_empty() {
-                parts.push(file_part(&reported.outside, &mut key));
+            // At most `MAX_SHOWN`, then one note for the rest (`hsir check` does the same).
+            let mut room = hsir_analysis::MAX_SHOWN;
+            let mut outside = reported.outside.as_slice();
+            let mut hidden: Option<(TextRange, Vec<&Diagnostic>)> = None;
+            if outside.len() > room {
+                hidden = Some((outside[room].range, outside[room..].iter().collect()));
+                outside = &outside[..room];
+            }
+            room -= outside.len();
+            if !outside.is_empty() {
+                parts.push(file_part(outside, &mut key));
             }
             for (start, diagnostics) in &reported.items {
+                if let Some((_, rest)) = &mut hidden {
+                    rest.extend(diagnostics.iter());
+                    continue;
+                }
+                if diagnostics.len() > room {
+                    let shown = &diagnostics[..room];
+                    hidden = Some((
+                        diagnostics[room].range + *start,
+                        diagnostics[room..].iter().collect(),
+                    ));
+                    if !shown.is_empty() {
+                        let json = proto::diagnostics_json(
+                            shown,
+                            *start,
+                            &lsp_uri,
+                            &lines,
+                            self.encoding,
+                            options,
+                        );
+                        json.hash(&mut key);
+                        parts.push(json.into());
+                    }
+                    continue;
+                }
+                room -= diagnostics.len();
                 let address = Arc::as_ptr(diagnostics) as *const () as usize;
                 let at = lines.pos(*start, self.encoding);
                 let json = match old.get(&address) {
@@ -364,6 +398,10 @@ impl World {
                 (address, at.line, at.character).hash(&mut key);
                 parts.push(json.clone());
                 fragments.insert(address, Fragment { _diagnostics: diagnostics.clone(), at, json });
+            }
+            if let Some((at, rest)) = hidden {
+                let note = hsir_analysis::not_shown_note(at, rest);
+                parts.push(file_part(std::slice::from_ref(&note), &mut key));
             }
             if let Some(extras) = self.backend.get_mut(&uri) {
                 let hash = extras
