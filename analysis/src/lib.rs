@@ -22,7 +22,8 @@ pub mod types;
 
 pub use check_item::{callee_of, check_types, Callee, Symbols, Typed};
 pub use db::{
-    Analysis, Config, Counters, Database, FileId, ItemRef, ItemView, Reported, TakenItem,
+    Analysis, Config, Counters, Database, FileId, ItemRef, ItemView, Reported, SyntaxBase,
+    TakenItem,
 };
 pub use diagnostics::{
     cap_shown, not_shown_note, Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit, MAX_SHOWN,

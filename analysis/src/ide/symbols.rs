@@ -536,7 +536,7 @@ impl<'a, 'v> ItemContext<'a, 'v> {
     fn op_node(&self, id: OpId) -> Option<SyntaxNode<'a>> {
         let item = self.item;
         let range =
-            item.abs(self.ir().ops.get(id as usize)?.range).checked_sub(item.syntax_base)?;
+            item.syntax_base.local_range(item.abs(self.ir().ops.get(id as usize)?.range))?;
         let root = item.syntax.syntax();
         if !root.text_range().contains_range(range) {
             return None;

@@ -554,3 +554,7 @@ pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
         "a panic with no message".to_string()
     }
 }
+
+#[cfg(test)]
+#[path = "world_tests.rs"]
+mod tests;
