@@ -87,17 +87,7 @@ pub fn semantic_tokens(
             out.gap(TextRange::new(gap_start, item_range.start()));
         }
         if out.intersects(item_range) {
-            // The item's tokens are made once and kept (relative to the item) while it does
-            // not change, so a request costs little even where the item's detail is let go.
-            let tokens = analysis.memo(item, |view| {
-                let mut all = Collector { text, wanted: item_range, tokens: Vec::new() };
-                walk_item(&mut all, view);
-                let relative = all
-                    .tokens
-                    .into_iter()
-                    .map(|t| SemanticToken { range: t.range - item_range.start(), ..t });
-                ItemTokens(relative.collect())
-            });
+            let tokens = item_tokens(analysis, item, text);
             for token in tokens.iter().flat_map(|t| t.0.iter()) {
                 let range = token.range + item_range.start();
                 if out.intersects(range) {
@@ -115,6 +105,36 @@ pub fn semantic_tokens(
 
 /// An item's tokens, relative to its start (`Analysis::memo`).
 struct ItemTokens(Vec<SemanticToken>);
+
+/// The item's tokens, made once and kept (relative to the item) while it does not change, so
+/// a request costs little even where the item's detail is let go.
+fn item_tokens(
+    analysis: &Analysis<'_>,
+    item: crate::db::ItemRef,
+    text: &str,
+) -> Option<std::sync::Arc<ItemTokens>> {
+    let item_range = item.range;
+    analysis.memo(item, |view| {
+        let mut all = Collector { text, wanted: item_range, tokens: Vec::new() };
+        walk_item(&mut all, view);
+        let relative =
+            all.tokens.into_iter().map(|t| SemanticToken { range: t.range - item_range.start(), ..t });
+        ItemTokens(relative.collect())
+    })
+}
+
+/// Makes what `semantic_tokens` of the whole file keeps per item, item by item until `stop`
+/// says to; whether every item's is made. A server can answer other requests between calls.
+pub fn prepare(analysis: &Analysis<'_>, file: FileId, stop: &dyn Fn() -> bool) -> bool {
+    let Some(text) = analysis.text(file) else { return true };
+    for item in analysis.item_refs(file) {
+        if stop() {
+            return false;
+        }
+        item_tokens(analysis, item, text);
+    }
+    true
+}
 
 struct Collector<'a> {
     text: &'a str,
