@@ -123,7 +123,7 @@ impl Lines<'_> {
     }
 
     /// The byte range of line `line`, without its `\n`.
-    fn line(&self, line: usize) -> Option<(usize, usize)> {
+    pub fn line(&self, line: usize) -> Option<(usize, usize)> {
         let start = *self.starts.get(line)? as usize;
         let end = self.starts.get(line + 1).map_or(self.text.len(), |&next| next as usize - 1);
         Some((start, end.max(start).min(self.text.len())))

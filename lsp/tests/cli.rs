@@ -265,3 +265,26 @@ fn a_file_shows_at_most_a_thousand_diagnostics() {
     assert!(out.contains("5000 errors, 0 warnings in 1 file"), "{}", &out[out.len() - 200..]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A file that is not UTF-8 is checked as decoded: HS0001 at the first bad byte, and the rest
+/// of the file still analysed (an undefined value after it is reported too), in both formats.
+#[test]
+fn a_file_that_is_not_utf8_is_reported_and_still_checked() {
+    let dir = std::env::temp_dir().join(format!("hsir-cli-latin1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("latin1.mlir");
+    std::fs::write(&path, b"// caf\xe9\nhandshake.func @f() {\n  \"t.op\"(%x) : (i32) -> ()\n  end\n}\n")
+        .unwrap();
+    let file = path.to_str().unwrap();
+    let json = hsir(&["check", "--format", "json", file]);
+    assert_eq!(json.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let codes: Vec<&str> = json.as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert_eq!(codes.first(), Some(&"HS0001"), "{json}");
+    assert!(codes.contains(&"HS1101"), "the rest is analysed: {codes:?}");
+    assert_eq!(json[0]["range"]["start"], serde_json::json!({"line": 0, "character": 6}));
+    let human = hsir(&["check", file]);
+    let out = String::from_utf8_lossy(&human.stdout);
+    assert!(out.contains("[HS0001]") && out.contains("first bad byte at offset 6"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -192,6 +192,9 @@ fn label_span(text: &str, range: TextRange) -> std::ops::Range<usize> {
     }
 }
 
+/// Lines longer than this are not drawn under a diagnostic.
+const LONG_LINE: usize = 2000;
+
 fn write_human(checked: &[Checked<'_>]) -> std::io::Result<()> {
     let color = std::io::stdout().is_terminal();
     let config = Config::default().with_color(color).with_index_type(IndexType::Byte);
@@ -201,7 +204,32 @@ fn write_human(checked: &[Checked<'_>]) -> std::io::Result<()> {
         errors += e;
         warnings += w;
         let mut cache = (name, ariadne::Source::from(text));
+        let index = LineIndex::new(text);
+        let lines = index.view(text);
         for d in diagnostics {
+            // ariadne draws the whole line of each label: on a line of 100,000 operands that
+            // is most of a second per diagnostic. Such a line is named, not drawn.
+            let at = lines.pos(d.range.start(), Encoding::Utf16);
+            let long = [d.range.start(), d.range.end()].into_iter().any(|offset| {
+                let line = lines.pos(offset, Encoding::Utf8).line as usize;
+                lines.line(line).is_some_and(|(start, end)| end - start > LONG_LINE)
+            });
+            if long {
+                writeln!(
+                    stdout,
+                    "[{}] {}: {}\n   at {name}:{}:{} (a line of more than {LONG_LINE} bytes, not shown)",
+                    d.code.code(),
+                    match d.severity {
+                        Severity::Error => "Error",
+                        Severity::Warning => "Warning",
+                        Severity::Information | Severity::Hint => "Advice",
+                    },
+                    d.message,
+                    at.line + 1,
+                    at.character + 1,
+                )?;
+                continue;
+            }
             let kind = match d.severity {
                 Severity::Error => ReportKind::Error,
                 Severity::Warning => ReportKind::Warning,
