@@ -26,7 +26,8 @@ pub use db::{
     TakenItem,
 };
 pub use diagnostics::{
-    cap_shown, not_shown_note, Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit, MAX_SHOWN,
+    cap_shown, not_shown_note, Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit,
+    MAX_SHOWN,
 };
 pub use hsir_parser::{Parse, TextRange, TextSize};
 

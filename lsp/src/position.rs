@@ -203,10 +203,15 @@ mod tests {
 
     #[test]
     fn columns_far_along_a_long_line_are_counted_through_the_table() {
-        let text = format!("x\n\u{e9}{}\u{1f600}\u{301}{}\nend", "<".repeat(3 * CHUNK), "%x ".repeat(CHUNK));
+        let text = format!(
+            "x\n\u{e9}{}\u{1f600}\u{301}{}\nend",
+            "<".repeat(3 * CHUNK),
+            "%x ".repeat(CHUNK)
+        );
         let index = LineIndex::new(&text);
         let lines = index.view(&text);
-        for (offset, _) in text.char_indices().step_by(97).chain(text.char_indices().rev().take(9)) {
+        for (offset, _) in text.char_indices().step_by(97).chain(text.char_indices().rev().take(9))
+        {
             let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
             let expected = text[line_start..offset].encode_utf16().count() as u32;
             let pos = lines.pos(TextSize::from(offset as u32), Encoding::Utf16);

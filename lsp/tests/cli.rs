@@ -236,9 +236,8 @@ fn a_file_shows_at_most_a_thousand_diagnostics() {
     let path = dir.join("many.mlir");
     let uses = vec!["%x"; 5_000].join(", ");
     let types = vec!["i32"; 5_000].join(", ");
-    let text = format!(
-        "handshake.func @f() {{\n  \"t.\u{e9}\"({uses}) : ({types}) -> ()\n  end\n}}\n"
-    );
+    let text =
+        format!("handshake.func @f() {{\n  \"t.\u{e9}\"({uses}) : ({types}) -> ()\n  end\n}}\n");
     std::fs::write(&path, text).unwrap();
     let file = path.to_str().unwrap();
 
@@ -273,13 +272,17 @@ fn a_file_that_is_not_utf8_is_reported_and_still_checked() {
     let dir = std::env::temp_dir().join(format!("hsir-cli-latin1-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("latin1.mlir");
-    std::fs::write(&path, b"// caf\xe9\nhandshake.func @f() {\n  \"t.op\"(%x) : (i32) -> ()\n  end\n}\n")
-        .unwrap();
+    std::fs::write(
+        &path,
+        b"// caf\xe9\nhandshake.func @f() {\n  \"t.op\"(%x) : (i32) -> ()\n  end\n}\n",
+    )
+    .unwrap();
     let file = path.to_str().unwrap();
     let json = hsir(&["check", "--format", "json", file]);
     assert_eq!(json.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    let codes: Vec<&str> = json.as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    let codes: Vec<&str> =
+        json.as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
     assert_eq!(codes.first(), Some(&"HS0001"), "{json}");
     assert!(codes.contains(&"HS1101"), "the rest is analysed: {codes:?}");
     assert_eq!(json[0]["range"]["start"], serde_json::json!({"line": 0, "character": 6}));

@@ -141,7 +141,8 @@ fn at_most_a_thousand_diagnostics_are_published_per_file() {
     assert_eq!(note["range"]["start"], json!({"line": 1, "character": 8 + 999 * 4}));
 
     // A function with one error before it: one use fewer is shown.
-    let shifted = format!("handshake.func @g() {{\n  \"t.op\"(%y) : (i32) -> ()\n  end\n}}\n{text}");
+    let shifted =
+        format!("handshake.func @g() {{\n  \"t.op\"(%y) : (i32) -> ()\n  end\n}}\n{text}");
     client.notify(
         "textDocument/didChange",
         json!({"textDocument": {"uri": doc, "version": 1}, "contentChanges": [{"text": shifted}]}),
@@ -149,7 +150,10 @@ fn at_most_a_thousand_diagnostics_are_published_per_file() {
     let published = client.diagnostics(&doc, Some(1));
     let list = published["diagnostics"].as_array().unwrap();
     assert_eq!(list.len(), 1001);
-    assert!(list[1000]["message"].as_str().unwrap().starts_with("5004 diagnostics more not shown (5003 errors"));
+    assert!(list[1000]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("5004 diagnostics more not shown (5003 errors"));
     assert_eq!(list[1000]["range"]["start"], json!({"line": 5, "character": 8 + 997 * 4}));
     still_serving(&mut client, &doc);
     client.shutdown();

@@ -739,58 +739,76 @@ fn parsers<'a>(
     // Types are tried only where a name starts them: a strict type parse that can fail deep
     // inside nested `(`/`<` and then be retried as a generic group would make backtracking
     // exponential in the nesting depth.
-    define(&grammar.attr_item, dispatch(
-        vec![
-            (&[IDENT], choice((loc.clone(), late(&weak.ty), tok(IDENT))).boxed()),
-            (&[BANG_ID], late(&weak.ty).boxed()),
-            (&[L_PAREN], node(PAREN_GROUP, group(L_PAREN, R_PAREN, late(&weak.attr_item))).boxed()),
-            (&[L_BRACK], node(BRACKET_GROUP, group(L_BRACK, R_BRACK, late(&weak.attr_item))).boxed()),
-            (&[L_ANGLE], angle_group.clone().boxed()),
-            (&[L_BRACE], brace_in_attr.clone().boxed()),
-            (&[AT_ID], symbol_ref.clone().boxed()),
-            (&[FILE_METADATA_END], stray_metadata_end().boxed()),
-        ],
-        Some(plain()),
-        never,
-    ));
+    define(
+        &grammar.attr_item,
+        dispatch(
+            vec![
+                (&[IDENT], choice((loc.clone(), late(&weak.ty), tok(IDENT))).boxed()),
+                (&[BANG_ID], late(&weak.ty).boxed()),
+                (
+                    &[L_PAREN],
+                    node(PAREN_GROUP, group(L_PAREN, R_PAREN, late(&weak.attr_item))).boxed(),
+                ),
+                (
+                    &[L_BRACK],
+                    node(BRACKET_GROUP, group(L_BRACK, R_BRACK, late(&weak.attr_item))).boxed(),
+                ),
+                (&[L_ANGLE], angle_group.clone().boxed()),
+                (&[L_BRACE], brace_in_attr.clone().boxed()),
+                (&[AT_ID], symbol_ref.clone().boxed()),
+                (&[FILE_METADATA_END], stray_metadata_end().boxed()),
+            ],
+            Some(plain()),
+            never,
+        ),
+    );
 
-    define(&grammar.attr_atom, dispatch(
-        vec![
-            (
-                &[L_BRACK],
-                node(
-                    ARRAY_ATTR,
-                    group(
-                        L_BRACK,
-                        R_BRACK,
-                        choice((attr_value(late(&weak.attr_atom), late(&weak.ty), true), tok(COMMA))),
-                    ),
-                )
-                .boxed(),
-            ),
-            (&[L_BRACE], brace_in_attr.clone().boxed()),
-            (
-                &[IDENT],
-                choice((loc.clone(), tok(IDENT).then(angle_group.clone().or_not()).ignored()))
+    define(
+        &grammar.attr_atom,
+        dispatch(
+            vec![
+                (
+                    &[L_BRACK],
+                    node(
+                        ARRAY_ATTR,
+                        group(
+                            L_BRACK,
+                            R_BRACK,
+                            choice((
+                                attr_value(late(&weak.attr_atom), late(&weak.ty), true),
+                                tok(COMMA),
+                            )),
+                        ),
+                    )
                     .boxed(),
-            ),
-            (&[HASH_ID], tok(HASH_ID).then(angle_group.clone().or_not()).ignored().boxed()),
-            (&[L_ANGLE], choice((late(&weak.ty), angle_group.clone())).boxed()),
-            (
-                &[L_PAREN],
-                choice((late(&weak.ty), node(PAREN_GROUP, group(L_PAREN, R_PAREN, late(&weak.attr_item)))))
+                ),
+                (&[L_BRACE], brace_in_attr.clone().boxed()),
+                (
+                    &[IDENT],
+                    choice((loc.clone(), tok(IDENT).then(angle_group.clone().or_not()).ignored()))
+                        .boxed(),
+                ),
+                (&[HASH_ID], tok(HASH_ID).then(angle_group.clone().or_not()).ignored().boxed()),
+                (&[L_ANGLE], choice((late(&weak.ty), angle_group.clone())).boxed()),
+                (
+                    &[L_PAREN],
+                    choice((
+                        late(&weak.ty),
+                        node(PAREN_GROUP, group(L_PAREN, R_PAREN, late(&weak.attr_item))),
+                    ))
                     .boxed(),
-            ),
-            (&[BANG_ID], late(&weak.ty).boxed()),
-            (&[AT_ID], symbol_ref.clone().boxed()),
-            (
-                &[STRING, INT, FLOAT, MINUS, ARROW, QUESTION, STAR, PLUS, ERROR],
-                any().ignored().boxed(),
-            ),
-        ],
-        None,
-        never,
-    ));
+                ),
+                (&[BANG_ID], late(&weak.ty).boxed()),
+                (&[AT_ID], symbol_ref.clone().boxed()),
+                (
+                    &[STRING, INT, FLOAT, MINUS, ARROW, QUESTION, STAR, PLUS, ERROR],
+                    any().ignored().boxed(),
+                ),
+            ],
+            None,
+            never,
+        ),
+    );
 
     // -- types ---------------------------------------------------------------------------------
     let type_list = late(&weak.ty).then(tok(COMMA).ignore_then(late(&weak.ty)).repeated());
@@ -837,31 +855,38 @@ fn parsers<'a>(
             )),
         ),
     );
-    define(&grammar.ty, dispatch(
-        vec![
-            // Dynamatic's short form: `<i32>`, `<>`, `<i32, [e: i1]>`.
-            (&[L_ANGLE], node(TYPE, channel_params.clone()).boxed()),
-            (
-                &[IDENT, BANG_ID],
-                node(
-                    TYPE,
-                    choice((
-                        peek_is(|t| t.has(flags::CHANNEL_NAME))
-                            .ignore_then(any())
-                            .then(channel_params.clone().or_not())
-                            .ignored(),
-                        tok_if(|t| !t.has(flags::OP_START))
-                            .then(peek_is(|t| t.kind == L_ANGLE).ignore_then(type_params).or_not())
-                            .ignored(),
-                    )),
-                )
-                .boxed(),
-            ),
-            (&[L_PAREN], node(TYPE, function_type).boxed()),
-        ],
-        None,
-        never,
-    ));
+    define(
+        &grammar.ty,
+        dispatch(
+            vec![
+                // Dynamatic's short form: `<i32>`, `<>`, `<i32, [e: i1]>`.
+                (&[L_ANGLE], node(TYPE, channel_params.clone()).boxed()),
+                (
+                    &[IDENT, BANG_ID],
+                    node(
+                        TYPE,
+                        choice((
+                            peek_is(|t| t.has(flags::CHANNEL_NAME))
+                                .ignore_then(any())
+                                .then(channel_params.clone().or_not())
+                                .ignored(),
+                            tok_if(|t| !t.has(flags::OP_START))
+                                .then(
+                                    peek_is(|t| t.kind == L_ANGLE)
+                                        .ignore_then(type_params)
+                                        .or_not(),
+                                )
+                                .ignored(),
+                        )),
+                    )
+                    .boxed(),
+                ),
+                (&[L_PAREN], node(TYPE, function_type).boxed()),
+            ],
+            None,
+            never,
+        ),
+    );
     let type_elem = choice((
         late(&weak.ty),
         node(BRACKET_TYPE_LIST, tok(L_BRACK).then(type_list.clone().or_not()).then(tok(R_BRACK))),
@@ -959,8 +984,9 @@ fn parsers<'a>(
                 &[CARET_ID],
                 node(
                     SUCCESSOR,
-                    tok(CARET_ID)
-                        .then(node(PAREN_GROUP, group(L_PAREN, R_PAREN, late(&weak.op_item))).or_not()),
+                    tok(CARET_ID).then(
+                        node(PAREN_GROUP, group(L_PAREN, R_PAREN, late(&weak.op_item))).or_not(),
+                    ),
                 )
                 .boxed(),
             ),
@@ -970,7 +996,8 @@ fn parsers<'a>(
                 node(
                     TYPE,
                     tok(BANG_ID).then(
-                        type_params_or_channel(channel_params.clone(), late(&weak.attr_item)).or_not(),
+                        type_params_or_channel(channel_params.clone(), late(&weak.attr_item))
+                            .or_not(),
                     ),
                 )
                 .boxed(),
@@ -1110,7 +1137,8 @@ fn parsers<'a>(
             .ignore_then(pipeline_body),
         op_name.ignore_then(body.clone()),
     ));
-    define(&grammar.op, 
+    define(
+        &grammar.op,
         node(
             OP,
             choice((

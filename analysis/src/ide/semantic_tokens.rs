@@ -117,8 +117,10 @@ fn item_tokens(
     analysis.memo(item, |view| {
         let mut all = Collector { text, wanted: item_range, tokens: Vec::new() };
         walk_item(&mut all, view);
-        let relative =
-            all.tokens.into_iter().map(|t| SemanticToken { range: t.range - item_range.start(), ..t });
+        let relative = all
+            .tokens
+            .into_iter()
+            .map(|t| SemanticToken { range: t.range - item_range.start(), ..t });
         ItemTokens(relative.collect())
     })
 }

@@ -491,7 +491,9 @@ pub fn prepare(what: WholeFile, document: &lsp::TextDocumentIdentifier) -> super
             WholeFile::Outline => {
                 symbols::prepare(&analysis, doc.file, symbols::WholeFile::Outline, stop)
             }
-            WholeFile::Folds => symbols::prepare(&analysis, doc.file, symbols::WholeFile::Folds, stop),
+            WholeFile::Folds => {
+                symbols::prepare(&analysis, doc.file, symbols::WholeFile::Folds, stop)
+            }
             WholeFile::Tokens => semantic_tokens::prepare(&analysis, doc.file, stop),
         }
     })

@@ -110,15 +110,22 @@ pub async fn execute(
                     Ok(loaded) => loaded,
                     Err(message) => return (Err(message), None),
                 };
-                let not_utf8 = loaded.decode_error.map(|d| format!("{}: {}", loaded.name, d.message));
+                let not_utf8 =
+                    loaded.decode_error.map(|d| format!("{}: {}", loaded.name, d.message));
                 let text = loaded.parse.tree().text().to_string();
                 let mut db = hsir_analysis::Database::new();
                 let file = hsir_analysis::FileId(0);
                 db.set_parse(file, loaded.parse);
                 let index = crate::position::LineIndex::new(&text);
                 let analysis = db.analysis();
-                let answer =
-                    render(&analysis, file, index.view(&text), encoding, function.as_deref(), position);
+                let answer = render(
+                    &analysis,
+                    file,
+                    index.view(&text),
+                    encoding,
+                    function.as_deref(),
+                    position,
+                );
                 (answer, not_utf8)
             })
             .await
@@ -128,7 +135,10 @@ pub async fn execute(
                 data: None,
             })?;
             if let Some(message) = not_utf8 {
-                backend.client.show_message(lsp::MessageType::WARNING, format!("hsir: {message}")).await;
+                backend
+                    .client
+                    .show_message(lsp::MessageType::WARNING, format!("hsir: {message}"))
+                    .await;
             }
             answer
         }

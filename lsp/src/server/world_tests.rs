@@ -199,7 +199,8 @@ fn run(seed: u64, base: &str, edits: usize, every: usize, encoding: Encoding) {
         let expected = published(&mut fresh, &mut None);
         if incremental != expected {
             let list = |v: &serde_json::Value| v["params"]["diagnostics"].as_array().cloned();
-            let (a, b) = (list(&incremental).unwrap_or_default(), list(&expected).unwrap_or_default());
+            let (a, b) =
+                (list(&incremental).unwrap_or_default(), list(&expected).unwrap_or_default());
             let only = |x: &[serde_json::Value], y: &[serde_json::Value]| {
                 x.iter().filter(|d| !y.contains(d)).map(|d| d.to_string()).collect::<Vec<_>>()
             };
@@ -210,9 +211,8 @@ fn run(seed: u64, base: &str, edits: usize, every: usize, encoding: Encoding) {
                 only(&b, &a)
             );
         }
-        let positions: Vec<Pos> = (0..6)
-            .map(|_| position(&text, boundary(&text, &mut rng), encoding))
-            .collect();
+        let positions: Vec<Pos> =
+            (0..6).map(|_| position(&text, boundary(&text, &mut rng), encoding)).collect();
         assert_eq!(
             answers(&mut world, &positions),
             answers(&mut fresh, &positions),
