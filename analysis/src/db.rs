@@ -117,7 +117,13 @@ struct Slot {
     /// Which `// -----` case of the file it is in (0 without markers); symbols resolve within
     /// the case first.
     case: u32,
+    /// A hash of the item's text and of the syntax errors its parse put inside it: a parse
+    /// error of one item can land in the next (an op missing its signature is reported at the
+    /// next token), so the same text may carry different errors after an edit before it.
     hash: u64,
+    /// Whether a syntax error starts at the item's first byte, which a previous item's parse
+    /// may have put there.
+    error_at_start: bool,
     /// Changes whenever the item's text does: what `Checked` was computed for.
     revision: u64,
     summary: Option<Summary>,
@@ -146,6 +152,7 @@ impl Slot {
             syntax: Some(syntax),
             case,
             hash: 0,
+            error_at_start: false,
             revision: 0,
             summary: None,
             outdated: None,
@@ -225,10 +232,21 @@ fn cases(parse: &Parse, items: &[Op<'_>]) -> Vec<u32> {
         .collect()
 }
 
-fn hash_text(text: &str) -> u64 {
+/// The key of an item (`Slot::hash`) at `range` of `parse`, and whether a syntax error starts
+/// at its start.
+fn item_key(parse: &Parse, range: TextRange) -> (u64, bool) {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut hasher);
-    hasher.finish()
+    parse.tree().text()[range].hash(&mut hasher);
+    let errors = parse.errors();
+    let first = errors.partition_point(|e| e.range.start() < range.start());
+    let mut at_start = false;
+    for error in errors[first..].iter().take_while(|e| e.range.start() <= range.end()) {
+        if range.contains_range(error.range) {
+            at_start |= error.range.start() == range.start();
+            (error.range - range.start(), error.kind, &error.message).hash(&mut hasher);
+        }
+    }
+    (hasher.finish(), at_start)
 }
 
 /// The default detail budget: items with up to this much text in all keep their syntax,
@@ -356,11 +374,12 @@ impl Database {
         for (op, &case) in items.iter().zip(&item_cases) {
             let range = op.syntax().text_range();
             covered.push(range);
-            let hash = hash_text(&text[range]);
+            let (hash, error_at_start) = item_key(&parse, range);
             let slot_node = op.syntax().index();
             let syntax = (parse.clone(), slot_node);
             let mut slot = Slot::new(range.start(), range.len(), syntax, case);
             slot.hash = hash;
+            slot.error_at_start = error_at_start;
             match old.get_mut(&hash).and_then(|v| v.pop()) {
                 // The same text: its summary, checks and detail (with its own parse) hold.
                 Some(reused) => {
@@ -415,6 +434,26 @@ impl Database {
             item_text.push_str(&old[usize::from(local.end())..]);
             let parse = hsir_parser::parse(item_text.clone());
             let node = standalone_item(&parse)?;
+            // An unterminated string runs to the end of its line, which in the file may lie
+            // past the item (a `\r` before the `\n`, another item on the line): what the item
+            // holds is then the file's to say.
+            let last = parse.tree().root().last_token();
+            if last.is_some_and(|t| t.kind() == SyntaxKind::ERROR && t.text().starts_with('"')) {
+                return None;
+            }
+            // The item parses alone as it does in the file only where the file's parse reaches
+            // it at the top level and leaves it there: nothing outside the items is broken (an
+            // unclosed `<` between items swallows the items after it), no error sits at the
+            // start of this item or the next (the work of the item before, perhaps), and none
+            // at the end of the item's text (it would land on the next token in the file).
+            let len = TextSize::of(item_text.as_str());
+            if !data.outside.is_empty()
+                || slot.error_at_start
+                || data.slots.get(index + 1).is_some_and(|n| n.error_at_start)
+                || parse.errors().iter().any(|e| e.range.end() >= len)
+            {
+                return None;
+            }
             Some((parse, item_text, node))
         });
         match spliced {
@@ -428,8 +467,10 @@ impl Database {
                 let data = self.files.get_mut(&file).expect("checked above");
                 let slot = &mut data.slots[index];
                 slot.len = new_len;
+                let (hash, error_at_start) = item_key(&parse, TextRange::up_to(new_len));
                 slot.syntax = Some((Arc::new(parse), node));
-                slot.hash = hash_text(&item_text);
+                slot.hash = hash;
+                slot.error_at_start = error_at_start;
                 slot.revision = revision;
                 if let Some(summary) = slot.summary.take() {
                     slot.outdated = Some(summary.callee);
@@ -791,12 +832,46 @@ pub struct ItemView<'a> {
     pub text: &'a str,
     /// The item's syntax node.
     pub syntax: Op<'a>,
-    /// What to add to the ranges of `syntax` (and its descendants) to get file offsets: the
-    /// node may live in a parse of the whole file or of the item alone.
-    pub syntax_base: TextSize,
+    /// What turns the ranges of `syntax` (and its descendants) into file offsets: the node may
+    /// live in a parse of the whole file or of the item alone.
+    pub syntax_base: SyntaxBase,
     pub lowered: &'a Lowered,
     /// The value types and spelling style of a `handshake.func`.
     pub typed: Option<&'a Typed>,
+}
+
+/// The distance from an item's syntax, in the parse it lives in, to the item in the file's
+/// text. Either way: a detail made in a parse of the whole file stays in it while an edit in
+/// an earlier item moves the item back (`Database::edit` shifts later items, not their
+/// parses).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SyntaxBase(i64);
+
+impl SyntaxBase {
+    /// The base of syntax that starts at `syntax` in its parse for an item at `item`.
+    fn between(syntax: TextSize, item: TextSize) -> SyntaxBase {
+        SyntaxBase(i64::from(u32::from(item)) - i64::from(u32::from(syntax)))
+    }
+
+    /// A syntax offset, as a file offset.
+    pub fn offset(self, at: TextSize) -> TextSize {
+        TextSize::from((i64::from(u32::from(at)) + self.0) as u32)
+    }
+
+    /// A syntax range, as a file range.
+    pub fn range(self, range: TextRange) -> TextRange {
+        TextRange::new(self.offset(range.start()), self.offset(range.end()))
+    }
+
+    /// The syntax offset of a file offset; `None` before the start of the syntax's parse.
+    pub fn local(self, at: TextSize) -> Option<TextSize> {
+        u32::try_from(i64::from(u32::from(at)) - self.0).ok().map(TextSize::from)
+    }
+
+    /// The syntax range of a file range; `None` if it starts before the syntax's parse.
+    pub fn local_range(self, range: TextRange) -> Option<TextRange> {
+        Some(TextRange::new(self.local(range.start())?, self.local(range.end())?))
+    }
 }
 
 impl<'a> ItemView<'a> {
@@ -812,7 +887,7 @@ impl<'a> ItemView<'a> {
 
     /// The range of a node of `syntax`, made absolute.
     pub fn syntax_abs(&self, range: TextRange) -> TextRange {
-        range + self.syntax_base
+        self.syntax_base.range(range)
     }
 
     /// The type of a value: the type checks' when known, else the one written.
@@ -943,7 +1018,7 @@ impl<'db> Analysis<'db> {
             .as_deref()?;
         slot.used.store(self.db.clock.fetch_add(1, Ordering::Relaxed) + 1, Ordering::Relaxed);
         let syntax = detail.node()?;
-        let syntax_base = slot.start - syntax.syntax().text_range().start();
+        let syntax_base = SyntaxBase::between(syntax.syntax().text_range().start(), slot.start);
         let typed = detail.typed.get_or_init(|| {
             let mut lookup = |name: &str| resolve(&self.symbols, name, file, slot.case).cloned();
             let check =

@@ -87,6 +87,8 @@ diagnostic_codes! {
     NestingTooDeep = "HS0005", Error, "nesting too deep";
     /// Characters that form no MLIR token, or an unterminated string.
     InvalidToken = "HS0006", Error, "invalid token";
+    /// More diagnostics in one file than are shown (`MAX_SHOWN`): one note counts the rest.
+    DiagnosticsNotShown = "HS0007", Information, "more diagnostics than are shown";
 
     // ---- HS1xxx: types ----------------------------------------------------------------------
     /// A channel's data or an extra signal that is not an integer or a float.
@@ -284,6 +286,50 @@ diagnostic_codes! {
     PlacementTimeLimit = "HS6003", Warning, "buffer placement stopped before proving optimality";
     /// A profile was given but cannot weigh the function's loops.
     PlacementProfileUnused = "HS6004", Warning, "profile does not apply to the function";
+}
+
+/// The most diagnostics shown for one file, by `hsir check` and the server. A generated or
+/// corrupted file can have a diagnostic per token (100,000 undefined `%x` on one line); past
+/// this many, each one shown costs the reader more than it tells, and the rest are counted in
+/// one HS0007 note instead.
+pub const MAX_SHOWN: usize = 1000;
+
+/// The HS0007 note standing for `hidden`, the diagnostics of a file past the first
+/// `MAX_SHOWN`, at `at` (the first hidden one's place).
+pub fn not_shown_note<'a>(
+    at: TextRange,
+    hidden: impl IntoIterator<Item = &'a Diagnostic>,
+) -> Diagnostic {
+    let (mut total, mut errors, mut warnings) = (0usize, 0usize, 0usize);
+    for d in hidden {
+        total += 1;
+        match d.severity {
+            Severity::Error => errors += 1,
+            Severity::Warning => warnings += 1,
+            Severity::Information | Severity::Hint => {}
+        }
+    }
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    Diagnostic::new(
+        DiagnosticCode::DiagnosticsNotShown,
+        at,
+        format!(
+            "{} more not shown ({}, {}) from here on; hsir shows at most {MAX_SHOWN} per file",
+            plural(total, "diagnostic"),
+            plural(errors, "error"),
+            plural(warnings, "warning"),
+        ),
+    )
+}
+
+/// Keeps the first `MAX_SHOWN` of a file's diagnostics and puts one HS0007 note in place of
+/// the rest.
+pub fn cap_shown(diagnostics: &mut Vec<Diagnostic>) {
+    if diagnostics.len() <= MAX_SHOWN {
+        return;
+    }
+    let hidden = diagnostics.split_off(MAX_SHOWN);
+    diagnostics.push(not_shown_note(hidden[0].range, &hidden));
 }
 
 impl DiagnosticCode {

@@ -22,9 +22,13 @@ pub mod types;
 
 pub use check_item::{callee_of, check_types, Callee, Symbols, Typed};
 pub use db::{
-    Analysis, Config, Counters, Database, FileId, ItemRef, ItemView, Reported, TakenItem,
+    Analysis, Config, Counters, Database, FileId, ItemRef, ItemView, Reported, SyntaxBase,
+    TakenItem,
 };
-pub use diagnostics::{Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit};
+pub use diagnostics::{
+    cap_shown, not_shown_note, Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit,
+    MAX_SHOWN,
+};
 pub use hsir_parser::{Parse, TextRange, TextSize};
 
 /// Everything `hsir check` reports for one file on its own, in text order. The database

@@ -28,6 +28,8 @@ fn diagnose(bytes: &[u8]) -> (String, Vec<hsir_analysis::Diagnostic>) {
     let (parse, decode_error) = hsir_analysis::parse_bytes(bytes);
     let mut diagnostics: Vec<_> = decode_error.into_iter().collect();
     diagnostics.extend(hsir_analysis::check(&parse));
+    // As `hsir check` and the server show them.
+    hsir_analysis::cap_shown(&mut diagnostics);
     (parse.tree().text().to_string(), diagnostics)
 }
 

@@ -8,6 +8,7 @@ mod cosim;
 mod memory;
 mod position;
 mod server;
+mod source;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

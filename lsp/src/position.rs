@@ -4,7 +4,12 @@
 //! A document keeps the start of each line (`LineIndex`), updated in place by each edit, so an
 //! edit costs a splice of the line table, not a scan of the whole text. Columns are measured
 //! on the line's text when asked for (`Lines`, a view over the index and the text), which is
-//! cheap because lines are short.
+//! cheap because lines are short. A long line (a generated file's 100,000 operands) would make
+//! that quadratic over its diagnostics, so UTF-16 columns farther than `CHUNK` bytes from
+//! their line's start are counted from a table of UTF-16 units per `CHUNK` bytes of text,
+//! made on the first such question about a version of the text.
+
+use std::sync::OnceLock;
 
 use hsir_analysis::{TextRange, TextSize};
 use serde::Serialize;
@@ -31,9 +36,30 @@ pub struct Span {
 }
 
 /// The byte offset where each line starts; the first is 0. Lines end at `\n`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct LineIndex {
     starts: Vec<u32>,
+    /// The UTF-16 units of the text before each multiple of `CHUNK` bytes, made when a column
+    /// far from its line's start is first asked for, and forgotten by every edit.
+    utf16: OnceLock<Vec<u32>>,
+}
+
+impl PartialEq for LineIndex {
+    fn eq(&self, other: &LineIndex) -> bool {
+        self.starts == other.starts
+    }
+}
+
+impl Eq for LineIndex {}
+
+/// Bytes of text per entry of the UTF-16 table: columns nearer their line's start are counted
+/// directly.
+const CHUNK: usize = 4096;
+
+/// The UTF-16 units of UTF-8 `bytes`: one per character, two for those of four bytes. A slice
+/// that starts inside a character counts none for it (it was counted where it started).
+fn utf16_units(bytes: &[u8]) -> usize {
+    bytes.iter().map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0)).sum()
 }
 
 impl LineIndex {
@@ -42,7 +68,7 @@ impl LineIndex {
         starts.extend(
             text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1),
         );
-        LineIndex { starts }
+        LineIndex { starts, utf16: OnceLock::new() }
     }
 
     /// Follows an edit: `range` of the old text became `new_text`.
@@ -63,11 +89,12 @@ impl LineIndex {
         self.starts.truncate(first);
         self.starts.extend(inserted);
         self.starts.extend(tail);
+        self.utf16 = OnceLock::new();
     }
 
     /// A view for converting positions in `text`, which must be the indexed text.
     pub fn view<'a>(&'a self, text: &'a str) -> Lines<'a> {
-        Lines { starts: &self.starts, text }
+        Lines { starts: &self.starts, utf16: &self.utf16, text }
     }
 }
 
@@ -75,12 +102,28 @@ impl LineIndex {
 #[derive(Debug, Clone, Copy)]
 pub struct Lines<'a> {
     starts: &'a [u32],
+    utf16: &'a OnceLock<Vec<u32>>,
     text: &'a str,
 }
 
 impl Lines<'_> {
+    /// The UTF-16 units of the text before byte `offset`, through the table.
+    fn utf16_before(&self, offset: usize) -> usize {
+        let table = self.utf16.get_or_init(|| {
+            let mut total = 0u32;
+            let mut table = vec![0];
+            for chunk in self.text.as_bytes().chunks(CHUNK) {
+                total += utf16_units(chunk) as u32;
+                table.push(total);
+            }
+            table
+        });
+        let chunk = offset / CHUNK;
+        table[chunk] as usize + utf16_units(&self.text.as_bytes()[chunk * CHUNK..offset])
+    }
+
     /// The byte range of line `line`, without its `\n`.
-    fn line(&self, line: usize) -> Option<(usize, usize)> {
+    pub fn line(&self, line: usize) -> Option<(usize, usize)> {
         let start = *self.starts.get(line)? as usize;
         let end = self.starts.get(line + 1).map_or(self.text.len(), |&next| next as usize - 1);
         Some((start, end.max(start).min(self.text.len())))
@@ -95,6 +138,9 @@ impl Lines<'_> {
         let start = self.starts.get(line).map_or(0, |&s| s as usize);
         let before = &self.text[start..offset];
         let character = match encoding {
+            Encoding::Utf16 if before.len() > CHUNK => {
+                self.utf16_before(offset) - self.utf16_before(start)
+            }
             Encoding::Utf16 if !before.is_ascii() => before.encode_utf16().count(),
             _ => before.len(),
         };
@@ -153,6 +199,25 @@ mod tests {
         assert_eq!(lines.pos(x, Encoding::Utf8), Pos { line: 1, character: 6 });
         assert_eq!(lines.offset(Pos { line: 1, character: 3 }, Encoding::Utf16), Some(x));
         assert_eq!(lines.offset(Pos { line: 1, character: 6 }, Encoding::Utf8), Some(x));
+    }
+
+    #[test]
+    fn columns_far_along_a_long_line_are_counted_through_the_table() {
+        let text = format!(
+            "x\n\u{e9}{}\u{1f600}\u{301}{}\nend",
+            "<".repeat(3 * CHUNK),
+            "%x ".repeat(CHUNK)
+        );
+        let index = LineIndex::new(&text);
+        let lines = index.view(&text);
+        for (offset, _) in text.char_indices().step_by(97).chain(text.char_indices().rev().take(9))
+        {
+            let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+            let expected = text[line_start..offset].encode_utf16().count() as u32;
+            let pos = lines.pos(TextSize::from(offset as u32), Encoding::Utf16);
+            assert_eq!(pos.character, expected, "at byte {offset}");
+            assert_eq!(lines.offset(pos, Encoding::Utf16), Some(TextSize::from(offset as u32)));
+        }
     }
 
     #[test]

@@ -232,3 +232,69 @@ fn files_are_checked_together_and_severities_can_be_changed() {
         assert!(String::from_utf8_lossy(&output.stderr).contains(bad.split('=').next().unwrap()));
     }
 }
+
+/// 5,000 uses of an undefined `%x` on one line after an `é`: both formats show the first
+/// 1,000 diagnostics and one HS0007 note for the rest, and the exit status and the summary
+/// still count every error.
+#[test]
+fn a_file_shows_at_most_a_thousand_diagnostics() {
+    let dir = std::env::temp_dir().join(format!("hsir-cli-cap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("many.mlir");
+    let uses = vec!["%x"; 5_000].join(", ");
+    let types = vec!["i32"; 5_000].join(", ");
+    let text =
+        format!("handshake.func @f() {{\n  \"t.\u{e9}\"({uses}) : ({types}) -> ()\n  end\n}}\n");
+    std::fs::write(&path, text).unwrap();
+    let file = path.to_str().unwrap();
+
+    let json = hsir(&["check", "--format", "json", file]);
+    assert_eq!(json.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let list = json.as_array().unwrap();
+    assert_eq!(list.len(), 1001);
+    let note = &list[1000];
+    assert_eq!(note["code"], "HS0007");
+    assert_eq!(note["severity"], "information");
+    let message = note["message"].as_str().unwrap();
+    // The unknown op and 999 uses are shown; 4,001 uses are not.
+    assert!(message.starts_with("4001 diagnostics more not shown (4001 errors"), "{message}");
+    // The note is at the first use left out: the 1,000th `%x` (after `"t.é"(`, 4 bytes each).
+    let start = &note["range"]["start"];
+    assert_eq!((start["line"].as_u64(), start["character"].as_u64()), (Some(1), Some(8 + 999 * 4)));
+
+    let human = hsir(&["check", file]);
+    assert_eq!(human.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&human.stdout);
+    assert_eq!(out.matches("[HS1101]").count(), 999);
+    assert_eq!(out.matches("[HS0007]").count(), 1);
+    assert!(out.contains("5000 errors, 0 warnings in 1 file"), "{}", &out[out.len() - 200..]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A file that is not UTF-8 is checked as decoded: HS0001 at the first bad byte, and the rest
+/// of the file still analysed (an undefined value after it is reported too), in both formats.
+#[test]
+fn a_file_that_is_not_utf8_is_reported_and_still_checked() {
+    let dir = std::env::temp_dir().join(format!("hsir-cli-latin1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("latin1.mlir");
+    std::fs::write(
+        &path,
+        b"// caf\xe9\nhandshake.func @f() {\n  \"t.op\"(%x) : (i32) -> ()\n  end\n}\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let json = hsir(&["check", "--format", "json", file]);
+    assert_eq!(json.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let codes: Vec<&str> =
+        json.as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert_eq!(codes.first(), Some(&"HS0001"), "{json}");
+    assert!(codes.contains(&"HS1101"), "the rest is analysed: {codes:?}");
+    assert_eq!(json[0]["range"]["start"], serde_json::json!({"line": 0, "character": 6}));
+    let human = hsir(&["check", file]);
+    let out = String::from_utf8_lossy(&human.stdout);
+    assert!(out.contains("[HS0001]") && out.contains("first bad byte at offset 6"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -60,3 +60,24 @@ fn the_graph_of_a_function_with_clickable_nodes() {
     assert_eq!(bad["error"]["code"], -32602, "{bad}");
     client.shutdown();
 }
+
+/// A file read from disk whose bytes are not UTF-8 is drawn as decoded (bad bytes as U+FFFD),
+/// and the user is told where the first bad byte is (HS0001's message), not left guessing.
+#[test]
+fn a_file_on_disk_that_is_not_utf8_is_drawn_and_reported() {
+    let (mut client, _) = Client::initialized(json!({}));
+    let dir = std::env::temp_dir().join(format!("hsir-graph-latin1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("latin1.mlir");
+    let mut bytes = b"// caf\xe9: a Latin-1 comment\n".to_vec();
+    bytes.extend_from_slice(repo_file("examples/kernel.mlir").as_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let disk_uri = format!("file://{}", path.display());
+    let shown = show(&mut client, json!({"uri": disk_uri, "function": "accumulate"}));
+    assert!(shown["result"]["svg"].as_str().is_some_and(|svg| svg.contains("<svg")), "{shown}");
+    let message = client.wait(|m| m["method"] == "window/showMessage");
+    let text = message["params"]["message"].as_str().unwrap();
+    assert!(text.contains("not valid UTF-8 (first bad byte at offset 6"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    client.shutdown();
+}

@@ -115,3 +115,46 @@ fn requests_before_initialize_and_bad_settings_are_answered() {
     assert!(message.to_string().contains("buffers.period"), "{message}");
     client.shutdown();
 }
+
+/// A file with thousands of diagnostics publishes the first 1,000 and one HS0007 note counting
+/// the rest, as `hsir check` prints them; an item with errors before it moves the cut.
+#[test]
+fn at_most_a_thousand_diagnostics_are_published_per_file() {
+    let (mut client, _) = Client::initialized(Value::Null);
+    let doc = uri("many.mlir");
+    let uses = vec!["%x"; 3_000].join(", ");
+    let types = vec!["i32"; 3_000].join(", ");
+    let many = format!("  \"t.\u{e9}\"({uses}) : ({types}) -> ()\n");
+    let text = format!("handshake.func @f() {{\n{many}{many}  end\n}}\n");
+    client.open(&doc, &text);
+    let published = client.diagnostics(&doc, Some(0));
+    let list = published["diagnostics"].as_array().unwrap();
+    assert_eq!(list.len(), 1001);
+    let note = &list[1000];
+    assert_eq!(note["code"], "HS0007");
+    assert_eq!(note["severity"], 3);
+    let message = note["message"].as_str().unwrap();
+    // Two unknown ops and 6,000 uses: the first op and 999 uses are shown; 5,001 uses and the
+    // second op are not.
+    assert!(message.starts_with("5002 diagnostics more not shown (5001 errors"), "{message}");
+    // After `  "t.é"(`, a use every 4 UTF-16 units.
+    assert_eq!(note["range"]["start"], json!({"line": 1, "character": 8 + 999 * 4}));
+
+    // A function with one error before it: one use fewer is shown.
+    let shifted =
+        format!("handshake.func @g() {{\n  \"t.op\"(%y) : (i32) -> ()\n  end\n}}\n{text}");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": doc, "version": 1}, "contentChanges": [{"text": shifted}]}),
+    );
+    let published = client.diagnostics(&doc, Some(1));
+    let list = published["diagnostics"].as_array().unwrap();
+    assert_eq!(list.len(), 1001);
+    assert!(list[1000]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("5004 diagnostics more not shown (5003 errors"));
+    assert_eq!(list[1000]["range"]["start"], json!({"line": 5, "character": 8 + 997 * 4}));
+    still_serving(&mut client, &doc);
+    client.shutdown();
+}

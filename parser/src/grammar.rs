@@ -14,6 +14,7 @@ use chumsky::error::EmptyErr;
 use chumsky::input::{Checkpoint, Cursor, InputRef};
 use chumsky::inspector::Inspector;
 use chumsky::prelude::*;
+use std::rc::{self, Rc};
 
 use std::cell::Cell;
 use std::sync::mpsc;
@@ -215,7 +216,7 @@ fn run_main(
     let tree = TreeBuilder::new(toks.len() as u32, 0, toks.len() + 1);
     let mut state = State::new(toks, &jump, tree);
     state.prefetch = prefetch;
-    let (file, _) = parsers(hand_parsed);
+    let (file, _, _grammar) = parsers(hand_parsed);
     if !file.parse_with_state(Toks::new(toks, &jump), &mut state).has_output() {
         return None;
     }
@@ -255,7 +256,7 @@ fn parse_ahead(
     let len = toks.len() as u32;
     // Zero between parses (see `tokens`), so one serves them all.
     let jump = Cell::new(0);
-    let (_, op) = parsers(hand_parsed);
+    let (_, op, _grammar) = parsers(hand_parsed);
     // After the op, take what was built, if the op left the state as it found it, and stop:
     // the parse "fails" there, so that it neither needs the end of the input nor walks to it.
     let take = custom(move |inp: &mut InputRef<'_, '_, In<'_>, Ex<'_>>| {
@@ -638,22 +639,79 @@ fn junk<'a>(
 
 // ---- the grammar -----------------------------------------------------------------------------
 
+/// A parser the grammar declares before defining it, so that definitions can refer to it (and
+/// to each other).
+type Declared<'a> = Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, (), Ex<'a>>>;
+
+/// The grammar's declared parsers, held while they parse. chumsky's handles to a declared
+/// parser are strong references, so a definition holding one (its own, or one whose definition
+/// holds it) is a reference cycle: the whole grammar, some 17 KB, was leaked by every parse,
+/// which in the server is every edit. Definitions reach declared parsers through `late`, a weak
+/// reference, and this is what keeps them alive.
+pub(crate) struct Grammar<'a> {
+    op: Rc<Declared<'a>>,
+    op_item: Rc<Declared<'a>>,
+    attr_atom: Rc<Declared<'a>>,
+    ty: Rc<Declared<'a>>,
+    attr_item: Rc<Declared<'a>>,
+}
+
+/// Weak references to the parsers of a `Grammar`.
+struct WeakGrammar<'a> {
+    op: rc::Weak<Declared<'a>>,
+    op_item: rc::Weak<Declared<'a>>,
+    attr_atom: rc::Weak<Declared<'a>>,
+    ty: rc::Weak<Declared<'a>>,
+    attr_item: rc::Weak<Declared<'a>>,
+}
+
+impl<'a> Grammar<'a> {
+    fn weak(&self) -> WeakGrammar<'a> {
+        WeakGrammar {
+            op: Rc::downgrade(&self.op),
+            op_item: Rc::downgrade(&self.op_item),
+            attr_atom: Rc::downgrade(&self.attr_atom),
+            ty: Rc::downgrade(&self.ty),
+            attr_item: Rc::downgrade(&self.attr_item),
+        }
+    }
+}
+
+/// Defines a declared parser.
+fn define<'a>(declared: &Declared<'a>, parser: impl Parser<'a, In<'a>, (), Ex<'a>> + Clone + 'a) {
+    let mut handle = declared.clone();
+    handle.define(parser);
+}
+
+/// A declared parser, through a weak reference (see `Grammar`). It is alive whenever it runs:
+/// the caller of `parsers` holds the `Grammar` while it parses.
+fn late<'a>(declared: &rc::Weak<Declared<'a>>) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone + 'a {
+    let declared = declared.clone();
+    custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| match declared.upgrade() {
+        Some(parser) => inp.parse(&*parser),
+        None => Err(EmptyErr::default()),
+    })
+}
+
 /// The whole-file parser, and the operation parser within it. `hand_parsed`: whether
 /// statements of the everyday shapes take the hand-written path (`simple`).
 fn parsers<'a>(
     hand_parsed: bool,
-) -> (impl Parser<'a, In<'a>, (), Ex<'a>>, impl Parser<'a, In<'a>, (), Ex<'a>>) {
-    let mut op = Recursive::declare();
-    let mut op_item = Recursive::declare();
-    let mut attr_atom = Recursive::declare();
-    let mut ty = Recursive::declare();
+) -> (impl Parser<'a, In<'a>, (), Ex<'a>>, impl Parser<'a, In<'a>, (), Ex<'a>>, Grammar<'a>) {
+    let grammar = Grammar {
+        op: Rc::new(Recursive::declare()),
+        op_item: Rc::new(Recursive::declare()),
+        attr_atom: Rc::new(Recursive::declare()),
+        ty: Rc::new(Recursive::declare()),
+        attr_item: Rc::new(Recursive::declare()),
+    };
+    let weak = grammar.weak();
 
     // -- attributes ----------------------------------------------------------------------------
     // Generic bracketed contents inside attributes and types: anything, nested groups whole.
-    let mut attr_item = Recursive::declare();
     let attr_dict = {
         let key = tok_if(|t| matches!(t.kind, IDENT | STRING));
-        let value = attr_value(attr_atom.clone(), ty.clone(), true);
+        let value = attr_value(late(&weak.attr_atom), late(&weak.ty), true);
         let entry = node(ATTR_ENTRY, key.then(tok(EQ).then(value).or_not()));
         let junk_in_dict = node(
             ERROR_NODE,
@@ -663,15 +721,15 @@ fn parsers<'a>(
         );
         node(ATTR_DICT, group(L_BRACE, R_BRACE, choice((entry, tok(COMMA), junk_in_dict))))
     };
-    let angle_group = node(ANGLE_GROUP, group(L_ANGLE, R_ANGLE, attr_item.clone()));
-    let brace_group = node(BRACE_GROUP, group(L_BRACE, R_BRACE, attr_item.clone()));
+    let angle_group = node(ANGLE_GROUP, group(L_ANGLE, R_ANGLE, late(&weak.attr_item)));
+    let brace_group = node(BRACE_GROUP, group(L_BRACE, R_BRACE, late(&weak.attr_item)));
     let brace_in_attr = choice((
         peek_is(|t| t.has(flags::DICT_START)).ignore_then(attr_dict.clone()),
         brace_group.clone(),
     ));
     let loc = node(
         LOC,
-        flagged(IDENT, flags::KW_LOC).ignore_then(group(L_PAREN, R_PAREN, attr_item.clone())),
+        flagged(IDENT, flags::KW_LOC).ignore_then(group(L_PAREN, R_PAREN, late(&weak.attr_item))),
     );
     let symbol_ref = node(
         SYMBOL_REF,
@@ -681,61 +739,79 @@ fn parsers<'a>(
     // Types are tried only where a name starts them: a strict type parse that can fail deep
     // inside nested `(`/`<` and then be retried as a generic group would make backtracking
     // exponential in the nesting depth.
-    attr_item.define(dispatch(
-        vec![
-            (&[IDENT], choice((loc.clone(), ty.clone(), tok(IDENT))).boxed()),
-            (&[BANG_ID], ty.clone().boxed()),
-            (&[L_PAREN], node(PAREN_GROUP, group(L_PAREN, R_PAREN, attr_item.clone())).boxed()),
-            (&[L_BRACK], node(BRACKET_GROUP, group(L_BRACK, R_BRACK, attr_item.clone())).boxed()),
-            (&[L_ANGLE], angle_group.clone().boxed()),
-            (&[L_BRACE], brace_in_attr.clone().boxed()),
-            (&[AT_ID], symbol_ref.clone().boxed()),
-            (&[FILE_METADATA_END], stray_metadata_end().boxed()),
-        ],
-        Some(plain()),
-        never,
-    ));
+    define(
+        &grammar.attr_item,
+        dispatch(
+            vec![
+                (&[IDENT], choice((loc.clone(), late(&weak.ty), tok(IDENT))).boxed()),
+                (&[BANG_ID], late(&weak.ty).boxed()),
+                (
+                    &[L_PAREN],
+                    node(PAREN_GROUP, group(L_PAREN, R_PAREN, late(&weak.attr_item))).boxed(),
+                ),
+                (
+                    &[L_BRACK],
+                    node(BRACKET_GROUP, group(L_BRACK, R_BRACK, late(&weak.attr_item))).boxed(),
+                ),
+                (&[L_ANGLE], angle_group.clone().boxed()),
+                (&[L_BRACE], brace_in_attr.clone().boxed()),
+                (&[AT_ID], symbol_ref.clone().boxed()),
+                (&[FILE_METADATA_END], stray_metadata_end().boxed()),
+            ],
+            Some(plain()),
+            never,
+        ),
+    );
 
-    attr_atom.define(dispatch(
-        vec![
-            (
-                &[L_BRACK],
-                node(
-                    ARRAY_ATTR,
-                    group(
-                        L_BRACK,
-                        R_BRACK,
-                        choice((attr_value(attr_atom.clone(), ty.clone(), true), tok(COMMA))),
-                    ),
-                )
-                .boxed(),
-            ),
-            (&[L_BRACE], brace_in_attr.clone().boxed()),
-            (
-                &[IDENT],
-                choice((loc.clone(), tok(IDENT).then(angle_group.clone().or_not()).ignored()))
+    define(
+        &grammar.attr_atom,
+        dispatch(
+            vec![
+                (
+                    &[L_BRACK],
+                    node(
+                        ARRAY_ATTR,
+                        group(
+                            L_BRACK,
+                            R_BRACK,
+                            choice((
+                                attr_value(late(&weak.attr_atom), late(&weak.ty), true),
+                                tok(COMMA),
+                            )),
+                        ),
+                    )
                     .boxed(),
-            ),
-            (&[HASH_ID], tok(HASH_ID).then(angle_group.clone().or_not()).ignored().boxed()),
-            (&[L_ANGLE], choice((ty.clone(), angle_group.clone())).boxed()),
-            (
-                &[L_PAREN],
-                choice((ty.clone(), node(PAREN_GROUP, group(L_PAREN, R_PAREN, attr_item.clone()))))
+                ),
+                (&[L_BRACE], brace_in_attr.clone().boxed()),
+                (
+                    &[IDENT],
+                    choice((loc.clone(), tok(IDENT).then(angle_group.clone().or_not()).ignored()))
+                        .boxed(),
+                ),
+                (&[HASH_ID], tok(HASH_ID).then(angle_group.clone().or_not()).ignored().boxed()),
+                (&[L_ANGLE], choice((late(&weak.ty), angle_group.clone())).boxed()),
+                (
+                    &[L_PAREN],
+                    choice((
+                        late(&weak.ty),
+                        node(PAREN_GROUP, group(L_PAREN, R_PAREN, late(&weak.attr_item))),
+                    ))
                     .boxed(),
-            ),
-            (&[BANG_ID], ty.clone().boxed()),
-            (&[AT_ID], symbol_ref.clone().boxed()),
-            (
-                &[STRING, INT, FLOAT, MINUS, ARROW, QUESTION, STAR, PLUS, ERROR],
-                any().ignored().boxed(),
-            ),
-        ],
-        None,
-        never,
-    ));
+                ),
+                (&[BANG_ID], late(&weak.ty).boxed()),
+                (&[AT_ID], symbol_ref.clone().boxed()),
+                (
+                    &[STRING, INT, FLOAT, MINUS, ARROW, QUESTION, STAR, PLUS, ERROR],
+                    any().ignored().boxed(),
+                ),
+            ],
+            None,
+            never,
+        ),
+    );
 
     // -- types ---------------------------------------------------------------------------------
-    let type_list = ty.clone().then(tok(COMMA).ignore_then(ty.clone()).repeated());
+    let type_list = late(&weak.ty).then(tok(COMMA).ignore_then(late(&weak.ty)).repeated());
     let extra_signal = {
         let direction = tok(L_PAREN).then(tok(IDENT)).then(tok(R_PAREN));
         let name = tok(IDENT).then(tok(COLON));
@@ -747,7 +823,7 @@ fn parsers<'a>(
                 .or_not()
                 .then(name.or_not())
                 .then(direction.clone().or_not())
-                .then(ty.clone())
+                .then(late(&weak.ty))
                 .then(direction.or_not()),
         )
     };
@@ -763,49 +839,56 @@ fn parsers<'a>(
             .then(
                 choice((
                     extra_signal_list.clone().ignored(),
-                    ty.clone().then(tok(COMMA).then(extra_signal_list).or_not()).ignored(),
+                    late(&weak.ty).then(tok(COMMA).then(extra_signal_list).or_not()).ignored(),
                 ))
                 .or_not(),
             )
             .then(tok(R_ANGLE)),
     );
-    let type_params = node(TYPE_PARAMS, group(L_ANGLE, R_ANGLE, attr_item.clone()));
+    let type_params = node(TYPE_PARAMS, group(L_ANGLE, R_ANGLE, late(&weak.attr_item)));
     let function_type = node(
         FUNCTION_TYPE,
         tok(L_PAREN).then(type_list.clone().or_not()).then(tok(R_PAREN)).then(tok(ARROW)).then(
             choice((
                 tok(L_PAREN).then(type_list.clone().or_not()).then(tok(R_PAREN)).ignored(),
-                ty.clone(),
+                late(&weak.ty),
             )),
         ),
     );
-    ty.define(dispatch(
-        vec![
-            // Dynamatic's short form: `<i32>`, `<>`, `<i32, [e: i1]>`.
-            (&[L_ANGLE], node(TYPE, channel_params.clone()).boxed()),
-            (
-                &[IDENT, BANG_ID],
-                node(
-                    TYPE,
-                    choice((
-                        peek_is(|t| t.has(flags::CHANNEL_NAME))
-                            .ignore_then(any())
-                            .then(channel_params.clone().or_not())
-                            .ignored(),
-                        tok_if(|t| !t.has(flags::OP_START))
-                            .then(peek_is(|t| t.kind == L_ANGLE).ignore_then(type_params).or_not())
-                            .ignored(),
-                    )),
-                )
-                .boxed(),
-            ),
-            (&[L_PAREN], node(TYPE, function_type).boxed()),
-        ],
-        None,
-        never,
-    ));
+    define(
+        &grammar.ty,
+        dispatch(
+            vec![
+                // Dynamatic's short form: `<i32>`, `<>`, `<i32, [e: i1]>`.
+                (&[L_ANGLE], node(TYPE, channel_params.clone()).boxed()),
+                (
+                    &[IDENT, BANG_ID],
+                    node(
+                        TYPE,
+                        choice((
+                            peek_is(|t| t.has(flags::CHANNEL_NAME))
+                                .ignore_then(any())
+                                .then(channel_params.clone().or_not())
+                                .ignored(),
+                            tok_if(|t| !t.has(flags::OP_START))
+                                .then(
+                                    peek_is(|t| t.kind == L_ANGLE)
+                                        .ignore_then(type_params)
+                                        .or_not(),
+                                )
+                                .ignored(),
+                        )),
+                    )
+                    .boxed(),
+                ),
+                (&[L_PAREN], node(TYPE, function_type).boxed()),
+            ],
+            None,
+            never,
+        ),
+    );
     let type_elem = choice((
-        ty.clone(),
+        late(&weak.ty),
         node(BRACKET_TYPE_LIST, tok(L_BRACK).then(type_list.clone().or_not()).then(tok(R_BRACK))),
     ));
     let type_elems = type_elem.clone().then(tok(COMMA).ignore_then(type_elem).repeated());
@@ -828,17 +911,17 @@ fn parsers<'a>(
     let region = {
         let block_arg = node(
             BLOCK_ARG,
-            tok(VALUE_ID).then(tok(COLON)).then(ty.clone()).then(loc.clone().or_not()),
+            tok(VALUE_ID).then(tok(COLON)).then(late(&weak.ty)).then(loc.clone().or_not()),
         );
         let block_arg_list = node(
             BLOCK_ARG_LIST,
-            group(L_PAREN, R_PAREN, choice((block_arg, tok(COMMA), op_item.clone()))),
+            group(L_PAREN, R_PAREN, choice((block_arg, tok(COMMA), late(&weak.op_item)))),
         );
         let label = node(
             BLOCK_LABEL,
             flagged(CARET_ID, flags::LABEL_START).then(block_arg_list.or_not()).then(tok(COLON)),
         );
-        let statement = statement(op.clone(), op_item.clone(), true, hand_parsed);
+        let statement = statement(late(&weak.op), late(&weak.op_item), true, hand_parsed);
         let block = node(
             BLOCK,
             choice((
@@ -855,7 +938,7 @@ fn parsers<'a>(
     ));
     let inline_attr = node(
         ATTR_ENTRY,
-        tok(IDENT).then(tok(EQ)).then(attr_value(attr_atom.clone(), ty.clone(), false)),
+        tok(IDENT).then(tok(EQ)).then(attr_value(late(&weak.attr_atom), late(&weak.ty), false)),
     );
     // `(%i, %j)` before `=` or `in`: values the op binds for its region
     // (`scf.parallel (%i, %j) = (...)`, `scf.forall (%i) in (%n)`); see `value_item` for `%i =`.
@@ -876,11 +959,11 @@ fn parsers<'a>(
                 &[L_PAREN],
                 choice((
                     region_arg_list,
-                    node(PAREN_GROUP, group(L_PAREN, R_PAREN, op_item.clone())),
+                    node(PAREN_GROUP, group(L_PAREN, R_PAREN, late(&weak.op_item))),
                 ))
                 .boxed(),
             ),
-            (&[L_BRACK], node(BRACKET_GROUP, group(L_BRACK, R_BRACK, op_item.clone())).boxed()),
+            (&[L_BRACK], node(BRACKET_GROUP, group(L_BRACK, R_BRACK, late(&weak.op_item))).boxed()),
             (&[L_BRACE], brace_in_op.clone().boxed()),
             (
                 &[IDENT],
@@ -889,7 +972,7 @@ fn parsers<'a>(
                         loc.clone(),
                         node(
                             KEYWORD_GROUP,
-                            tok(IDENT).then(group(L_PAREN, R_PAREN, op_item.clone())),
+                            tok(IDENT).then(group(L_PAREN, R_PAREN, late(&weak.op_item))),
                         ),
                     ))),
                     second_is(EQ).ignore_then(inline_attr),
@@ -901,8 +984,9 @@ fn parsers<'a>(
                 &[CARET_ID],
                 node(
                     SUCCESSOR,
-                    tok(CARET_ID)
-                        .then(node(PAREN_GROUP, group(L_PAREN, R_PAREN, op_item.clone())).or_not()),
+                    tok(CARET_ID).then(
+                        node(PAREN_GROUP, group(L_PAREN, R_PAREN, late(&weak.op_item))).or_not(),
+                    ),
                 )
                 .boxed(),
             ),
@@ -912,7 +996,8 @@ fn parsers<'a>(
                 node(
                     TYPE,
                     tok(BANG_ID).then(
-                        type_params_or_channel(channel_params.clone(), attr_item.clone()).or_not(),
+                        type_params_or_channel(channel_params.clone(), late(&weak.attr_item))
+                            .or_not(),
                     ),
                 )
                 .boxed(),
@@ -923,7 +1008,7 @@ fn parsers<'a>(
         ],
         Some(plain()),
     );
-    op_item.define(dispatch_with(op_table.clone(), never));
+    define(&grammar.op_item, dispatch_with(op_table.clone(), never));
     // An op's own items: everything up to where the op ends.
     let op_body_item = dispatch_with(op_table, ends_op);
 
@@ -936,13 +1021,13 @@ fn parsers<'a>(
             .or_not()
             .then(tok_if(|t| matches!(t.kind, VALUE_ID | IDENT)))
             .then(tok(COLON))
-            .then(ty.clone())
+            .then(late(&weak.ty))
             .ignored();
         let arg = node(
             FUNC_ARG,
             choice((
                 tok(ELLIPSIS),
-                choice((named, ty.clone()))
+                choice((named, late(&weak.ty)))
                     .then(attr_dict.clone().or_not())
                     .then(loc.clone().or_not())
                     .ignored(),
@@ -956,7 +1041,7 @@ fn parsers<'a>(
         );
         let result = node(
             FUNC_RESULT,
-            ty.clone().then(attr_dict.clone().or_not()).then(loc.clone().or_not()),
+            late(&weak.ty).then(attr_dict.clone().or_not()).then(loc.clone().or_not()),
         );
         let results = node(
             FUNC_RESULT_LIST,
@@ -965,7 +1050,7 @@ fn parsers<'a>(
                     .then(result.clone().then(tok(COMMA).then(result).repeated()).or_not())
                     .then(tok(R_PAREN))
                     .ignored(),
-                node(FUNC_RESULT, ty.clone()),
+                node(FUNC_RESULT, late(&weak.ty)),
             ))),
         );
         let attributes =
@@ -976,7 +1061,7 @@ fn parsers<'a>(
             visibility
                 .or_not()
                 .then(tok(AT_ID))
-                .then(node(TYPE_PARAMS, group(L_ANGLE, R_ANGLE, attr_item.clone())).or_not())
+                .then(node(TYPE_PARAMS, group(L_ANGLE, R_ANGLE, late(&weak.attr_item))).or_not())
                 .then(arg_list)
                 .then(results.or_not())
                 .then(attributes.or_not()),
@@ -1014,7 +1099,7 @@ fn parsers<'a>(
             PIPELINE_INPUT,
             tok(VALUE_ID)
                 .then(tok(COLON))
-                .then(ty.clone())
+                .then(late(&weak.ty))
                 .then(tok(EQ))
                 .then(node(OPERAND, tok(VALUE_ID))),
         );
@@ -1024,7 +1109,7 @@ fn parsers<'a>(
                 .then(input.clone().then(tok(COMMA).then(input).repeated()).or_not())
                 .then(tok(R_PAREN)),
         );
-        let output = node(PIPELINE_OUTPUT, tok(IDENT).then(tok(COLON)).then(ty.clone()));
+        let output = node(PIPELINE_OUTPUT, tok(IDENT).then(tok(COLON)).then(late(&weak.ty)));
         let outputs = node(
             PIPELINE_OUTPUT_LIST,
             tok(ARROW)
@@ -1033,8 +1118,8 @@ fn parsers<'a>(
                 .then(tok(R_PAREN)),
         );
         let item = dispatch(
-            vec![(&[ARROW], choice((outputs, op_item.clone())).boxed())],
-            Some(op_item.clone().boxed()),
+            vec![(&[ARROW], choice((outputs, late(&weak.op_item))).boxed())],
+            Some(late(&weak.op_item).boxed()),
             ends_op,
         )
         .repeated();
@@ -1052,7 +1137,8 @@ fn parsers<'a>(
             .ignore_then(pipeline_body),
         op_name.ignore_then(body.clone()),
     ));
-    op.define(
+    define(
+        &grammar.op,
         node(
             OP,
             choice((
@@ -1069,19 +1155,19 @@ fn parsers<'a>(
 
     // -- top level -----------------------------------------------------------------------------
     let balanced = choice((
-        node(PAREN_GROUP, group(L_PAREN, R_PAREN, attr_item.clone())),
-        node(BRACKET_GROUP, group(L_BRACK, R_BRACK, attr_item.clone())),
-        node(BRACE_GROUP, group(L_BRACE, R_BRACE, attr_item.clone())),
-        node(ANGLE_GROUP, group(L_ANGLE, R_ANGLE, attr_item.clone())),
+        node(PAREN_GROUP, group(L_PAREN, R_PAREN, late(&weak.attr_item))),
+        node(BRACKET_GROUP, group(L_BRACK, R_BRACK, late(&weak.attr_item))),
+        node(BRACE_GROUP, group(L_BRACE, R_BRACE, late(&weak.attr_item))),
+        node(ANGLE_GROUP, group(L_ANGLE, R_ANGLE, late(&weak.attr_item))),
     ));
     let alias_value = choice((
-        attr_value(attr_atom.clone(), ty.clone(), true),
+        attr_value(late(&weak.attr_atom), late(&weak.ty), true),
         error_here(SyntaxErrorKind::Expected, "expected a value after `=` in an alias definition"),
     ));
     let alias_def = node(
         ALIAS_DEF,
         choice((
-            tok(BANG_ID).then(tok(EQ)).then(ty.clone().or(alias_value.clone())).ignored(),
+            tok(BANG_ID).then(tok(EQ)).then(late(&weak.ty).or(alias_value.clone())).ignored(),
             tok(HASH_ID).then(tok(EQ)).then(alias_value).ignored(),
         )),
     );
@@ -1091,21 +1177,21 @@ fn parsers<'a>(
             FILE_METADATA_BEGIN,
             FILE_METADATA_END,
             |t| t.kind == SPLIT_MARKER,
-            attr_item.clone(),
+            late(&weak.attr_item),
         ),
     );
     let top_statement = choice((
         tok(SPLIT_MARKER),
         alias_def,
         resource_block,
-        statement(op.clone(), op_item, false, hand_parsed),
+        statement(late(&weak.op), late(&weak.op_item), false, hand_parsed),
         stray_closer(),
         junk("expected an operation", balanced),
         // Nothing above fails on a token that reaches here; this keeps the grammar total if a
         // later change breaks that.
         node(ERROR_NODE, error_here(SyntaxErrorKind::Unexpected, "unexpected token").then(any())),
     ));
-    (top_statement.repeated().then(end()).ignored(), op)
+    (top_statement.repeated().then(end()).ignored(), late(&weak.op), grammar)
 }
 
 /// One statement of a region or of the top level: an operation, or junk with an error.

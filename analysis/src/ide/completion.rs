@@ -140,7 +140,7 @@ impl Cx<'_, '_> {
     fn node_at_cursor(&self) -> Option<(ItemView<'_>, SyntaxNode<'_>)> {
         let item = self.item?;
         let root = item.syntax.syntax();
-        let local = self.offset.checked_sub(item.syntax_base)?;
+        let local = item.syntax_base.local(self.offset)?;
         if !root.text_range().contains_inclusive(local) {
             return None;
         }
@@ -488,7 +488,7 @@ fn cursor_block(cx: &Cx<'_, '_>) -> Option<(RegionId, BlockId)> {
         .children()
         .filter(|c| c.kind() == SyntaxKind::REGION)
         .position(|c| c == region_node)?;
-    let local = cx.offset.checked_sub(item.syntax_base)?;
+    let local = item.syntax_base.local(cx.offset)?;
     let blocks: Vec<SyntaxNode<'_>> =
         region_node.children().filter(|c| c.kind() == SyntaxKind::BLOCK).collect();
     // The last block starting at or before the cursor (trivia after a block is the region's).

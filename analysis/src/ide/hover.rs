@@ -886,7 +886,7 @@ fn symbol_hover(analysis: &Analysis<'_>, item: &ItemView<'_>, local: TextRange) 
 /// The syntax node of an op of the item.
 pub(crate) fn op_syntax<'a>(item: &ItemView<'a>, op: OpId) -> Option<Op<'a>> {
     let range =
-        item.abs(item.lowered.item.ops.get(op as usize)?.range).checked_sub(item.syntax_base)?;
+        item.syntax_base.local_range(item.abs(item.lowered.item.ops.get(op as usize)?.range))?;
     let root = item.syntax.syntax();
     if !root.text_range().contains_range(range) {
         return None;

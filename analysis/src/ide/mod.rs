@@ -36,7 +36,7 @@ pub struct FileRange {
 /// when `offset` sits between two tokens (the cursor just before `%x` is on `%x`), unless that
 /// one is trivia and the previous one is not (the cursor just after `%x` is on `%x` too).
 pub fn token_at<'a>(item: &ItemView<'a>, offset: TextSize) -> Option<SyntaxToken<'a>> {
-    let local = offset.checked_sub(item.syntax_base)?;
+    let local = item.syntax_base.local(offset)?;
     let node = hsir_parser::ast::AstNode::syntax(&item.syntax);
     let range = node.text_range();
     if local < range.start() || local > range.end() {

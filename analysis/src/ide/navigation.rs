@@ -178,7 +178,7 @@ impl<'a> Target<'a> {
                         let labelled = ir.blocks[block as usize].label.is_some();
                         match block_node(item, block) {
                             Some(node) if labelled => {
-                                node.text_range() + item.syntax_base - item.start
+                                item.syntax_abs(node.text_range()) - item.start
                             }
                             _ => {
                                 let region = ir.blocks[block as usize].region;
@@ -359,7 +359,7 @@ fn block_labelled(item: &ItemView<'_>, region: RegionId, label: &str) -> Option<
 fn block_node<'a>(item: &ItemView<'a>, block: u32) -> Option<SyntaxNode<'a>> {
     let (_, label) = item.lowered.item.blocks.get(block as usize)?.label.as_ref()?;
     let abs = item.abs(*label);
-    let local = abs.checked_sub(item.syntax_base)?;
+    let local = item.syntax_base.local_range(abs)?;
     let root = hsir_parser::ast::AstNode::syntax(&item.syntax);
     if !root.text_range().contains_range(local) {
         return None;

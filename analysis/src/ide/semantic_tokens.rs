@@ -10,7 +10,7 @@
 use hsir_parser::{SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 
 use crate::dataflow::BufferType;
-use crate::db::{Analysis, FileId, ItemView};
+use crate::db::{Analysis, FileId, ItemView, SyntaxBase};
 
 /// An SSA value's or a block's definition, or a function's name where it is defined.
 pub const MOD_DEFINITION: u32 = 1;
@@ -87,17 +87,7 @@ pub fn semantic_tokens(
             out.gap(TextRange::new(gap_start, item_range.start()));
         }
         if out.intersects(item_range) {
-            // The item's tokens are made once and kept (relative to the item) while it does
-            // not change, so a request costs little even where the item's detail is let go.
-            let tokens = analysis.memo(item, |view| {
-                let mut all = Collector { text, wanted: item_range, tokens: Vec::new() };
-                walk_item(&mut all, view);
-                let relative = all
-                    .tokens
-                    .into_iter()
-                    .map(|t| SemanticToken { range: t.range - item_range.start(), ..t });
-                ItemTokens(relative.collect())
-            });
+            let tokens = item_tokens(analysis, item, text);
             for token in tokens.iter().flat_map(|t| t.0.iter()) {
                 let range = token.range + item_range.start();
                 if out.intersects(range) {
@@ -115,6 +105,38 @@ pub fn semantic_tokens(
 
 /// An item's tokens, relative to its start (`Analysis::memo`).
 struct ItemTokens(Vec<SemanticToken>);
+
+/// The item's tokens, made once and kept (relative to the item) while it does not change, so
+/// a request costs little even where the item's detail is let go.
+fn item_tokens(
+    analysis: &Analysis<'_>,
+    item: crate::db::ItemRef,
+    text: &str,
+) -> Option<std::sync::Arc<ItemTokens>> {
+    let item_range = item.range;
+    analysis.memo(item, |view| {
+        let mut all = Collector { text, wanted: item_range, tokens: Vec::new() };
+        walk_item(&mut all, view);
+        let relative = all
+            .tokens
+            .into_iter()
+            .map(|t| SemanticToken { range: t.range - item_range.start(), ..t });
+        ItemTokens(relative.collect())
+    })
+}
+
+/// Makes what `semantic_tokens` of the whole file keeps per item, item by item until `stop`
+/// says to; whether every item's is made. A server can answer other requests between calls.
+pub fn prepare(analysis: &Analysis<'_>, file: FileId, stop: &dyn Fn() -> bool) -> bool {
+    let Some(text) = analysis.text(file) else { return true };
+    for item in analysis.item_refs(file) {
+        if stop() {
+            return false;
+        }
+        item_tokens(analysis, item, text);
+    }
+    true
+}
 
 struct Collector<'a> {
     text: &'a str,
@@ -210,7 +232,7 @@ fn walk_item(out: &mut Collector<'_>, item: &ItemView<'_>) {
                 stack.pop();
             }
             Some(SyntaxElement::Node(node)) => {
-                if !out.intersects(node.text_range() + base) {
+                if !out.intersects(base.range(node.text_range())) {
                     continue;
                 }
                 if node_token(out, node, base) {
@@ -224,7 +246,7 @@ fn walk_item(out: &mut Collector<'_>, item: &ItemView<'_>) {
 
 /// Emits the tokens of nodes that are coloured as a whole (types, op names). Returns whether
 /// the walk should go into the node's children.
-fn node_token(out: &mut Collector<'_>, node: SyntaxNode<'_>, base: TextSize) -> bool {
+fn node_token(out: &mut Collector<'_>, node: SyntaxNode<'_>, base: SyntaxBase) -> bool {
     match node.kind() {
         SyntaxKind::TYPE => {
             let parent = node.parent().map(|p| p.kind());
@@ -238,7 +260,7 @@ fn node_token(out: &mut Collector<'_>, node: SyntaxNode<'_>, base: TextSize) -> 
                 };
                 for token in node.tokens() {
                     if token.kind() == SyntaxKind::IDENT {
-                        out.push(token.text_range() + base, kind, 0);
+                        out.push(base.range(token.text_range()), kind, 0);
                     }
                 }
                 return false;
@@ -249,9 +271,9 @@ fn node_token(out: &mut Collector<'_>, node: SyntaxNode<'_>, base: TextSize) -> 
         SyntaxKind::OP_NAME => {
             for token in node.tokens() {
                 match token.kind() {
-                    SyntaxKind::IDENT => op_name(out, token.text_range() + base, token.text()),
+                    SyntaxKind::IDENT => op_name(out, base.range(token.text_range()), token.text()),
                     SyntaxKind::STRING => {
-                        let range = token.text_range() + base;
+                        let range = base.range(token.text_range());
                         let inner = token.text().trim_matches('"');
                         if inner.len() + 2 == token.text().len() {
                             let one = TextSize::from(1);
@@ -260,7 +282,7 @@ fn node_token(out: &mut Collector<'_>, node: SyntaxNode<'_>, base: TextSize) -> 
                         }
                     }
                     SyntaxKind::COMMENT => {
-                        out.push(token.text_range() + base, TokenKind::Comment, 0)
+                        out.push(base.range(token.text_range()), TokenKind::Comment, 0)
                     }
                     _ => {}
                 }
@@ -273,10 +295,10 @@ fn node_token(out: &mut Collector<'_>, node: SyntaxNode<'_>, base: TextSize) -> 
 
 /// A type node as one token per line: its words and the spaces between them, so that
 /// `!handshake.channel<i32, [e: i1 (U)]>` is one token. Comments inside stay comments.
-fn whole_type(out: &mut Collector<'_>, node: SyntaxNode<'_>, base: TextSize) {
+fn whole_type(out: &mut Collector<'_>, node: SyntaxNode<'_>, base: SyntaxBase) {
     let mut run: Option<TextRange> = None;
     for token in node.tokens() {
-        let range = token.text_range() + base;
+        let range = base.range(token.text_range());
         match token.kind() {
             // Spaces inside a type on one line join its words into one token.
             SyntaxKind::WHITESPACE if !token.text().contains('\n') => {}
@@ -314,8 +336,8 @@ fn op_name(out: &mut Collector<'_>, range: TextRange, name: &str) {
 }
 
 /// One token that is not inside a type or an op name.
-fn leaf(out: &mut Collector<'_>, token: SyntaxToken<'_>, base: TextSize) {
-    let range = token.text_range() + base;
+fn leaf(out: &mut Collector<'_>, token: SyntaxToken<'_>, base: SyntaxBase) {
+    let range = base.range(token.text_range());
     let parent = token.parent().kind();
     let (kind, modifiers) = match token.kind() {
         SyntaxKind::COMMENT | SyntaxKind::SPLIT_MARKER => (TokenKind::Comment, 0),

@@ -11,12 +11,13 @@
 //! so they are left out.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use hsir_parser::ast::AstNode;
 use hsir_parser::{SyntaxKind, SyntaxNode, TextRange, TextSize};
 
 use crate::dataflow::{self, BufferKind};
-use crate::db::{Analysis, FileId, ItemView};
+use crate::db::{Analysis, FileId, ItemRef, ItemView};
 use crate::ide::token_at;
 use crate::ir::{BlockId, Item, OpData, OpId};
 use crate::ops::OpKind;
@@ -94,14 +95,8 @@ pub const WORKSPACE_SYMBOL_LIMIT: usize = 256;
 pub fn document_symbols(analysis: &Analysis<'_>, file: FileId) -> Vec<DocumentSymbol> {
     let mut out = Vec::new();
     for item in analysis.item_refs(file) {
-        // Made once per item and kept (relative to it) while the item does not change: editors
-        // ask for the outline after every edit.
         let start = item.range.start();
-        let symbols = analysis.memo(item, |view| {
-            let mut symbols = Vec::new();
-            item_symbols(view, &mut symbols);
-            ItemSymbols(symbols.iter().map(|s| s.moved(&|r| r - start)).collect())
-        });
+        let symbols = outline_of(analysis, item);
         out.extend(symbols.iter().flat_map(|s| s.0.iter()).map(|s| s.moved(&|r| r + start)));
     }
     out
@@ -109,6 +104,63 @@ pub fn document_symbols(analysis: &Analysis<'_>, file: FileId) -> Vec<DocumentSy
 
 /// An item's outline entries, relative to its start (`Analysis::memo`).
 struct ItemSymbols(Vec<DocumentSymbol>);
+
+/// An item's outline entries, made once per item and kept (relative to it) while the item does
+/// not change: editors ask for the outline after every edit.
+fn outline_of(analysis: &Analysis<'_>, item: ItemRef) -> Option<Arc<ItemSymbols>> {
+    let start = item.range.start();
+    analysis.memo(item, |view| {
+        let mut symbols = Vec::new();
+        item_symbols(view, &mut symbols);
+        ItemSymbols(symbols.iter().map(|s| s.moved(&|r| r - start)).collect())
+    })
+}
+
+/// An item's folds, made once per item and kept (relative to it) while the item does not
+/// change.
+fn folds_of(analysis: &Analysis<'_>, item: ItemRef) -> Option<Arc<ItemFolds>> {
+    let start = item.range.start();
+    analysis.memo(item, |view| {
+        let mut folds = Vec::new();
+        for node in view.syntax.syntax().descendants() {
+            if !matches!(node.kind(), SyntaxKind::REGION | SyntaxKind::ATTR_DICT) {
+                continue;
+            }
+            if node.text().contains('\n') {
+                let range = view.syntax_abs(node.text_range()) - start;
+                folds.push(Fold { range, kind: FoldKind::Region });
+            }
+        }
+        ItemFolds(folds)
+    })
+}
+
+/// What a whole-file request keeps per item (`Analysis::memo`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WholeFile {
+    Outline,
+    Folds,
+}
+
+/// Makes what the outline or the folds of `file` keep per item, item by item until `stop` says
+/// to; whether every item's is made. A server can answer other requests between calls.
+pub fn prepare(
+    analysis: &Analysis<'_>,
+    file: FileId,
+    what: WholeFile,
+    stop: &dyn Fn() -> bool,
+) -> bool {
+    for item in analysis.item_refs(file) {
+        if stop() {
+            return false;
+        }
+        match what {
+            WholeFile::Outline => drop(outline_of(analysis, item)),
+            WholeFile::Folds => drop(folds_of(analysis, item)),
+        }
+    }
+    true
+}
 
 impl DocumentSymbol {
     /// The entry with every range mapped.
@@ -321,21 +373,8 @@ pub fn folding_ranges(analysis: &Analysis<'_>, file: FileId) -> Vec<Fold> {
     let items = analysis.item_refs(file);
     let mut folds = Vec::new();
     for &item in &items {
-        // Made once per item and kept (relative to it) while the item does not change.
         let start = item.range.start();
-        let found = analysis.memo(item, |view| {
-            let mut folds = Vec::new();
-            for node in view.syntax.syntax().descendants() {
-                if !matches!(node.kind(), SyntaxKind::REGION | SyntaxKind::ATTR_DICT) {
-                    continue;
-                }
-                if node.text().contains('\n') {
-                    let range = view.syntax_abs(node.text_range()) - start;
-                    folds.push(Fold { range, kind: FoldKind::Region });
-                }
-            }
-            ItemFolds(folds)
-        });
+        let found = folds_of(analysis, item);
         let found = found.iter().flat_map(|f| f.0.iter());
         folds.extend(found.map(|f| Fold { range: f.range + start, kind: f.kind }));
     }
@@ -630,7 +669,7 @@ impl<'a, 'v> ItemContext<'a, 'v> {
     fn op_node(&self, id: OpId) -> Option<SyntaxNode<'a>> {
         let item = self.item;
         let range =
-            item.abs(self.ir().ops.get(id as usize)?.range).checked_sub(item.syntax_base)?;
+            item.syntax_base.local_range(item.abs(self.ir().ops.get(id as usize)?.range))?;
         let root = item.syntax.syntax();
         if !root.text_range().contains_range(range) {
             return None;

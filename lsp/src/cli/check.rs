@@ -13,7 +13,11 @@ use super::LoadedFile;
 struct Checked<'a> {
     name: &'a str,
     text: &'a str,
+    /// What is shown: at most `MAX_SHOWN`, then an HS0007 note for the rest.
     diagnostics: &'a [Diagnostic],
+    /// Errors and warnings found, shown or not.
+    errors: usize,
+    warnings: usize,
 }
 use crate::position::{Encoding, LineIndex, Span};
 use crate::Format;
@@ -92,18 +96,25 @@ pub fn run(paths: &[PathBuf], format: Format, severity: &[String]) -> u8 {
         files.push((id, file.name, file.decode_error));
     }
     let mut diagnostics: Vec<Vec<Diagnostic>> = Vec::new();
+    let mut counts: Vec<(usize, usize)> = Vec::new();
     for (id, _, decode_error) in &files {
         let mut found: Vec<Diagnostic> = decode_error.iter().cloned().collect();
         found.extend(db.diagnostics(*id));
+        let count = |severity| found.iter().filter(|d| d.severity == severity).count();
+        counts.push((count(Severity::Error), count(Severity::Warning)));
+        hsir_analysis::cap_shown(&mut found);
         diagnostics.push(found);
     }
     let checked: Vec<Checked<'_>> = files
         .iter()
         .zip(&diagnostics)
-        .map(|((id, name, _), diagnostics)| Checked {
+        .zip(&counts)
+        .map(|(((id, name, _), diagnostics), &(errors, warnings))| Checked {
             name,
             text: db.text(*id).unwrap_or_default(),
             diagnostics,
+            errors,
+            warnings,
         })
         .collect();
     let written = match format {
@@ -116,7 +127,7 @@ pub fn run(paths: &[PathBuf], format: Format, severity: &[String]) -> u8 {
             return super::EXIT_USAGE_OR_IO;
         }
     }
-    let has_error = diagnostics.iter().flatten().any(|d| d.severity == Severity::Error);
+    let has_error = counts.iter().any(|&(errors, _)| errors > 0);
     if io_failed {
         super::EXIT_USAGE_OR_IO
     } else if has_error {
@@ -128,7 +139,7 @@ pub fn run(paths: &[PathBuf], format: Format, severity: &[String]) -> u8 {
 
 fn write_json(checked: &[Checked<'_>]) -> std::io::Result<()> {
     let mut out = Vec::new();
-    for &Checked { name, text, diagnostics } in checked {
+    for &Checked { name, text, diagnostics, .. } in checked {
         let index = LineIndex::new(text);
         let lines = index.view(text);
         let range = |r| lines.range(r, Encoding::Utf16);
@@ -181,24 +192,49 @@ fn label_span(text: &str, range: TextRange) -> std::ops::Range<usize> {
     }
 }
 
+/// Lines longer than this are not drawn under a diagnostic.
+const LONG_LINE: usize = 2000;
+
 fn write_human(checked: &[Checked<'_>]) -> std::io::Result<()> {
     let color = std::io::stdout().is_terminal();
     let config = Config::default().with_color(color).with_index_type(IndexType::Byte);
     let mut stdout = std::io::stdout().lock();
     let (mut errors, mut warnings) = (0usize, 0usize);
-    for &Checked { name, text, diagnostics } in checked {
+    for &Checked { name, text, diagnostics, errors: e, warnings: w } in checked {
+        errors += e;
+        warnings += w;
         let mut cache = (name, ariadne::Source::from(text));
+        let index = LineIndex::new(text);
+        let lines = index.view(text);
         for d in diagnostics {
+            // ariadne draws the whole line of each label: on a line of 100,000 operands that
+            // is most of a second per diagnostic. Such a line is named, not drawn.
+            let at = lines.pos(d.range.start(), Encoding::Utf16);
+            let long = [d.range.start(), d.range.end()].into_iter().any(|offset| {
+                let line = lines.pos(offset, Encoding::Utf8).line as usize;
+                lines.line(line).is_some_and(|(start, end)| end - start > LONG_LINE)
+            });
+            if long {
+                writeln!(
+                    stdout,
+                    "[{}] {}: {}\n   at {name}:{}:{} (a line of more than {LONG_LINE} bytes, not shown)",
+                    d.code.code(),
+                    match d.severity {
+                        Severity::Error => "Error",
+                        Severity::Warning => "Warning",
+                        Severity::Information | Severity::Hint => "Advice",
+                    },
+                    d.message,
+                    at.line + 1,
+                    at.character + 1,
+                )?;
+                continue;
+            }
             let kind = match d.severity {
                 Severity::Error => ReportKind::Error,
                 Severity::Warning => ReportKind::Warning,
                 Severity::Information | Severity::Hint => ReportKind::Advice,
             };
-            match d.severity {
-                Severity::Error => errors += 1,
-                Severity::Warning => warnings += 1,
-                _ => {}
-            }
             let span = label_span(text, d.range);
             let mut report = Report::build(kind, (name, span.clone()))
                 .with_config(config)

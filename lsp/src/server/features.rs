@@ -474,6 +474,32 @@ fn document_symbol(
     }
 }
 
+/// A request over a whole file whose per-item work is made in slices (`world::interleave`).
+#[derive(Debug, Clone, Copy)]
+pub enum WholeFile {
+    Outline,
+    Folds,
+    Tokens,
+}
+
+/// What makes the per-item work of a whole-file request on `document`, a slice at a time.
+pub fn prepare(what: WholeFile, document: &lsp::TextDocumentIdentifier) -> super::world::Prepare {
+    let uri = document.uri.to_string();
+    Box::new(move |world: &mut World, stop: &dyn Fn() -> bool| {
+        let (analysis, docs) = world.analysis();
+        let Some(doc) = docs.get(&uri) else { return true };
+        match what {
+            WholeFile::Outline => {
+                symbols::prepare(&analysis, doc.file, symbols::WholeFile::Outline, stop)
+            }
+            WholeFile::Folds => {
+                symbols::prepare(&analysis, doc.file, symbols::WholeFile::Folds, stop)
+            }
+            WholeFile::Tokens => semantic_tokens::prepare(&analysis, doc.file, stop),
+        }
+    })
+}
+
 pub fn document_symbols(
     world: &mut World,
     params: lsp::DocumentSymbolParams,

@@ -105,23 +105,42 @@ pub async fn execute(
                 .get("function")
                 .and_then(Value::as_str)
                 .map(|f| f.trim_start_matches('@').to_string());
-            tokio::task::spawn_blocking(move || {
-                let bytes = std::fs::read(&path)
-                    .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-                let text = hsir_parser::decode(&bytes).0.into_owned();
+            let (answer, not_utf8) = tokio::task::spawn_blocking(move || {
+                let loaded = match crate::source::load(&path) {
+                    Ok(loaded) => loaded,
+                    Err(message) => return (Err(message), None),
+                };
+                let not_utf8 =
+                    loaded.decode_error.map(|d| format!("{}: {}", loaded.name, d.message));
+                let text = loaded.parse.tree().text().to_string();
                 let mut db = hsir_analysis::Database::new();
                 let file = hsir_analysis::FileId(0);
-                db.set_text(file, text.clone());
+                db.set_parse(file, loaded.parse);
                 let index = crate::position::LineIndex::new(&text);
                 let analysis = db.analysis();
-                render(&analysis, file, index.view(&text), encoding, function.as_deref(), position)
+                let answer = render(
+                    &analysis,
+                    file,
+                    index.view(&text),
+                    encoding,
+                    function.as_deref(),
+                    position,
+                );
+                (answer, not_utf8)
             })
             .await
             .map_err(|e| Error {
                 code: ErrorCode::InternalError,
                 message: e.to_string().into(),
                 data: None,
-            })?
+            })?;
+            if let Some(message) = not_utf8 {
+                backend
+                    .client
+                    .show_message(lsp::MessageType::WARNING, format!("hsir: {message}"))
+                    .await;
+            }
+            answer
         }
     };
     answer.map(Some).map_err(|m| Error {

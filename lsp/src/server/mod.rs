@@ -154,6 +154,24 @@ impl Backend {
         &self,
         job: impl FnOnce(&mut World) -> T + Send + 'static,
     ) -> Result<T> {
+        self.request_with(None, job).await
+    }
+
+    /// `request`, for a request over a whole file whose per-item work `prepare` makes in
+    /// slices: requests sent after it are answered between them (`world::interleave`).
+    async fn whole_file_request<T: Send + 'static>(
+        &self,
+        prepare: world::Prepare,
+        job: impl FnOnce(&mut World) -> T + Send + 'static,
+    ) -> Result<T> {
+        self.request_with(Some(prepare), job).await
+    }
+
+    async fn request_with<T: Send + 'static>(
+        &self,
+        prepare: Option<world::Prepare>,
+        job: impl FnOnce(&mut World) -> T + Send + 'static,
+    ) -> Result<T> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let cancelled = Arc::new(AtomicBool::new(false));
         let guard = CancelOnDrop(cancelled.clone());
@@ -161,7 +179,7 @@ impl Backend {
             let result = catch_unwind(AssertUnwindSafe(|| job(world)));
             let _ = tx.send(result.map_err(|panic| world::panic_message(&*panic)));
         });
-        if !self.send(Task::Request { job, cancelled }) {
+        if !self.send(Task::Request { job, cancelled, prepare }) {
             return Err(Error::invalid_request());
         }
         let answer = rx.await;
@@ -448,7 +466,8 @@ impl LanguageServer for Backend {
         &self,
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
-        self.request(move |w| features::document_symbols(w, params)).await
+        let prepare = features::prepare(features::WholeFile::Outline, &params.text_document);
+        self.whole_file_request(prepare, move |w| features::document_symbols(w, params)).await
     }
 
     async fn symbol(
@@ -469,7 +488,8 @@ impl LanguageServer for Backend {
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
-        self.request(move |w| features::folding_ranges(w, params)).await
+        let prepare = features::prepare(features::WholeFile::Folds, &params.text_document);
+        self.whole_file_request(prepare, move |w| features::folding_ranges(w, params)).await
     }
 
     async fn selection_range(
@@ -491,8 +511,11 @@ impl LanguageServer for Backend {
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
+        let prepare = features::prepare(features::WholeFile::Tokens, &params.text_document);
         let tokens = self
-            .request(move |w| features::semantic_tokens(w, &params.text_document, None))
+            .whole_file_request(prepare, move |w| {
+                features::semantic_tokens(w, &params.text_document, None)
+            })
             .await?;
         Ok(tokens.map(SemanticTokensResult::Tokens))
     }

@@ -47,8 +47,18 @@ pub enum Task {
     Request {
         job: Box<dyn FnOnce(&mut World) + Send>,
         cancelled: Arc<AtomicBool>,
+        /// For a request over a whole file: what makes its per-item parts, a slice at a time,
+        /// so that requests sent after it (before any edit) are answered between slices.
+        prepare: Option<Prepare>,
     },
 }
+
+/// Makes part of a whole-file request's work, until the check it is given says to stop;
+/// whether all of it is done.
+pub type Prepare = Box<dyn FnMut(&mut World, &dyn Fn() -> bool) -> bool + Send>;
+
+/// How long a whole-file request works before the requests queued behind it get a turn.
+const SLICE: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// One open document.
 #[derive(Debug)]
@@ -343,10 +353,44 @@ impl World {
                 json.hash(key);
                 json.into()
             };
-            if !reported.outside.is_empty() {
-                parts.push(file_part(&reported.outside, &mut key));
+            // At most `MAX_SHOWN`, then one note for the rest (`hsir check` does the same).
+            let mut room = hsir_analysis::MAX_SHOWN;
+            let mut outside = reported.outside.as_slice();
+            let mut hidden: Option<(TextRange, Vec<&Diagnostic>)> = None;
+            if outside.len() > room {
+                hidden = Some((outside[room].range, outside[room..].iter().collect()));
+                outside = &outside[..room];
+            }
+            room -= outside.len();
+            if !outside.is_empty() {
+                parts.push(file_part(outside, &mut key));
             }
             for (start, diagnostics) in &reported.items {
+                if let Some((_, rest)) = &mut hidden {
+                    rest.extend(diagnostics.iter());
+                    continue;
+                }
+                if diagnostics.len() > room {
+                    let shown = &diagnostics[..room];
+                    hidden = Some((
+                        diagnostics[room].range + *start,
+                        diagnostics[room..].iter().collect(),
+                    ));
+                    if !shown.is_empty() {
+                        let json = proto::diagnostics_json(
+                            shown,
+                            *start,
+                            &lsp_uri,
+                            &lines,
+                            self.encoding,
+                            options,
+                        );
+                        json.hash(&mut key);
+                        parts.push(json.into());
+                    }
+                    continue;
+                }
+                room -= diagnostics.len();
                 let address = Arc::as_ptr(diagnostics) as *const () as usize;
                 let at = lines.pos(*start, self.encoding);
                 let json = match old.get(&address) {
@@ -364,6 +408,10 @@ impl World {
                 (address, at.line, at.character).hash(&mut key);
                 parts.push(json.clone());
                 fragments.insert(address, Fragment { _diagnostics: diagnostics.clone(), at, json });
+            }
+            if let Some((at, rest)) = hidden {
+                let note = hsir_analysis::not_shown_note(at, rest);
+                parts.push(file_part(std::slice::from_ref(&note), &mut key));
             }
             if let Some(extras) = self.backend.get_mut(&uri) {
                 let hash = extras
@@ -437,7 +485,12 @@ pub fn run(
         }
         // Take everything already sent, so that a burst of edits is analysed once.
         queue.extend(tasks.try_iter());
-        while let Some(task) = queue.pop_front() {
+        while let Some(mut task) = queue.pop_front() {
+            if let Task::Request { prepare, cancelled, .. } = &mut task {
+                if let Some(prepare) = prepare.take() {
+                    interleave(&mut world, prepare, cancelled, &mut queue, &tasks);
+                }
+            }
             handle(&mut world, task);
             queue.extend(tasks.try_iter());
         }
@@ -448,6 +501,44 @@ pub fn run(
         // sees the server hold afterwards is what it really keeps.
         give_back_if_released(&mut world);
         publish(publishes.unwrap_or_default(), messages);
+    }
+}
+
+/// Runs a whole-file request's `prepare` in slices; between slices, the requests that arrived
+/// behind it are answered first, up to the first edit (or other change of the world), which
+/// must wait for it: they see the same text it does, and are cheap beside it (a hover while
+/// the semantic tokens of 5 MB are made).
+fn interleave(
+    world: &mut World,
+    mut prepare: Prepare,
+    cancelled: &AtomicBool,
+    queue: &mut VecDeque<Task>,
+    tasks: &Receiver<Task>,
+) {
+    loop {
+        if cancelled.load(Ordering::Relaxed) {
+            return;
+        }
+        let deadline = std::time::Instant::now() + SLICE;
+        let stop = move || std::time::Instant::now() >= deadline;
+        let done = guarded(world, "answering a request", |w| prepare(w, &stop));
+        if done.unwrap_or(true) {
+            return;
+        }
+        queue.extend(tasks.try_iter());
+        let mut at = 0;
+        while at < queue.len() {
+            match &queue[at] {
+                Task::Request { prepare: None, .. } => {
+                    if let Some(task) = queue.remove(at) {
+                        handle(world, task);
+                    }
+                    queue.extend(tasks.try_iter());
+                }
+                Task::Request { .. } => at += 1,
+                _ => break,
+            }
+        }
     }
 }
 
@@ -477,7 +568,7 @@ fn handle(world: &mut World, task: Task) {
             guarded(world, "closing a document", |w| w.close(&uri));
         }
         Task::Configure(settings) => world.configure(&settings),
-        Task::Request { job, cancelled } => {
+        Task::Request { job, cancelled, .. } => {
             if !cancelled.load(Ordering::Relaxed) {
                 // The job reports its own panic as an error response (see `server::request`);
                 // this guard only keeps the worker alive.
@@ -516,3 +607,7 @@ pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
         "a panic with no message".to_string()
     }
 }
+
+#[cfg(test)]
+#[path = "world_tests.rs"]
+mod tests;
