@@ -80,6 +80,8 @@ impl Era {
         let mut proposal = false;
         // Evidence of an era before 2026 that does not say which.
         let mut older = false;
+        let mut buf_props = false;
+        let mut float_impl = false;
         // Raw scalar ports beside Dynamatic's types: only 2024's `end` (which Dynamatic did not
         // verify) could end such a function; later `end`s must match the results exactly.
         let raw_ports = item.ops.first().and_then(|f| f.signature.as_ref()).is_some_and(|s| {
@@ -122,9 +124,11 @@ impl Era {
                 }
                 _ => {}
             }
-            if op.attr("handshake.bufProps").is_some() {
-                era2025 = true;
-            }
+            // `bufProps` was written from 2025 on; the float units' `fpu_impl` and
+            // `internal_delay` only after mid-2025, when their latencies began to follow the
+            // period: with those, `bufProps` says nothing about an older era.
+            buf_props |= op.attr("handshake.bufProps").is_some();
+            float_impl |= op.attr("fpu_impl").is_some() || op.attr("internal_delay").is_some();
             if op.attr("name").is_some_and(|a| a.value.starts_with("#handshake.name")) {
                 era2024 = true;
             }
@@ -139,7 +143,7 @@ impl Era {
         }
         if era2024 {
             Era::Dynamatic2024
-        } else if era2025 || older {
+        } else if era2025 || older || (buf_props && !float_impl) {
             Era::Dynamatic2025
         } else if proposal {
             Era::Proposal
