@@ -26,6 +26,7 @@ pub mod graph;
 pub mod limits;
 pub mod lp;
 pub mod mapping;
+pub mod repair;
 pub mod rules;
 pub mod timing;
 pub mod timing_paths;
@@ -44,6 +45,7 @@ use graph::Graph;
 use hsir_analysis::dataflow::BufferType;
 use lp::{Limits, Model, Solved, Status};
 use mapping::Chain;
+pub use repair::Capacity;
 use timing::TimingModel;
 use timing_paths::{BufferDelays, Choice, Violation};
 
@@ -72,6 +74,9 @@ pub struct Options {
     /// Branch-and-bound nodes each model may solve (microlp), besides its time limit: a
     /// reproducible limit, where a time limit depends on the machine.
     pub node_limit: Option<u64>,
+    /// Rounds of slots added to the circular wait of a deadlock the capacity model finds in the
+    /// result (`repair`); 0 checks without repairing.
+    pub repair_rounds: usize,
 }
 
 impl Default for Options {
@@ -86,6 +91,7 @@ impl Default for Options {
             solver: Solver::Microlp,
             max_slots: 4,
             node_limit: None,
+            repair_rounds: 8,
         }
     }
 }
@@ -177,6 +183,11 @@ pub struct Placement {
     pub cancelled: bool,
     /// Breaks the local search moved or removed after the solvers (kept moves).
     pub search_moves: usize,
+    /// The final choice of each channel (what `placed` writes, with the buffers kept).
+    pub choices: Vec<Choice>,
+    /// The result run clock by clock on the function's default stimulus (`repair`), and the
+    /// slots a deadlock needed.
+    pub capacity: Capacity,
 }
 
 struct Context<'a> {
@@ -569,6 +580,36 @@ pub fn place(
         .collect();
 
     // 8. Mapping.
+    let (placed, removed) = mapped(func, graph, options, circt, &choices);
+    Placement {
+        func: func.name.clone(),
+        algorithm: options.algorithm,
+        period: options.period,
+        cancelled: cx.cancelled(),
+        graph: cx.graph.clone(),
+        placed,
+        cfdfcs,
+        models,
+        critical_dv,
+        critical_r,
+        objective,
+        diagnostics,
+        removed,
+        search_moves: moves,
+        time: started.elapsed(),
+        choices,
+        capacity: Capacity::Unchecked("not checked".into()),
+    }
+}
+
+/// The buffers `choices` write on each channel, and the existing buffers they replace.
+fn mapped(
+    func: &Func,
+    graph: &Graph,
+    options: &Options,
+    circt: bool,
+    choices: &[Choice],
+) -> (Vec<Placed>, Vec<hsir_analysis::ir::OpId>) {
     let mut placed = Vec::new();
     let mut removed = Vec::new();
     for (c, ch) in graph.channels.iter().enumerate() {
@@ -586,7 +627,7 @@ pub fn place(
         } else {
             mapping::map(options.algorithm, choice.dv, choice.r, choice.slots, choice.r)
         };
-        let unchanged = !options.strip && chain_matches_old(cx.func, ch, &chain);
+        let unchanged = !options.strip && chain_matches_old(func, ch, &chain);
         if options.strip || !unchanged {
             removed.extend(ch.old.iter().copied());
         }
@@ -594,23 +635,7 @@ pub fn place(
             placed.push(Placed { channel: c, choice, chain });
         }
     }
-    Placement {
-        func: func.name.clone(),
-        algorithm: options.algorithm,
-        period: options.period,
-        cancelled: cx.cancelled(),
-        graph: cx.graph.clone(),
-        placed,
-        cfdfcs,
-        models,
-        critical_dv,
-        critical_r,
-        objective,
-        diagnostics,
-        removed,
-        search_moves: moves,
-        time: started.elapsed(),
-    }
+    (placed, removed)
 }
 
 /// Whether the channel's existing buffers already are `chain` (then the text is left alone).
@@ -1140,8 +1165,13 @@ pub fn place_program(
         if cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
             break;
         }
-        let placement = place(func, options, timing, cancel);
-        out.edits.extend(edit::edits(func, &placement, text));
+        let mut placement = place(func, options, timing, cancel);
+        let edits = if placement.cancelled {
+            edit::edits(func, &placement, text)
+        } else {
+            repair::check_and_repair(func, &mut placement, text, &out.edits, options, timing)
+        };
+        out.edits.extend(edits);
         out.diagnostics.extend(placement.diagnostics.iter().cloned());
         out.placements.push(placement);
     }
