@@ -53,6 +53,21 @@ use timing_paths::{BufferDelays, Choice, Violation};
 /// what a `Duration` can hold with room to spare.
 pub const MAX_TIME_LIMIT_SECS: f64 = 86_400.0;
 
+/// The default time limit, s: a cap the budgets keep placements of Dynamatic's suite well
+/// under on a loaded machine (kernel_2mm, the largest, takes about 5 s).
+pub const DEFAULT_TIME_LIMIT_SECS: u64 = 30;
+
+/// Branch-and-bound nodes a model may solve when no node limit is given: twice its integer
+/// variables, within bounds (hundreds of nodes take well under a second on the suite's
+/// regions; past that microlp rarely improves on the warm start).
+pub fn node_budget(integer_vars: usize) -> u64 {
+    (2 * integer_vars as u64).clamp(100, 400)
+}
+
+/// Channel-trials the local search may spend: each trial repairs and evaluates the whole
+/// function, so its cost grows with the channels; the trials are this over the channels.
+const SEARCH_WORK: usize = 40_000;
+
 /// Placement settings.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -62,17 +77,18 @@ pub struct Options {
     pub profile: Option<Profile>,
     /// Remove the function's buffers first (otherwise they are lower bounds).
     pub strip: bool,
-    /// Time limit of the whole function's placement: the target search stops starting new
-    /// targets past a third of it, and each model gets a share of what is left, keeping one
-    /// for the local search.
+    /// Time limit of the whole function's placement: a safety cap. The work is bounded by
+    /// budgets that do not depend on the machine (target steps, each model's nodes, the local
+    /// search's trials), so that a placement is the same on every run; when the cap stops a
+    /// step first, the result says so (HS6003) and may differ between runs.
     pub time_limit: Duration,
     /// Relative gap at which a model may stop.
     pub gap: f64,
     pub solver: Solver,
     /// Slots one channel may get.
     pub max_slots: u32,
-    /// Branch-and-bound nodes each model may solve (microlp), besides its time limit: a
-    /// reproducible limit, where a time limit depends on the machine.
+    /// Branch-and-bound nodes each model may solve (microlp); without it, `node_budget` of the
+    /// model's size. A reproducible limit, where a time limit depends on the machine.
     pub node_limit: Option<u64>,
     /// Rounds of slots added to the circular wait of a deadlock the capacity model finds in the
     /// result (`repair`); 0 checks without repairing.
@@ -86,7 +102,7 @@ impl Default for Options {
             period: 4.0,
             profile: None,
             strip: false,
-            time_limit: Duration::from_secs(8),
+            time_limit: Duration::from_secs(DEFAULT_TIME_LIMIT_SECS),
             gap: 0.0,
             solver: Solver::Microlp,
             max_slots: 4,
@@ -125,8 +141,10 @@ pub struct ModelReport {
     pub time: Duration,
     /// The objective of the placement kept for the model's channels.
     pub objective: Option<f64>,
-    /// The model's own time limit (its share of the function's).
+    /// The model's own time limit (what was left of the function's).
     pub time_limit: Duration,
+    /// Its branch-and-bound node budget.
+    pub nodes: u64,
     /// The heuristic placement's objective on the same model.
     pub heuristic_objective: Option<f64>,
     /// The LP relaxation's optimum (an upper bound).
@@ -191,7 +209,6 @@ pub struct Placement {
 }
 
 struct Context<'a> {
-    func: &'a Func,
     graph: Graph,
     loops: Loops,
     buf: Vec<BufferDelays>,
@@ -199,6 +216,10 @@ struct Context<'a> {
     cancel: Option<&'a AtomicBool>,
     /// The function writes CIRCT's buffers, which all break data and valid: a slot is a break.
     circt: bool,
+    /// When the work must stop: the time limit, less a tenth kept for the capacity check.
+    deadline: Instant,
+    /// A step stopped at `deadline` before its budget was spent (the result depends on time).
+    capped: std::cell::Cell<bool>,
 }
 
 impl Context<'_> {
@@ -295,7 +316,9 @@ fn context<'a>(
     }
     let buf =
         graph.channels.iter().map(|c| BufferDelays::from_model(timing, c.width.max(1))).collect();
-    (Context { func, graph, loops, buf, options, cancel, circt }, notes)
+    let deadline = Instant::now() + options.time_limit.mul_f64(0.9);
+    let capped = std::cell::Cell::new(false);
+    (Context { graph, loops, buf, options, cancel, circt, deadline, capped }, notes)
 }
 
 /// Choices every placement starts from: existing buffers (when kept) and forced rules.
@@ -395,7 +418,6 @@ pub fn place(
             &theta_heuristic,
             &theta_lp,
             base,
-            started + options.time_limit / 3,
         );
         if let Some((objective, found)) = found {
             if objective > best + 1e-7 {
@@ -414,8 +436,6 @@ pub fn place(
         timing_paths::on_long_paths(graph, &cut, &cx.buf, options.period)
     };
     let mut models = Vec::new();
-    // The models still to solve, and the local search's share.
-    let parts = cx.loops.regions.len() + 2;
     let in_region = |c: usize| {
         let ch = &graph.channels[c];
         cx.loops.region_of_unit[ch.from].is_some()
@@ -454,9 +474,7 @@ pub fn place(
             timed: (0..nc).map(region_channel).collect(),
             cfdfcs: cfdfcs.clone(),
         };
-        let limit = share(started, options.time_limit, parts - models.len());
-        let report =
-            solve_part(&cx, format!("region {r}"), &scope, &heuristic, &mut choices, limit);
+        let report = solve_part(&cx, format!("region {r}"), &scope, &heuristic, &mut choices);
         models.push(report);
     }
 
@@ -485,8 +503,7 @@ pub fn place(
             timed: vec![true; nc],
             cfdfcs: Vec::new(),
         };
-        let limit = share(started, options.time_limit, parts - models.len());
-        let report = solve_part(&cx, "outside loops".into(), &scope, &start, &mut choices, limit);
+        let report = solve_part(&cx, "outside loops".into(), &scope, &start, &mut choices);
         models.push(report);
     }
 
@@ -495,7 +512,7 @@ pub fn place(
 
     // 8. Moves the solvers did not make: each loop break taken out and the timing repaired
     // around it, kept when the whole function's objective improves.
-    let moves = local_search(&cx, &mut choices, &allowed_all, started + options.time_limit);
+    let moves = local_search(&cx, &mut choices, &allowed_all);
     for v in dedup(unfixable) {
         diagnostics.push(path_diagnostic(&cx, &v));
     }
@@ -507,7 +524,10 @@ pub fn place(
         0.0
     };
     for m in &models {
-        if matches!(m.status, Status::TimeLimit | Status::NoSolution | Status::Cancelled) {
+        if matches!(
+            m.status,
+            Status::TimeLimit | Status::NodeLimit | Status::NoSolution | Status::Cancelled
+        ) {
             let message = match m.status {
                 Status::Cancelled => format!(
                     "buffer placement was cancelled while solving the {}; the {} placement is used",
@@ -516,8 +536,8 @@ pub fn place(
                 _ => format!(
                     "the MILP of the {} stopped at its {}{}; the {} placement is used",
                     m.name,
-                    if m.time < m.time_limit && options.node_limit.is_some() {
-                        format!("{}-node limit", options.node_limit.unwrap_or_default())
+                    if m.status == Status::NodeLimit {
+                        format!("{}-node budget", m.nodes)
                     } else {
                         format!("time limit ({:.1} s)", m.time_limit.as_secs_f64())
                     },
@@ -531,6 +551,17 @@ pub fn place(
                 message,
             ));
         }
+    }
+
+    if cx.capped.get() && !cx.cancelled() {
+        diagnostics.push(Diagnostic::new(
+            DiagnosticCode::PlacementTimeLimit,
+            func.absolute(func.op().name_range),
+            format!(
+                "buffer placement stopped at its time limit ({:.1} s) before its work budget was spent; the result depends on the machine's speed and may differ between runs (a longer `--time-limit` makes it repeatable)",
+                options.time_limit.as_secs_f64()
+            ),
+        ));
     }
 
     // CIRCT's buffers all break data and valid (`fifo`; `seq` breaks ready too): a transparent
@@ -729,15 +760,14 @@ const TARGET_STEPS: usize = 6;
 /// room) with each of `PICKS`, and by `budget::negotiate`; each one found loses the breaks it
 /// does not need (`budget::prune`) and merges the breaks after a fork into one before it
 /// (`budget::hoist`). Returns the best placement found and its objective, if any met a target
-/// with no more unfixable paths than `base`. Past `deadline` no new target is started once one
-/// was met.
+/// with no more unfixable paths than `base`. Past the time limit no new target is started once
+/// one was met.
 fn target_search(
     cx: &Context,
     allowed: &dyn Fn(usize) -> bool,
     theta_heuristic: &[f64],
     theta_lp: &[f64],
     base: usize,
-    deadline: Instant,
 ) -> Option<(f64, Vec<Choice>)> {
     let graph = &cx.graph;
     if theta_lp.len() != cx.loops.cfdfcs.len() {
@@ -748,7 +778,11 @@ fn target_search(
     let mut mu = 1.0;
     for _ in 0..TARGET_STEPS {
         // The first target is always tried: the search is the default path's main step.
-        if cx.cancelled() || (best.is_some() && Instant::now() >= deadline) {
+        if cx.cancelled() {
+            break;
+        }
+        if best.is_some() && Instant::now() >= cx.deadline {
+            cx.capped.set(true);
             break;
         }
         let targets: Vec<f64> = theta_heuristic
@@ -863,12 +897,12 @@ const SEARCH_PASSES: usize = 3;
 /// old buffer requires is taken out, the timing is repaired without it (so a break elsewhere,
 /// often off the loop or before a fork, replaces it, or none does), the slots are sized again,
 /// and the result is kept when the whole function's objective (throughput, then area) improves.
-/// Returns the number of moves kept. Stops at `deadline`, on cancel, or after `SEARCH_PASSES`.
+/// Returns the number of moves kept. Stops after `SEARCH_PASSES`, once `SEARCH_WORK` is spent,
+/// on cancel, or at the time limit.
 fn local_search(
     cx: &Context,
     choices: &mut Vec<Choice>,
     allowed: &dyn Fn(usize) -> bool,
-    deadline: Instant,
 ) -> usize {
     let graph = &cx.graph;
     let nc = graph.channels.len();
@@ -889,6 +923,7 @@ fn local_search(
     let (_, mut best) = evaluate(cx, choices);
     let removable = |choices: &[Choice], c: usize| choices[c].dv && break_optional(graph, c);
     let mut kept = 0;
+    let mut trials = (SEARCH_WORK / nc.max(1)).max(20);
     for _ in 0..SEARCH_PASSES {
         let mut changed = false;
         let mut moves: Vec<Move> =
@@ -911,7 +946,11 @@ fn local_search(
             }
         }
         for m in moves {
-            if Instant::now() >= deadline || cx.cancelled() {
+            if cx.cancelled() {
+                return kept;
+            }
+            if Instant::now() >= cx.deadline {
+                cx.capped.set(true);
                 return kept;
             }
             let mut trial = choices.clone();
@@ -937,6 +976,10 @@ fn local_search(
                     trial[c].slots = trial[c].slots.max(1);
                 }
             }
+            if trials == 0 {
+                return kept;
+            }
+            trials -= 1;
             let blocked = |d: usize| keep_out != Some(d) && allowed(d);
             let left = heuristic_repair(cx, &mut trial, &blocked);
             if left.len() > base_violations
@@ -1024,12 +1067,6 @@ fn path_diagnostic(cx: &Context, v: &Violation) -> Diagnostic {
     d
 }
 
-/// A model's share of what is left of the function's time limit, when `parts` parts (models,
-/// and the local search last) are still to come.
-fn share(started: Instant, total: Duration, parts: usize) -> Duration {
-    let left = total.saturating_sub(started.elapsed());
-    (left / parts.max(1) as u32).max(Duration::from_millis(50))
-}
 
 /// Solves one part: heuristic objective, LP bound, MILP; keeps the better placement.
 fn solve_part(
@@ -1038,8 +1075,9 @@ fn solve_part(
     scope: &Scope,
     start: &[Choice],
     choices: &mut [Choice],
-    limit: Duration,
 ) -> ModelReport {
+    // The node budget bounds the work; the time left is only a cap.
+    let limit = cx.deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(50));
     let mut inputs = cx.inputs(start);
     inputs.relax_slots = true;
     let built = formulation::build(&inputs, scope);
@@ -1053,6 +1091,7 @@ fn solve_part(
         status: Status::Optimal,
         time: Duration::ZERO,
         time_limit: limit,
+        nodes: 0,
         objective: None,
         heuristic_objective: None,
         lp_bound: None,
@@ -1070,9 +1109,15 @@ fn solve_part(
     report.heuristic_objective = heuristic_objective;
     report.lp_bound = lp::lp_bound(model, &cx.limits(None));
     let warm = formulation::warm_start(&built, start);
-    let limits = Limits { time_limit: limit, ..cx.limits(Some(&warm)) };
+    let nodes = cx.options.node_limit.unwrap_or_else(|| node_budget(model.integer_vars()));
+    report.nodes = nodes;
+    let limits =
+        Limits { time_limit: limit, node_limit: Some(nodes), ..cx.limits(Some(&warm)) };
     let solved = cx.solve(model, &limits);
     report.status = solved.status;
+    if solved.status == Status::TimeLimit {
+        cx.capped.set(true);
+    }
     report.time = started.elapsed();
     let better = match (solved.objective, heuristic_objective) {
         (Some(m), Some(h)) => m >= h - 1e-9,

@@ -196,7 +196,6 @@ pub fn check_and_repair(
         let trial = rebuild(placement);
         match run(&trial) {
             Outcome::Runs(n) => {
-                own = trial;
                 cycles = n;
                 added[k].slots -= 1;
                 if added[k].slots == 0 {
