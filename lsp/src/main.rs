@@ -126,8 +126,9 @@ enum Command {
         /// the cap is the same on every run; one the cap stops says so (HS6003).
         #[arg(long, default_value_t = hsir_backend::buffers::DEFAULT_TIME_LIMIT_SECS as f64)]
         time_limit: f64,
-        /// Branch-and-bound nodes each MILP may solve (by default twice its integer variables,
-        /// 100 to 400): unlike a time limit, it gives the same placement on every machine.
+        /// Branch-and-bound nodes each MILP may solve (by default as many as its integer
+        /// variables, 50 to 150): unlike a time limit, it gives the same placement on every
+        /// machine.
         #[arg(long, value_name = "N")]
         node_limit: Option<u64>,
         /// `microlp` (built in) or `highs` (with the `highs` feature).

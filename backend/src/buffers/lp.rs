@@ -342,8 +342,15 @@ pub fn solve_microlp(model: &Model, limits: &Limits) -> Solved {
         microlp::SolveOutcome::Solution(solution) => {
             let values: Vec<f64> = vars.iter().map(|&v| solution.var_value(v)).collect();
             let objective = solution.objective();
+            // A slice that ends on its clock just as the node budget runs out stopped at the
+            // budget: what the caller sees must not depend on the slicing.
+            // (The loop above stops a search that a slice's clock ended only when the node
+            // budget is spent or no time is left.)
+            let spent = limits.node_limit.is_some_and(|n| stats.nodes_solved >= n)
+                || !remaining(Instant::now()).is_zero();
             let status = match solution.termination_reason() {
                 microlp::TerminationReason::TimeLimit if cancelled() => Status::Cancelled,
+                microlp::TerminationReason::TimeLimit if spent => Status::NodeLimit,
                 microlp::TerminationReason::TimeLimit => Status::TimeLimit,
                 microlp::TerminationReason::NodeLimit => Status::NodeLimit,
                 _ => Status::Optimal,

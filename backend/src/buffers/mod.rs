@@ -57,16 +57,18 @@ pub const MAX_TIME_LIMIT_SECS: f64 = 86_400.0;
 /// under on a loaded machine (kernel_2mm, the largest, takes about 5 s).
 pub const DEFAULT_TIME_LIMIT_SECS: u64 = 30;
 
-/// Branch-and-bound nodes a model may solve when no node limit is given: twice its integer
-/// variables, within bounds (hundreds of nodes take well under a second on the suite's
-/// regions; past that microlp rarely improves on the warm start).
+/// Branch-and-bound nodes a model may solve when no node limit is given: its integer variables,
+/// within bounds. A node of the suite's largest regions (kernel_2mm, FPL22) takes 20-30 ms,
+/// and past the warm start microlp rarely improves the placement; the target search before the
+/// MILPs is what reaches the optima (`docs/benchmarks.md`).
 pub fn node_budget(integer_vars: usize) -> u64 {
-    (2 * integer_vars as u64).clamp(100, 400)
+    (integer_vars as u64).clamp(50, 150)
 }
 
 /// Channel-trials the local search may spend: each trial repairs and evaluates the whole
-/// function, so its cost grows with the channels; the trials are this over the channels.
-const SEARCH_WORK: usize = 40_000;
+/// function, so its cost grows with the channels; the trials are this over the channels (59 for
+/// kernel_2mm's 337 channels, every move of three passes for small functions).
+const SEARCH_WORK: usize = 20_000;
 
 /// Placement settings.
 #[derive(Debug, Clone)]
@@ -412,13 +414,7 @@ pub fn place(
         }
         // Throughput targets between the heuristic's and the LP's, each met by a repair that
         // keeps every loop's cycle budget.
-        let found = target_search(
-            &cx,
-            &allowed_all,
-            &theta_heuristic,
-            &theta_lp,
-            base,
-        );
+        let found = target_search(&cx, &allowed_all, &theta_heuristic, &theta_lp, base);
         if let Some((objective, found)) = found {
             if objective > best + 1e-7 {
                 heuristic = found;
@@ -537,7 +533,7 @@ pub fn place(
                     "the MILP of the {} stopped at its {}{}; the {} placement is used",
                     m.name,
                     if m.status == Status::NodeLimit {
-                        format!("{}-node budget", m.nodes)
+                        format!("{}-node limit", m.nodes)
                     } else {
                         format!("time limit ({:.1} s)", m.time_limit.as_secs_f64())
                     },
@@ -899,11 +895,7 @@ const SEARCH_PASSES: usize = 3;
 /// and the result is kept when the whole function's objective (throughput, then area) improves.
 /// Returns the number of moves kept. Stops after `SEARCH_PASSES`, once `SEARCH_WORK` is spent,
 /// on cancel, or at the time limit.
-fn local_search(
-    cx: &Context,
-    choices: &mut Vec<Choice>,
-    allowed: &dyn Fn(usize) -> bool,
-) -> usize {
+fn local_search(cx: &Context, choices: &mut Vec<Choice>, allowed: &dyn Fn(usize) -> bool) -> usize {
     let graph = &cx.graph;
     let nc = graph.channels.len();
     if cx.loops.cfdfcs.is_empty() {
@@ -1067,7 +1059,6 @@ fn path_diagnostic(cx: &Context, v: &Violation) -> Diagnostic {
     d
 }
 
-
 /// Solves one part: heuristic objective, LP bound, MILP; keeps the better placement.
 fn solve_part(
     cx: &Context,
@@ -1077,7 +1068,8 @@ fn solve_part(
     choices: &mut [Choice],
 ) -> ModelReport {
     // The node budget bounds the work; the time left is only a cap.
-    let limit = cx.deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(50));
+    let limit =
+        cx.deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(50));
     let mut inputs = cx.inputs(start);
     inputs.relax_slots = true;
     let built = formulation::build(&inputs, scope);
@@ -1111,8 +1103,7 @@ fn solve_part(
     let warm = formulation::warm_start(&built, start);
     let nodes = cx.options.node_limit.unwrap_or_else(|| node_budget(model.integer_vars()));
     report.nodes = nodes;
-    let limits =
-        Limits { time_limit: limit, node_limit: Some(nodes), ..cx.limits(Some(&warm)) };
+    let limits = Limits { time_limit: limit, node_limit: Some(nodes), ..cx.limits(Some(&warm)) };
     let solved = cx.solve(model, &limits);
     report.status = solved.status;
     if solved.status == Status::TimeLimit {

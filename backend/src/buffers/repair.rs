@@ -59,7 +59,11 @@ impl Capacity {
                     let ch = &graph.channels[a.channel];
                     format!(
                         "{} on {} → {}",
-                        if a.slots == 1 { "1 slot".to_string() } else { format!("{} slots", a.slots) },
+                        if a.slots == 1 {
+                            "1 slot".to_string()
+                        } else {
+                            format!("{} slots", a.slots)
+                        },
                         graph.units[ch.from].label,
                         graph.units[ch.to].label
                     )
@@ -100,8 +104,7 @@ pub fn check_and_repair(
     let circt =
         edit::form(func) == edit::Form::Syntax(hsir_analysis::dataflow::BufferSyntax::Circt);
     let rebuild = |placement: &mut Placement| {
-        let (placed, removed) =
-            mapped(func, &placement.graph, options, circt, &placement.choices);
+        let (placed, removed) = mapped(func, &placement.graph, options, circt, &placement.choices);
         placement.placed = placed;
         placement.removed = removed;
         edit::edits(func, placement, text)
@@ -216,8 +219,7 @@ pub fn check_and_repair(
                 let ch = &placement.graph.channels[a.channel];
                 format!(
                     "`{}` → `{}`",
-                    placement.graph.units[ch.from].label,
-                    placement.graph.units[ch.to].label
+                    placement.graph.units[ch.from].label, placement.graph.units[ch.to].label
                 )
             })
             .collect();
