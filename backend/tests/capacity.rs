@@ -216,9 +216,10 @@ fn no_suite_kernel_is_reported() {
     assert!(completed >= 24, "{completed}");
 }
 
-/// hsir's own fpga20 placement of kernel_2mm_FTD (with a node limit, so that it is the same on
-/// every machine) deadlocks in RTL (the testbench's deadlock watch sees it); `hsir rtl` refuses
-/// it before any Verilog is written, naming the channels of the circular wait.
+/// The MILPs' fpga20 placement of kernel_2mm_FTD (with a node limit, so that it is the same on
+/// every machine, and without placement's own repair, which adds the slots it lacks) deadlocks
+/// in RTL (the testbench's deadlock watch sees it); placement says so (HS6005), and `hsir rtl`
+/// refuses it before any Verilog is written, naming the channels of the circular wait.
 #[test]
 fn the_kernel_2mm_ftd_placement_is_refused_before_verilog() {
     use hsir_backend::buffers::{self, timing::TimingModel, Algorithm, Options};
@@ -230,11 +231,17 @@ fn the_kernel_2mm_ftd_placement_is_refused_before_verilog() {
         algorithm: Algorithm::Fpga20,
         node_limit: Some(200),
         time_limit: std::time::Duration::from_secs(3600),
+        repair_rounds: 0,
         ..Options::default()
     };
     let output =
         buffers::place_program(&program, &text, &options, TimingModel::builtin(), None, None)
             .unwrap();
+    assert!(
+        output.diagnostics.iter().any(|d| d.code.code() == "HS6005"),
+        "{:?}",
+        output.diagnostics
+    );
     let placed = buffers::edit::apply(&text, &output.edits);
     let (parse, _) = hsir_analysis::parse_bytes(placed.as_bytes());
     let options =

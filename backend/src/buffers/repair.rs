@@ -193,7 +193,7 @@ pub fn check_and_repair(
     // The slots added, taken back one at a time where the run completes without them.
     let mut cycles = cycles;
     let mut k = 0;
-    while k < added.len() && !added.is_empty() && first.is_some() {
+    while k < added.len() {
         let c = added[k].channel;
         placement.choices[c].slots -= 1;
         let trial = rebuild(placement);
@@ -211,8 +211,8 @@ pub fn check_and_repair(
             }
         }
     }
-    own = rebuild(placement);
     if let Some(why) = &first {
+        own = rebuild(placement);
         let list: Vec<String> = added
             .iter()
             .map(|a| {
