@@ -756,8 +756,7 @@ const TARGET_STEPS: usize = 6;
 /// room) with each of `PICKS`, and by `budget::negotiate`; each one found loses the breaks it
 /// does not need (`budget::prune`) and merges the breaks after a fork into one before it
 /// (`budget::hoist`). Returns the best placement found and its objective, if any met a target
-/// with no more unfixable paths than `base`. Past the time limit no new target is started once
-/// one was met.
+/// with no more unfixable paths than `base`. Past the time limit nothing new is started.
 fn target_search(
     cx: &Context,
     allowed: &dyn Fn(usize) -> bool,
@@ -773,11 +772,12 @@ fn target_search(
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
     let mut mu = 1.0;
     for _ in 0..TARGET_STEPS {
-        // The first target is always tried: the search is the default path's main step.
+        // Past the time limit no target or pick is started: the heuristic placement stands if
+        // none was met.
         if cx.cancelled() {
             break;
         }
-        if best.is_some() && Instant::now() >= cx.deadline {
+        if Instant::now() >= cx.deadline {
             cx.capped.set(true);
             break;
         }
@@ -796,6 +796,10 @@ fn target_search(
             .map(|&p| (p, None))
             .chain(negotiated.map(|n| (budget::Pick::Negotiated, Some(n))));
         for (pick, done) in picks {
+            if Instant::now() >= cx.deadline {
+                cx.capped.set(true);
+                break;
+            }
             let trial = match done {
                 Some(done) => Some(done),
                 None => {
@@ -1090,6 +1094,17 @@ fn solve_part(
         gap: None,
         kept: "heuristic",
     };
+    if Instant::now() >= cx.deadline {
+        // No time left: the model is not solved, and the placement it would start from stays.
+        cx.capped.set(true);
+        report.status = Status::TimeLimit;
+        for c in 0..choices.len() {
+            if scope.decide[c] {
+                choices[c] = start[c];
+            }
+        }
+        return report;
+    }
     let started = Instant::now();
     // The heuristic's objective: the LP left when its choices are fixed.
     let heuristic_objective = {
