@@ -286,6 +286,10 @@ diagnostic_codes! {
     PlacementTimeLimit = "HS6003", Warning, "buffer placement stopped before proving optimality";
     /// A profile was given but cannot weigh the function's loops.
     PlacementProfileUnused = "HS6004", Warning, "profile does not apply to the function";
+    /// The placement deadlocks in the cycle-level model and adding slots did not help.
+    PlacementDeadlock = "HS6005", Error, "placement deadlocks in hardware";
+    /// The MILPs' placement deadlocked in the cycle-level model; slots were added until it ran.
+    PlacementDeadlockRepaired = "HS6006", Information, "slots added to a placement that deadlocked";
 }
 
 /// The most diagnostics shown for one file, by `hsir check` and the server. A generated or

@@ -79,6 +79,21 @@ pub struct Deadlock {
     pub range: TextRange,
     /// The channels of the circular wait, in order (value names), empty when none was found.
     pub channels: Vec<String>,
+    /// The same channels as wires of the top function (a channel inside an instance is left
+    /// out), in order; without a circular wait, every channel offered a token not taken. What
+    /// buffer placement repairs.
+    pub waits: Vec<Wait>,
+}
+
+/// One channel of a deadlock, as a wire of the top function: the value it carries, the ops at
+/// its ends (`None` for a fork the netlist adds), and whether a token waits on it, offered and
+/// not taken (otherwise its consumer waits for a token on it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wait {
+    pub value: ValueId,
+    pub producer: Option<OpId>,
+    pub consumer: Option<OpId>,
+    pub offered: bool,
 }
 
 /// A run's verdict, with the most tokens each buffer op held at once.
@@ -1201,6 +1216,15 @@ impl Net {
             .filter(|&ch| self.chans[ch].valid && !self.chans[ch].ready)
             .filter(|&ch| producer[ch] != usize::MAX && consumer[ch] != usize::MAX)
             .collect();
+        let as_wait = |ch: usize, offered: bool| {
+            let op = |n: usize| self.nodes.get(n).and_then(|n| n.op);
+            (self.chans[ch].label.is_none()).then(|| Wait {
+                value: self.chans[ch].value,
+                producer: op(producer[ch]),
+                consumer: op(consumer[ch]),
+                offered,
+            })
+        };
         // A cycle in the graph of blocked channels, by depth-first search.
         let mut succ: Vec<Vec<usize>> = vec![Vec::new(); self.nodes.len()];
         for &ch in &blocked {
@@ -1246,12 +1270,14 @@ impl Net {
                     missing.join(", ")
                 );
                 let channels = dedup(wait.iter().map(|&(ch, _)| name(ch)).collect());
+                let waits = wait.iter().filter_map(|&(ch, offered)| as_wait(ch, offered)).collect();
                 return Deadlock {
                     cycle,
                     tokens: 0,
                     message,
                     range: func.absolute(range),
                     channels,
+                    waits,
                 };
             }
         }
@@ -1279,6 +1305,7 @@ impl Net {
                 message,
                 range: func.absolute(func.op().name_range),
                 channels: Vec::new(),
+                waits: blocked.iter().filter_map(|&ch| as_wait(ch, true)).collect(),
             };
         };
         let mut channels: Vec<String> = Vec::new();
@@ -1316,7 +1343,8 @@ impl Net {
             missing.join(", ")
         );
         let range = first_op.map_or(func.op().name_range, |op| item.ops[op as usize].name_range);
-        Deadlock { cycle, tokens: 0, message, range: func.absolute(range), channels }
+        let waits = circle.iter().filter_map(|&ch| as_wait(ch, true)).collect();
+        Deadlock { cycle, tokens: 0, message, range: func.absolute(range), channels, waits }
     }
 }
 

@@ -122,12 +122,14 @@ enum Command {
         /// Remove the function's buffers first (otherwise they are kept as lower bounds).
         #[arg(long)]
         strip: bool,
-        /// Seconds the placement of one function may take: the MILPs share it, keeping a share
-        /// for the local search.
-        #[arg(long, default_value_t = 8.0)]
+        /// Seconds the placement of one function may take at most: a safety cap. The work is
+        /// bounded by budgets that do not depend on the machine, so a placement that ends before
+        /// the cap is the same on every run; one the cap stops says so (HS6003).
+        #[arg(long, default_value_t = hsir_backend::buffers::DEFAULT_TIME_LIMIT_SECS as f64)]
         time_limit: f64,
-        /// Branch-and-bound nodes each MILP may solve, besides the time limit: unlike a time
-        /// limit, it gives the same placement on every machine.
+        /// Branch-and-bound nodes each MILP may solve (by default as many as its integer
+        /// variables, 50 to 150): unlike a time limit, it gives the same placement on every
+        /// machine.
         #[arg(long, value_name = "N")]
         node_limit: Option<u64>,
         /// `microlp` (built in) or `highs` (with the `highs` feature).

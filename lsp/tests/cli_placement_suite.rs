@@ -210,3 +210,76 @@ fn slack_runs_on_the_inputs_given() {
         text(&output.stderr)
     );
 }
+
+/// Places `kernel_flow`'s unbuffered IR with the default work budgets (no node limit) and a time
+/// limit no run reaches, so that the result is the budgets' alone; returns the placed text, the
+/// JSON report and the file's path.
+fn place_by_budget(
+    suite: &Path,
+    dir: &Path,
+    kernel_flow: &str,
+) -> (String, serde_json::Value, PathBuf) {
+    let ir = suite.join(format!("ir/{kernel_flow}__handshake.mlir"));
+    let out = dir.join(format!("{kernel_flow}.mlir"));
+    let report = dir.join(format!("{kernel_flow}.json"));
+    let args = ["buffers", ir.to_str().unwrap(), "-o", out.to_str().unwrap(), "--report"];
+    let mut args: Vec<&str> = args.to_vec();
+    args.extend([report.to_str().unwrap(), "--algorithm", "fpga20", "--time-limit", "3600"]);
+    let output = hsir(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    // No step was cut short by the clock (that warning says the result may vary).
+    assert!(
+        !text(&output.stderr).contains("before its work budget was spent"),
+        "{}",
+        text(&output.stderr)
+    );
+    let report = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    (std::fs::read_to_string(&out).unwrap(), report, out)
+}
+
+/// kernel_2mm_FTD's FPGA20 placement used to deadlock (the capacity model and the RTL agreed:
+/// after 17 cycles, a circular wait through `%trueResult`, `%32`, `%34` and `%49`): the bound
+/// `%34 = constant` of a `source` is read by the loop's `cmpi` and by a `muli` hanging off the
+/// loop's `mux`, and its fork makes the two fire in lockstep, which no loop of the MILPs holds.
+/// Placement now runs its result in the capacity model, adds slots to the circular wait, and
+/// hands out a circuit that runs, equal to C.
+#[test]
+fn kernel_2mm_ftd_fpga20_placement_runs_equal_to_c() {
+    let Some(suite) = suite() else { return };
+    let dir = scratch("k2mm-ftd");
+    let (_, report, placed) = place_by_budget(&suite, &dir, "kernel_2mm_FTD");
+    let capacity = &report["functions"][0]["capacity"];
+    assert_eq!(capacity["verdict"], "runs", "{capacity}");
+    assert!(
+        capacity["deadlock"].as_str().is_some_and(|d| d.contains("circular wait")),
+        "{capacity}"
+    );
+    let added = capacity["added"].as_array().unwrap();
+    assert!(!added.is_empty() && added.len() <= 4, "{capacity}");
+    let v = cosim(&suite, &placed, "kernel_2mm");
+    assert_eq!(v["verdict"], "pass", "{v}");
+    assert_eq!(v["model"]["cycles"], v["cycles"], "{v}");
+}
+
+/// The same input and settings give the same placement: the work is bounded by budgets that do
+/// not depend on the machine (the MILPs' nodes, the target steps, the local search's trials),
+/// and the time limit is only a cap. At the former default (an 8 s limit shared by the
+/// models), kernel_2mm_LEGACY's FPGA20 placement ran in 2822, 4490 and 3397 cycles on three runs.
+#[test]
+fn placement_repeats() {
+    let Some(suite) = suite() else { return };
+    let (first, report, _) = place_by_budget(&suite, &scratch("repeat-1"), "kernel_2mm_LEGACY");
+    let (second, again, _) = place_by_budget(&suite, &scratch("repeat-2"), "kernel_2mm_LEGACY");
+    assert!(first == second, "two placements of kernel_2mm_LEGACY differ");
+    let without_times = |r: &serde_json::Value| {
+        let mut r = r.clone();
+        let f = &mut r["functions"][0];
+        f["timeMs"] = serde_json::Value::Null;
+        for m in f["models"].as_array_mut().unwrap() {
+            m["timeMs"] = serde_json::Value::Null;
+            m["timeLimitMs"] = serde_json::Value::Null;
+        }
+        r
+    };
+    assert_eq!(without_times(&report), without_times(&again));
+}

@@ -212,6 +212,9 @@ pub enum Status {
     Optimal,
     /// Stopped by the time limit with a feasible placement; the gap says how far it may be.
     TimeLimit,
+    /// Stopped by its node budget with a feasible placement (reproducible, unlike a time
+    /// limit); the gap says how far it may be.
+    NodeLimit,
     /// Stopped by the time limit before any feasible placement was found.
     NoSolution,
     Infeasible,
@@ -226,6 +229,7 @@ impl Status {
         match self {
             Status::Optimal => "optimal",
             Status::TimeLimit => "time-limit",
+            Status::NodeLimit => "node-limit",
             Status::NoSolution => "no-solution",
             Status::Infeasible => "infeasible",
             Status::Cancelled => "cancelled",
@@ -338,16 +342,18 @@ pub fn solve_microlp(model: &Model, limits: &Limits) -> Solved {
         microlp::SolveOutcome::Solution(solution) => {
             let values: Vec<f64> = vars.iter().map(|&v| solution.var_value(v)).collect();
             let objective = solution.objective();
-            let finished = !matches!(
-                solution.termination_reason(),
-                microlp::TerminationReason::TimeLimit | microlp::TerminationReason::NodeLimit
-            );
-            let status = if finished {
-                Status::Optimal
-            } else if cancelled() {
-                Status::Cancelled
-            } else {
-                Status::TimeLimit
+            // A slice that ends on its clock just as the node budget runs out stopped at the
+            // budget: what the caller sees must not depend on the slicing.
+            // (The loop above stops a search that a slice's clock ended only when the node
+            // budget is spent or no time is left.)
+            let spent = limits.node_limit.is_some_and(|n| stats.nodes_solved >= n)
+                || !remaining(Instant::now()).is_zero();
+            let status = match solution.termination_reason() {
+                microlp::TerminationReason::TimeLimit if cancelled() => Status::Cancelled,
+                microlp::TerminationReason::TimeLimit if spent => Status::NodeLimit,
+                microlp::TerminationReason::TimeLimit => Status::TimeLimit,
+                microlp::TerminationReason::NodeLimit => Status::NodeLimit,
+                _ => Status::Optimal,
             };
             let bound = if status == Status::Optimal && limits.gap == 0.0 {
                 Some(objective)

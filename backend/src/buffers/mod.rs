@@ -26,6 +26,7 @@ pub mod graph;
 pub mod limits;
 pub mod lp;
 pub mod mapping;
+pub mod repair;
 pub mod rules;
 pub mod slack;
 pub mod sta;
@@ -46,12 +47,30 @@ use graph::Graph;
 use hsir_analysis::dataflow::{BufferSyntax, BufferType};
 use lp::{Limits, Model, Solved, Status};
 use mapping::Chain;
+pub use repair::Capacity;
 use timing::TimingModel;
 use timing_paths::{BufferDelays, Choice, Violation};
 
 /// The longest time limit a placement takes, in seconds (a day): what a user may ask for, and
 /// what a `Duration` can hold with room to spare.
 pub const MAX_TIME_LIMIT_SECS: f64 = 86_400.0;
+
+/// The default time limit, s: a cap the budgets keep placements of Dynamatic's suite well
+/// under on a loaded machine (kernel_2mm, the largest, takes about 5 s).
+pub const DEFAULT_TIME_LIMIT_SECS: u64 = 30;
+
+/// Branch-and-bound nodes a model may solve when no node limit is given: its integer variables,
+/// within bounds. A node of the suite's largest regions (kernel_2mm, FPL22) takes 20-30 ms,
+/// and past the warm start microlp rarely improves the placement; the target search before the
+/// MILPs is what reaches the optima (`docs/benchmarks.md`).
+pub fn node_budget(integer_vars: usize) -> u64 {
+    (integer_vars as u64).clamp(50, 150)
+}
+
+/// Channel-trials the local search may spend: each trial repairs and evaluates the whole
+/// function, so its cost grows with the channels; the trials are this over the channels (59 for
+/// kernel_2mm's 337 channels, every move of three passes for small functions).
+const SEARCH_WORK: usize = 20_000;
 
 /// Placement settings.
 #[derive(Debug, Clone)]
@@ -62,18 +81,22 @@ pub struct Options {
     pub profile: Option<Profile>,
     /// Remove the function's buffers first (otherwise they are lower bounds).
     pub strip: bool,
-    /// Time limit of the whole function's placement: the target search stops starting new
-    /// targets past a third of it, and each model gets a share of what is left, keeping one
-    /// for the local search.
+    /// Time limit of the whole function's placement: a safety cap. The work is bounded by
+    /// budgets that do not depend on the machine (target steps, each model's nodes, the local
+    /// search's trials), so that a placement is the same on every run; when the cap stops a
+    /// step first, the result says so (HS6003) and may differ between runs.
     pub time_limit: Duration,
     /// Relative gap at which a model may stop.
     pub gap: f64,
     pub solver: Solver,
     /// Slots one channel may get.
     pub max_slots: u32,
-    /// Branch-and-bound nodes each model may solve (microlp), besides its time limit: a
-    /// reproducible limit, where a time limit depends on the machine.
+    /// Branch-and-bound nodes each model may solve (microlp); without it, `node_budget` of the
+    /// model's size. A reproducible limit, where a time limit depends on the machine.
     pub node_limit: Option<u64>,
+    /// Rounds of slots added to the circular wait of a deadlock the capacity model finds in the
+    /// result (`repair`); 0 checks without repairing.
+    pub repair_rounds: usize,
     /// After the MILP, add the transparent slots that make the circuit faster in the
     /// cycle-level model (`slack`).
     pub slack: bool,
@@ -89,11 +112,12 @@ impl Default for Options {
             period: 4.0,
             profile: None,
             strip: false,
-            time_limit: Duration::from_secs(8),
+            time_limit: Duration::from_secs(DEFAULT_TIME_LIMIT_SECS),
             gap: 0.0,
             solver: Solver::Microlp,
             max_slots: 4,
             node_limit: None,
+            repair_rounds: 8,
             slack: true,
             inputs: None,
         }
@@ -129,8 +153,10 @@ pub struct ModelReport {
     pub time: Duration,
     /// The objective of the placement kept for the model's channels.
     pub objective: Option<f64>,
-    /// The model's own time limit (its share of the function's).
+    /// The model's own time limit (what was left of the function's).
     pub time_limit: Duration,
+    /// Its branch-and-bound node budget.
+    pub nodes: u64,
     /// The heuristic placement's objective on the same model.
     pub heuristic_objective: Option<f64>,
     /// The LP relaxation's optimum (an upper bound).
@@ -190,12 +216,16 @@ pub struct Placement {
     pub cancelled: bool,
     /// Breaks the local search moved or removed after the solvers (kept moves).
     pub search_moves: usize,
+    /// The final choice of each channel (what `placed` writes, with the buffers kept).
+    pub choices: Vec<Choice>,
+    /// The result run clock by clock on the function's default stimulus (`repair`), and the
+    /// slots a deadlock needed.
+    pub capacity: Capacity,
     /// What the slack search did (`place_program`, when `Options::slack`).
     pub slack: Option<slack::Slack>,
 }
 
 struct Context<'a> {
-    func: &'a Func,
     graph: Graph,
     loops: Loops,
     buf: Vec<BufferDelays>,
@@ -203,6 +233,10 @@ struct Context<'a> {
     cancel: Option<&'a AtomicBool>,
     /// The function writes CIRCT's buffers, which all break data and valid: a slot is a break.
     circt: bool,
+    /// When the work must stop: the time limit, less a tenth kept for the capacity check.
+    deadline: Instant,
+    /// A step stopped at `deadline` before its budget was spent (the result depends on time).
+    capped: std::cell::Cell<bool>,
 }
 
 impl Context<'_> {
@@ -305,7 +339,9 @@ fn context<'a>(
     }
     let buf =
         graph.channels.iter().map(|c| BufferDelays::from_model(timing, c.width.max(1))).collect();
-    (Context { func, graph, loops, buf, options, cancel, circt }, notes)
+    let deadline = Instant::now() + options.time_limit.mul_f64(0.9);
+    let capped = std::cell::Cell::new(false);
+    (Context { graph, loops, buf, options, cancel, circt, deadline, capped }, notes)
 }
 
 /// Choices every placement starts from: existing buffers (when kept) and forced rules.
@@ -399,14 +435,7 @@ pub fn place(
         }
         // Throughput targets between the heuristic's and the LP's, each met by a repair that
         // keeps every loop's cycle budget.
-        let found = target_search(
-            &cx,
-            &allowed_all,
-            &theta_heuristic,
-            &theta_lp,
-            base,
-            started + options.time_limit / 3,
-        );
+        let found = target_search(&cx, &allowed_all, &theta_heuristic, &theta_lp, base);
         if let Some((objective, found)) = found {
             if objective > best + 1e-7 {
                 heuristic = found;
@@ -424,8 +453,6 @@ pub fn place(
         timing_paths::on_long_paths(graph, &cut, &cx.buf, cx.budget())
     };
     let mut models = Vec::new();
-    // The models still to solve, and the local search's share.
-    let parts = cx.loops.regions.len() + 2;
     let in_region = |c: usize| {
         let ch = &graph.channels[c];
         cx.loops.region_of_unit[ch.from].is_some()
@@ -464,9 +491,7 @@ pub fn place(
             timed: (0..nc).map(region_channel).collect(),
             cfdfcs: cfdfcs.clone(),
         };
-        let limit = share(started, options.time_limit, parts - models.len());
-        let report =
-            solve_part(&cx, format!("region {r}"), &scope, &heuristic, &mut choices, limit);
+        let report = solve_part(&cx, format!("region {r}"), &scope, &heuristic, &mut choices);
         models.push(report);
     }
 
@@ -495,8 +520,7 @@ pub fn place(
             timed: vec![true; nc],
             cfdfcs: Vec::new(),
         };
-        let limit = share(started, options.time_limit, parts - models.len());
-        let report = solve_part(&cx, "outside loops".into(), &scope, &start, &mut choices, limit);
+        let report = solve_part(&cx, "outside loops".into(), &scope, &start, &mut choices);
         models.push(report);
     }
 
@@ -505,7 +529,7 @@ pub fn place(
 
     // 8. Moves the solvers did not make: each loop break taken out and the timing repaired
     // around it, kept when the whole function's objective improves.
-    let moves = local_search(&cx, &mut choices, &allowed_all, started + options.time_limit);
+    let moves = local_search(&cx, &mut choices, &allowed_all);
     for v in dedup(unfixable) {
         diagnostics.push(path_diagnostic(&cx, &v));
     }
@@ -519,7 +543,10 @@ pub fn place(
     };
     let timing = sta::analyse(graph, &choices, &cx.buf, options.period);
     for m in &models {
-        if matches!(m.status, Status::TimeLimit | Status::NoSolution | Status::Cancelled) {
+        if matches!(
+            m.status,
+            Status::TimeLimit | Status::NodeLimit | Status::NoSolution | Status::Cancelled
+        ) {
             let message = match m.status {
                 Status::Cancelled => format!(
                     "buffer placement was cancelled while solving the {}; the {} placement is used",
@@ -528,8 +555,8 @@ pub fn place(
                 _ => format!(
                     "the MILP of the {} stopped at its {}{}; the {} placement is used",
                     m.name,
-                    if m.time < m.time_limit && options.node_limit.is_some() {
-                        format!("{}-node limit", options.node_limit.unwrap_or_default())
+                    if m.status == Status::NodeLimit {
+                        format!("{}-node limit", m.nodes)
                     } else {
                         format!("time limit ({:.1} s)", m.time_limit.as_secs_f64())
                     },
@@ -543,6 +570,17 @@ pub fn place(
                 message,
             ));
         }
+    }
+
+    if cx.capped.get() && !cx.cancelled() {
+        diagnostics.push(Diagnostic::new(
+            DiagnosticCode::PlacementTimeLimit,
+            func.absolute(func.op().name_range),
+            format!(
+                "buffer placement stopped at its time limit ({:.1} s) before its work budget was spent; the result depends on the machine's speed and may differ between runs (a longer `--time-limit` makes it repeatable)",
+                options.time_limit.as_secs_f64()
+            ),
+        ));
     }
 
     // CIRCT's buffers all break data and valid (`fifo`; `seq` breaks ready too): a transparent
@@ -592,31 +630,7 @@ pub fn place(
         .collect();
 
     // 8. Mapping.
-    let mut placed = Vec::new();
-    let mut removed = Vec::new();
-    for (c, ch) in graph.channels.iter().enumerate() {
-        let choice = choices[c];
-        // FPGA20's ready breaks (after merge-like ops, or on a ready cycle) are extra buffers.
-        let chain = if circt {
-            // One CIRCT op: `seq` breaks ready as well, so FPGA20's ready break needs no slot
-            // of its own.
-            let kind = if choice.r { BufferType::OneSlotBreakDvr } else { BufferType::FifoBreakDv };
-            if choice.slots > 0 {
-                vec![(kind, choice.slots)]
-            } else {
-                Vec::new()
-            }
-        } else {
-            mapping::map(options.algorithm, choice.dv, choice.r, choice.slots, choice.r)
-        };
-        let unchanged = !options.strip && chain_matches_old(cx.func, ch, &chain);
-        if options.strip || !unchanged {
-            removed.extend(ch.old.iter().copied());
-        }
-        if !chain.is_empty() && !unchanged {
-            placed.push(Placed { channel: c, choice, chain });
-        }
-    }
+    let (placed, removed) = mapped(func, graph, options, circt, &choices);
     Placement {
         func: func.name.clone(),
         algorithm: options.algorithm,
@@ -634,8 +648,46 @@ pub fn place(
         removed,
         search_moves: moves,
         time: started.elapsed(),
+        choices,
+        capacity: Capacity::Unchecked("not checked".into()),
         slack: None,
     }
+}
+
+/// The buffers `choices` write on each channel, and the existing buffers they replace.
+fn mapped(
+    func: &Func,
+    graph: &Graph,
+    options: &Options,
+    circt: bool,
+    choices: &[Choice],
+) -> (Vec<Placed>, Vec<hsir_analysis::ir::OpId>) {
+    let mut placed = Vec::new();
+    let mut removed = Vec::new();
+    for (c, ch) in graph.channels.iter().enumerate() {
+        let choice = choices[c];
+        // FPGA20's ready breaks (after merge-like ops, or on a ready cycle) are extra buffers.
+        let chain = if circt {
+            // One CIRCT op: `seq` breaks ready as well, so FPGA20's ready break needs no slot
+            // of its own.
+            let kind = if choice.r { BufferType::OneSlotBreakDvr } else { BufferType::FifoBreakDv };
+            if choice.slots > 0 {
+                vec![(kind, choice.slots)]
+            } else {
+                Vec::new()
+            }
+        } else {
+            mapping::map(options.algorithm, choice.dv, choice.r, choice.slots, choice.r)
+        };
+        let unchanged = !options.strip && chain_matches_old(func, ch, &chain);
+        if options.strip || !unchanged {
+            removed.extend(ch.old.iter().copied());
+        }
+        if !chain.is_empty() && !unchanged {
+            placed.push(Placed { channel: c, choice, chain });
+        }
+    }
+    (placed, removed)
 }
 
 /// Whether the channel's existing buffers already are `chain` (then the text is left alone).
@@ -729,15 +781,13 @@ const TARGET_STEPS: usize = 6;
 /// room) with each of `PICKS`, and by `budget::negotiate`; each one found loses the breaks it
 /// does not need (`budget::prune`) and merges the breaks after a fork into one before it
 /// (`budget::hoist`). Returns the best placement found and its objective, if any met a target
-/// with no more unfixable paths than `base`. Past `deadline` no new target is started once one
-/// was met.
+/// with no more unfixable paths than `base`. Past the time limit nothing new is started.
 fn target_search(
     cx: &Context,
     allowed: &dyn Fn(usize) -> bool,
     theta_heuristic: &[f64],
     theta_lp: &[f64],
     base: usize,
-    deadline: Instant,
 ) -> Option<(f64, Vec<Choice>)> {
     let graph = &cx.graph;
     if theta_lp.len() != cx.loops.cfdfcs.len() {
@@ -747,8 +797,13 @@ fn target_search(
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
     let mut mu = 1.0;
     for _ in 0..TARGET_STEPS {
-        // The first target is always tried: the search is the default path's main step.
-        if cx.cancelled() || (best.is_some() && Instant::now() >= deadline) {
+        // Past the time limit no target or pick is started: the heuristic placement stands if
+        // none was met.
+        if cx.cancelled() {
+            break;
+        }
+        if Instant::now() >= cx.deadline {
+            cx.capped.set(true);
             break;
         }
         let targets: Vec<f64> = theta_heuristic
@@ -766,6 +821,10 @@ fn target_search(
             .map(|&p| (p, None))
             .chain(negotiated.map(|n| (budget::Pick::Negotiated, Some(n))));
         for (pick, done) in picks {
+            if Instant::now() >= cx.deadline {
+                cx.capped.set(true);
+                break;
+            }
             let trial = match done {
                 Some(done) => Some(done),
                 None => {
@@ -863,13 +922,9 @@ const SEARCH_PASSES: usize = 3;
 /// old buffer requires is taken out, the timing is repaired without it (so a break elsewhere,
 /// often off the loop or before a fork, replaces it, or none does), the slots are sized again,
 /// and the result is kept when the whole function's objective (throughput, then area) improves.
-/// Returns the number of moves kept. Stops at `deadline`, on cancel, or after `SEARCH_PASSES`.
-fn local_search(
-    cx: &Context,
-    choices: &mut Vec<Choice>,
-    allowed: &dyn Fn(usize) -> bool,
-    deadline: Instant,
-) -> usize {
+/// Returns the number of moves kept. Stops after `SEARCH_PASSES`, once `SEARCH_WORK` is spent,
+/// on cancel, or at the time limit.
+fn local_search(cx: &Context, choices: &mut Vec<Choice>, allowed: &dyn Fn(usize) -> bool) -> usize {
     let graph = &cx.graph;
     let nc = graph.channels.len();
     if cx.loops.cfdfcs.is_empty() {
@@ -889,6 +944,7 @@ fn local_search(
     let (_, mut best) = evaluate(cx, choices);
     let removable = |choices: &[Choice], c: usize| choices[c].dv && break_optional(graph, c);
     let mut kept = 0;
+    let mut trials = (SEARCH_WORK / nc.max(1)).max(20);
     for _ in 0..SEARCH_PASSES {
         let mut changed = false;
         let mut moves: Vec<Move> =
@@ -911,7 +967,11 @@ fn local_search(
             }
         }
         for m in moves {
-            if Instant::now() >= deadline || cx.cancelled() {
+            if cx.cancelled() {
+                return kept;
+            }
+            if Instant::now() >= cx.deadline {
+                cx.capped.set(true);
                 return kept;
             }
             let mut trial = choices.clone();
@@ -937,6 +997,10 @@ fn local_search(
                     trial[c].slots = trial[c].slots.max(1);
                 }
             }
+            if trials == 0 {
+                return kept;
+            }
+            trials -= 1;
             let blocked = |d: usize| keep_out != Some(d) && allowed(d);
             let left = heuristic_repair(cx, &mut trial, &blocked);
             if left.len() > base_violations
@@ -1024,13 +1088,6 @@ fn path_diagnostic(cx: &Context, v: &Violation) -> Diagnostic {
     d
 }
 
-/// A model's share of what is left of the function's time limit, when `parts` parts (models,
-/// and the local search last) are still to come.
-fn share(started: Instant, total: Duration, parts: usize) -> Duration {
-    let left = total.saturating_sub(started.elapsed());
-    (left / parts.max(1) as u32).max(Duration::from_millis(50))
-}
-
 /// Solves one part: heuristic objective, LP bound, MILP; keeps the better placement.
 fn solve_part(
     cx: &Context,
@@ -1038,8 +1095,10 @@ fn solve_part(
     scope: &Scope,
     start: &[Choice],
     choices: &mut [Choice],
-    limit: Duration,
 ) -> ModelReport {
+    // The node budget bounds the work; the time left is only a cap.
+    let limit =
+        cx.deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(50));
     let mut inputs = cx.inputs(start);
     inputs.relax_slots = true;
     let built = formulation::build(&inputs, scope);
@@ -1053,12 +1112,24 @@ fn solve_part(
         status: Status::Optimal,
         time: Duration::ZERO,
         time_limit: limit,
+        nodes: 0,
         objective: None,
         heuristic_objective: None,
         lp_bound: None,
         gap: None,
         kept: "heuristic",
     };
+    if Instant::now() >= cx.deadline {
+        // No time left: the model is not solved, and the placement it would start from stays.
+        cx.capped.set(true);
+        report.status = Status::TimeLimit;
+        for c in 0..choices.len() {
+            if scope.decide[c] {
+                choices[c] = start[c];
+            }
+        }
+        return report;
+    }
     let started = Instant::now();
     // The heuristic's objective: the LP left when its choices are fixed.
     let heuristic_objective = {
@@ -1070,9 +1141,14 @@ fn solve_part(
     report.heuristic_objective = heuristic_objective;
     report.lp_bound = lp::lp_bound(model, &cx.limits(None));
     let warm = formulation::warm_start(&built, start);
-    let limits = Limits { time_limit: limit, ..cx.limits(Some(&warm)) };
+    let nodes = cx.options.node_limit.unwrap_or_else(|| node_budget(model.integer_vars()));
+    report.nodes = nodes;
+    let limits = Limits { time_limit: limit, node_limit: Some(nodes), ..cx.limits(Some(&warm)) };
     let solved = cx.solve(model, &limits);
     report.status = solved.status;
+    if solved.status == Status::TimeLimit {
+        cx.capped.set(true);
+    }
     report.time = started.elapsed();
     let better = match (solved.objective, heuristic_objective) {
         (Some(m), Some(h)) => m >= h - 1e-9,
@@ -1177,19 +1253,25 @@ pub fn place_program(
             break;
         }
         let started = Instant::now();
-        // The slack search gets the last quarter of the time limit.
-        let milp = Options { time_limit: options.time_limit.mul_f64(0.75), ..options.clone() };
-        let mut placement =
-            place(func, if options.slack { &milp } else { options }, timing, cancel);
-        if options.slack && !placement.cancelled {
+        let mut placement = place(func, options, timing, cancel);
+        let mut edits = if placement.cancelled {
+            edit::edits(func, &placement, text)
+        } else {
+            repair::check_and_repair(func, &mut placement, text, &out.edits, options, timing)
+        };
+        let deadlocks = matches!(placement.capacity, Capacity::Deadlocks { .. });
+        if options.slack && !placement.cancelled && !deadlocks {
             let circt = edit::form(func) == edit::Form::Syntax(BufferSyntax::Circt);
             let deadline = started + options.time_limit;
-            let inputs = options.inputs.as_deref();
-            let slack = slack::tune(func, text, &mut placement, options, circt, inputs, deadline);
+            let slack =
+                slack::tune(func, text, &out.edits, &mut placement, options, circt, deadline);
+            if slack.slots > 0 {
+                edits = edit::edits(func, &placement, text);
+            }
             placement.time = started.elapsed();
             placement.slack = Some(slack);
         }
-        out.edits.extend(edit::edits(func, &placement, text));
+        out.edits.extend(edits);
         out.diagnostics.extend(placement.diagnostics.iter().cloned());
         out.placements.push(placement);
     }

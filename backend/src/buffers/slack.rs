@@ -19,6 +19,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use super::edit::TextEdit;
 use super::formulation::Algorithm;
 use super::timing_paths::Choice;
 use super::{edit, graph, mapping, Options, Placed, Placement};
@@ -68,18 +69,20 @@ impl Slack {
 }
 
 /// Adds the transparent slots that make `placement` faster on one invocation of its function.
-/// `text` is the file the placement's edits apply to; past `deadline` only the three runs a
+/// `text` is the file the placement's edits apply to, with `others` (the functions placed
+/// before); past `deadline` only the three runs a
 /// result needs start (as placed, roomy, sized).
 pub fn tune(
     func: &Func,
     text: &str,
+    others: &[TextEdit],
     placement: &mut Placement,
     options: &Options,
     circt: bool,
-    inputs: Option<&str>,
     deadline: Instant,
 ) -> Slack {
     let algorithm = options.algorithm;
+    let inputs = options.inputs.as_deref();
     let started = Instant::now();
     let mut slack = Slack::default();
     if circt {
@@ -93,7 +96,7 @@ pub fn tune(
     }
     let run = |extra: &[(usize, u32)], slack: &mut Slack| {
         slack.runs += 1;
-        measure(func, text, inputs, &with_slots(placement, extra, algorithm))
+        measure(func, text, others, inputs, &with_slots(placement, extra, algorithm))
     };
     let Some((before, _)) = run(&[], &mut slack) else {
         slack.note =
@@ -245,10 +248,12 @@ fn with_slots(placement: &Placement, extra: &[(usize, u32)], algorithm: Algorith
 fn measure(
     func: &Func,
     text: &str,
+    others: &[TextEdit],
     inputs: Option<&str>,
     placement: &Placement,
 ) -> Option<(u64, HashMap<usize, usize>)> {
-    let edits = edit::edits(func, placement, text);
+    let mut edits = edit::edits(func, placement, text);
+    edits.extend(others.iter().cloned());
     let placed = edit::apply(text, &edits);
     let program = crate::Program::from_parse(hsir_parser::parse(&placed));
     let run = crate::capacity::check_run(&placed, &program, &func.name, 1, Some(1), inputs)?;

@@ -23,7 +23,7 @@ export function serverSettings(): ServerSettings {
     buffers: {
       algorithm: config.get<string>("buffers.algorithm") || "fpga20",
       period: config.get<number>("buffers.period") ?? 4,
-      timeLimit: config.get<number>("buffers.timeLimit") ?? 5,
+      timeLimit: config.get<number>("buffers.timeLimit") ?? 30,
     },
   };
 }

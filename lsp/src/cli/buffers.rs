@@ -115,6 +115,19 @@ pub fn run(args: &BuffersArgs) -> u8 {
             return EXIT_USAGE_OR_IO;
         }
     }
+    let deadlocked: Vec<&str> = output
+        .placements
+        .iter()
+        .filter(|p| matches!(p.capacity, buffers::Capacity::Deadlocks { .. }))
+        .map(|p| p.func.as_str())
+        .collect();
+    if !deadlocked.is_empty() {
+        eprintln!(
+            "error: nothing written: the placement of `@{}` deadlocks in hardware (HS6005 above)",
+            deadlocked.join("`, `@")
+        );
+        return 1;
+    }
     let buffered = buffers::edit::apply(text, &output.edits);
     let target = if args.in_place { Some(args.file.clone()) } else { args.out.clone() };
     match target {
@@ -202,7 +215,7 @@ pub fn summary(p: &buffers::Placement) -> String {
         .collect();
     let slack = p.slack.as_ref().map(|s| format!("; {}", s.summary())).unwrap_or_default();
     format!(
-        "@{}: {} {} buffers ({} slots) on {} channels; loop throughput {}; critical path {:.2} ns (period {} ns){slack}; {} ms",
+        "@{}: {} {} buffers ({} slots) on {} channels; loop throughput {}; critical path {:.2} ns (period {} ns); capacity model: {}{slack}; {} ms",
         p.func,
         p.algorithm.name(),
         buffers,
@@ -211,6 +224,7 @@ pub fn summary(p: &buffers::Placement) -> String {
         if loops.is_empty() { "-".to_string() } else { loops.join(", ") },
         p.critical_dv.max(p.critical_r),
         p.period,
+        p.capacity.describe(&p.graph),
         p.time.as_millis()
     )
 }
@@ -313,6 +327,7 @@ pub fn report_json(
                 // data path (`hsir timing` on the buffered file says the same).
                 "timing": super::timing::timing_json(&p.timing),
                 "searchMoves": p.search_moves,
+                "capacity": capacity_json(p),
                 "slack": p.slack.as_ref().map(|s| json!({
                     "cyclesBefore": s.cycles_before,
                     "cyclesAfter": s.cycles_after,
@@ -336,6 +351,38 @@ pub fn report_json(
         })
         .collect();
     json!({ "functions": functions })
+}
+
+/// What the cycle-level model said about the placement, and the slots a deadlock needed.
+fn capacity_json(p: &buffers::Placement) -> Value {
+    use buffers::Capacity;
+    let added: Vec<Value> = p
+        .capacity
+        .added()
+        .iter()
+        .map(|a| {
+            let ch = &p.graph.channels[a.channel];
+            json!({
+                "channel": a.channel,
+                "from": p.graph.units[ch.from].label,
+                "to": p.graph.units[ch.to].label,
+                "operand": ch.operand,
+                "slots": a.slots,
+            })
+        })
+        .collect();
+    let (verdict, cycles, deadlock) = match &p.capacity {
+        Capacity::Runs { cycles, deadlock, .. } => ("runs", Some(*cycles), deadlock.clone()),
+        Capacity::Deadlocks { message, .. } => ("deadlocks", None, Some(message.clone())),
+        Capacity::Unchecked(_) => ("unchecked", None, None),
+    };
+    json!({
+        "verdict": verdict,
+        "cycles": cycles,
+        "deadlock": deadlock,
+        "added": added,
+        "summary": p.capacity.describe(&p.graph),
+    })
 }
 
 fn consumer_range_start(p: &buffers::Placement, channel: usize) -> hsir_analysis::TextSize {

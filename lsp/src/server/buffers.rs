@@ -454,6 +454,7 @@ fn function_json(p: &buffers::Placement) -> Value {
         "channels": p.placed.len(),
         "throughput": p.cfdfcs.iter().map(|c| c.throughput).collect::<Vec<_>>(),
         "criticalPathNs": p.critical_dv.max(p.critical_r),
+        "capacity": p.capacity.describe(&p.graph),
         "timeMs": p.time.as_millis() as u64,
     })
 }
@@ -649,6 +650,24 @@ pub async fn execute(
         );
         backend.client.show_message(lsp::MessageType::WARNING, format!("hsir: {message}")).await;
         progress.end("the document changed; nothing was applied".to_string()).await;
+        return Ok(Some(answer(false, false, version, &message, Some(&output))));
+    }
+
+    // A placement that still deadlocks in the cycle-level model (HS6005) is not applied: its
+    // findings are shown on the text as it is.
+    if output.placements.iter().any(|p| matches!(p.capacity, buffers::Capacity::Deadlocks { .. })) {
+        let findings: Vec<Diagnostic> =
+            output.diagnostics.iter().filter(|d| from_placement(d)).cloned().collect();
+        let key = uri.to_string();
+        backend
+            .request(move |w| {
+                w.set_command_diagnostics(&key, "buffers", Until::Version(version), findings)
+            })
+            .await?;
+        let message =
+            format!("nothing was applied: the placement deadlocks in hardware (HS6005); {summary}");
+        backend.client.show_message(lsp::MessageType::ERROR, format!("hsir: {message}")).await;
+        progress.end(message.clone()).await;
         return Ok(Some(answer(false, false, version, &message, Some(&output))));
     }
 

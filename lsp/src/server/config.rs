@@ -5,7 +5,7 @@
 //! ```json
 //! { "diagnostics": { "severity": { "HS1107": "off", "HS2021": "error" } },
 //!   "rtl": { "outputDir": "rtl", "hdl": "verilog" },
-//!   "buffers": { "algorithm": "fpga20", "period": 4.0, "timeLimit": 8.0 } }
+//!   "buffers": { "algorithm": "fpga20", "period": 4.0, "timeLimit": 30.0 } }
 //! ```
 //!
 //! A setting that cannot be read is named in a message to the user and keeps its previous
@@ -43,7 +43,11 @@ pub struct BufferSettings {
 
 impl Default for BufferSettings {
     fn default() -> BufferSettings {
-        BufferSettings { algorithm: "fpga20".to_string(), period: 4.0, time_limit: 8.0 }
+        BufferSettings {
+            algorithm: "fpga20".to_string(),
+            period: 4.0,
+            time_limit: hsir_backend::buffers::DEFAULT_TIME_LIMIT_SECS as f64,
+        }
     }
 }
 
