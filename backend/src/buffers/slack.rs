@@ -7,7 +7,8 @@
 //! runs in the cycle-level model (`crate::capacity`, one invocation on the inputs its testbench
 //! would draw), once as placed and once with `ROOM` more transparent slots on every channel.
 //! When that is faster, each channel gets the slots it used beyond its own (its peak
-//! occupancy in that run), and one more run checks that this is as fast, within `TOLERANCE`
+//! occupancy in that run; at least one where its own slots were all full at once, since a
+//! ready-breaking slot that fills takes a new token only once empty), and one more run checks that this is as fast, within `TOLERANCE`
 //! (if not, the sizes are doubled). Then, as a producer that runs ahead fills whatever room it
 //! is given, every size is halved while that stays as fast, and channels are taken away chunk
 //! by chunk (delta debugging); at most `MAX_RUNS` runs in all.
@@ -121,7 +122,11 @@ pub fn tune(
         .filter_map(|&c| {
             let own = own_slots(placement, c);
             let peak = used.get(&c).copied().unwrap_or(0);
-            (peak > own).then(|| (c, ((peak - own) as u32).min(ROOM)))
+            // A channel whose own slots were all full at once in the roomy run: its producer
+            // met back-pressure there (a ready-breaking slot that fills takes a new token only
+            // once empty, a bubble each time), so one more slot at least.
+            let full = own > 0 && peak >= own;
+            (peak > own || full).then(|| (c, (peak.saturating_sub(own).max(1) as u32).min(ROOM)))
         })
         .collect();
     // Check the sizes, doubling them while they are not as fast.
