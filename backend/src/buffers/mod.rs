@@ -1263,8 +1263,16 @@ pub fn place_program(
         if options.slack && !placement.cancelled && !deadlocks {
             let circt = edit::form(func) == edit::Form::Syntax(BufferSyntax::Circt);
             let deadline = started + options.time_limit;
-            let slack =
-                slack::tune(func, text, &out.edits, &mut placement, options, circt, deadline);
+            let slack = slack::tune(
+                func,
+                text,
+                &out.edits,
+                &mut placement,
+                options,
+                timing,
+                circt,
+                deadline,
+            );
             if slack.slots > 0 {
                 edits = edit::edits(func, &placement, text);
             }

@@ -111,27 +111,20 @@ pub fn check_and_repair(
     };
     let graph = placement.graph.clone();
     let run = |own: &[TextEdit]| -> Outcome {
-        let mut all: Vec<TextEdit> = others.iter().chain(own).cloned().collect();
-        all.sort_by_key(|e| (e.range.start(), e.range.end()));
-        let placed_text = edit::apply(text, &all);
-        let parse = hsir_parser::parse(placed_text.clone());
-        let program = Program::analyse(&parse);
-        if program.check(&func.name).is_err() {
-            return Outcome::Unchecked("the placed text does not check".into());
-        }
-        match capacity::check(&placed_text, &program, &func.name, 1, Some(1), None) {
-            None => Outcome::Unchecked(
-                "the function's stimulus cannot be read or its untimed run fails".into(),
-            ),
-            Some(Verdict::Completed { cycles }) => Outcome::Runs(cycles),
-            Some(Verdict::NotModeled { why, .. }) => {
+        let placed = match placed_run(func, text, others, own, options.inputs.as_deref()) {
+            Ok(placed) => placed,
+            Err(why) => return Outcome::Unchecked(why),
+        };
+        match placed.run.verdict {
+            Verdict::Completed { cycles } => Outcome::Runs(cycles),
+            Verdict::NotModeled { why, .. } => {
                 Outcome::Unchecked(format!("the capacity model does not model it: {why}"))
             }
-            Some(Verdict::Limit { cycles }) => {
+            Verdict::Limit { cycles } => {
                 Outcome::Unchecked(format!("still running after {cycles} cycles"))
             }
-            Some(Verdict::Deadlock(d)) => {
-                let Some(placed_func) = program.func(&func.name) else {
+            Verdict::Deadlock(d) => {
+                let Some(placed_func) = placed.program.func(&func.name) else {
                     return Outcome::Unchecked("the placed function is gone".into());
                 };
                 let channels = channels_of(&d.waits, placed_func, &graph, timing, options);
@@ -259,12 +252,7 @@ fn channels_of(
     timing: &TimingModel,
     options: &Options,
 ) -> Vec<usize> {
-    let (after, _) = Graph::build(placed, timing, false, options.period);
-    if after.units.len() != graph.units.len()
-        || after.units.iter().zip(&graph.units).any(|(a, b)| a.label != b.label)
-    {
-        return Vec::new();
-    }
+    let Some(after) = placed_graph(placed, graph, timing, options) else { return Vec::new() };
     let item = &placed.item;
     let def_op = |v: ValueId| match item.values[v as usize].def {
         Def::Result { op, .. } => Some(op),
@@ -299,4 +287,49 @@ fn channels_of(
         }
     }
     out
+}
+
+/// The placed file and its run in the capacity model.
+pub(super) struct PlacedRun {
+    pub program: Program,
+    pub run: capacity::Run,
+}
+
+/// `text` with `own` (the function's placement) and `others` (the functions placed before)
+/// written in, analysed, and run clock by clock on one invocation (`inputs`, an inputs file's
+/// text, or the testbench's draw for seed 1): what the capacity check and the slack search
+/// measure. `Err` says why nothing could be run.
+pub(super) fn placed_run(
+    func: &Func,
+    text: &str,
+    others: &[TextEdit],
+    own: &[TextEdit],
+    inputs: Option<&str>,
+) -> Result<PlacedRun, String> {
+    let all: Vec<TextEdit> = others.iter().chain(own).cloned().collect();
+    let placed_text = edit::apply(text, &all);
+    let parse = hsir_parser::parse(placed_text.clone());
+    let program = Program::analyse(&parse);
+    if program.check(&func.name).is_err() {
+        return Err("the placed text does not check".into());
+    }
+    let run = capacity::check_run(&placed_text, &program, &func.name, 1, Some(1), inputs)
+        .ok_or("the function's stimulus cannot be read or its untimed run fails")?;
+    Ok(PlacedRun { program, run })
+}
+
+/// The placed function's own graph, whose channels hold the buffers placed on them (`old`),
+/// when its units are those of `graph` (the function as placement saw it), in order:
+/// placement adds and removes buffers only, so channel `c` of `graph` is the one of the result
+/// into the same operand of the same unit.
+pub(super) fn placed_graph(
+    placed: &Func,
+    graph: &Graph,
+    timing: &TimingModel,
+    options: &Options,
+) -> Option<Graph> {
+    let (after, _) = Graph::build(placed, timing, false, options.period);
+    let same = after.units.len() == graph.units.len()
+        && after.units.iter().zip(&graph.units).all(|(a, b)| a.label == b.label);
+    same.then_some(after)
 }

@@ -22,8 +22,9 @@ use std::time::{Duration, Instant};
 
 use super::edit::TextEdit;
 use super::formulation::Algorithm;
+use super::timing::TimingModel;
 use super::timing_paths::Choice;
-use super::{edit, graph, mapping, Options, Placed, Placement};
+use super::{edit, mapping, repair, Options, Placed, Placement};
 use crate::capacity::Verdict;
 use crate::program::Func;
 
@@ -73,17 +74,19 @@ impl Slack {
 /// `text` is the file the placement's edits apply to, with `others` (the functions placed
 /// before); past `deadline` only the three runs a
 /// result needs start (as placed, roomy, sized).
+#[allow(clippy::too_many_arguments)]
 pub fn tune(
     func: &Func,
     text: &str,
     others: &[TextEdit],
     placement: &mut Placement,
     options: &Options,
+    timing: &TimingModel,
     circt: bool,
     deadline: Instant,
 ) -> Slack {
     let algorithm = options.algorithm;
-    let inputs = options.inputs.as_deref();
+    let cx = Measure { func, text, others, options, timing };
     let started = Instant::now();
     let mut slack = Slack::default();
     if circt {
@@ -97,7 +100,7 @@ pub fn tune(
     }
     let run = |extra: &[(usize, u32)], slack: &mut Slack| {
         slack.runs += 1;
-        measure(func, text, others, inputs, &with_slots(placement, extra, algorithm))
+        measure(&cx, &with_slots(placement, extra, algorithm))
     };
     let Some((before, _)) = run(&[], &mut slack) else {
         slack.note =
@@ -246,55 +249,38 @@ fn with_slots(placement: &Placement, extra: &[(usize, u32)], algorithm: Algorith
     out
 }
 
-/// The function's cycles with `placement` written into `text`, by the cycle-level model on one
-/// invocation with `inputs` (an inputs file's text) or its testbench's inputs (seed 1; one, as C calls a kernel and as Dynamatic's
-/// circuits are built for), and the most tokens each channel's buffers held at once; `None`
-/// when the model cannot tell (not modelled, a deadlock, the limit).
-fn measure(
-    func: &Func,
-    text: &str,
-    others: &[TextEdit],
-    inputs: Option<&str>,
-    placement: &Placement,
-) -> Option<(u64, HashMap<usize, usize>)> {
-    let mut edits = edit::edits(func, placement, text);
-    edits.extend(others.iter().cloned());
-    let placed = edit::apply(text, &edits);
-    let program = crate::Program::from_parse(hsir_parser::parse(&placed));
-    let run = crate::capacity::check_run(&placed, &program, &func.name, 1, Some(1), inputs)?;
-    let Verdict::Completed { cycles } = run.verdict else { return None };
-    // A channel of the placement is known in the placed text by its consumer (its label,
-    // which placement does not change) and operand.
-    let graph = &placement.graph;
-    let by_consumer: HashMap<(&str, u32), usize> = graph
-        .channels
-        .iter()
-        .enumerate()
-        .map(|(c, ch)| ((graph.units[ch.to].label.as_str(), ch.operand), c))
-        .collect();
+/// The function's cycles with `placement` written into `text` (with `others`), by the
+/// cycle-level model on one invocation (`repair::placed_run`), and the most tokens each
+/// channel's buffers held at once; `None` when the model cannot tell (not modelled, a deadlock,
+/// the limit).
+fn measure(cx: &Measure, placement: &Placement) -> Option<(u64, HashMap<usize, usize>)> {
+    let own = edit::edits(cx.func, placement, cx.text);
+    let placed =
+        repair::placed_run(cx.func, cx.text, cx.others, &own, cx.options.inputs.as_deref()).ok()?;
+    let Verdict::Completed { cycles } = placed.run.verdict else { return None };
     let mut used: HashMap<usize, usize> = HashMap::new();
-    let Some(placed_func) = program.func(&func.name) else { return Some((cycles, used)) };
-    let item = &placed_func.item;
-    let buffers = hsir_analysis::dataflow::buffers(item);
-    for (op, peak) in run.peaks {
-        // Follow the buffer's result through the buffers after it to the consumer.
-        let mut at = op;
-        let consumer = loop {
-            let Some(&value) = item.ops[at as usize].results.first() else { break None };
-            let Some(&use_) = item.values[value as usize].uses.first() else { break None };
-            let user = item.uses[use_ as usize].op;
-            if hsir_analysis::dataflow::is_channel_buffer(item, &buffers, user) {
-                at = user;
-                continue;
-            }
-            let operand = item.ops[user as usize].operands.iter().position(|&u| u == use_);
-            break operand.map(|k| (user, k as u32));
-        };
-        let Some((user, operand)) = consumer else { continue };
-        let label = graph::label(placed_func, user);
-        if let Some(&c) = by_consumer.get(&(label.as_str(), operand)) {
-            *used.entry(c).or_default() += peak;
+    let after = placed
+        .program
+        .func(&cx.func.name)
+        .and_then(|f| repair::placed_graph(f, &placement.graph, cx.timing, cx.options));
+    let Some(after) = after else { return Some((cycles, used)) };
+    let graph = &placement.graph;
+    for ch in &after.channels {
+        let peak: usize =
+            (placed.run.peaks.iter()).filter(|(op, _)| ch.old.contains(op)).map(|&(_, p)| p).sum();
+        let same = graph.channels.iter().position(|g| g.to == ch.to && g.operand == ch.operand);
+        if let (Some(g), true) = (same, peak > 0) {
+            *used.entry(g).or_default() += peak;
         }
     }
     Some((cycles, used))
+}
+
+/// What every run of one search shares.
+struct Measure<'a> {
+    func: &'a Func,
+    text: &'a str,
+    others: &'a [TextEdit],
+    options: &'a Options,
+    timing: &'a TimingModel,
 }
