@@ -30,6 +30,35 @@ fn show(text: &str, range: TextRange) -> String {
     format!("{}-{} `{first}`{more}", line_col(text, range.start()), line_col(text, range.end()))
 }
 
+/// Workspace symbols for `query`, one line each: kind, name, file:line:col, the text of the
+/// symbol's range when `with_text` (else that text must be the name), and its container.
+fn search_shown(
+    analysis: &hsir_analysis::db::Analysis<'_>,
+    names: &[(String, FileId)],
+    query: &str,
+    with_text: bool,
+) -> String {
+    let mut out = format!("{query:?}:\n");
+    for symbol in workspace_symbols(analysis, query) {
+        let file = names.iter().find(|(_, f)| *f == symbol.file).map_or("?", |(n, _)| n);
+        let text = analysis.text(symbol.file).expect("the file");
+        let shown = if with_text {
+            format!(" `{}`", &text[symbol.range])
+        } else {
+            assert_eq!(&text[symbol.range], symbol.name);
+            String::new()
+        };
+        out.push_str(&format!(
+            "  {:?} {} {file}:{}{shown}{}\n",
+            symbol.kind,
+            symbol.name,
+            line_col(text, symbol.range.start()),
+            symbol.container.map_or(String::new(), |c| format!(" ({c})")),
+        ));
+    }
+    out
+}
+
 fn render_symbols(text: &str, symbols: &[DocumentSymbol], depth: usize, out: &mut String) {
     for symbol in symbols {
         assert!(symbol.full_range.contains_range(symbol.focus_range), "{symbol:?}");
@@ -288,24 +317,8 @@ func.func @sum_gain(%x: i32) -> i32 {
 }
 "#,
     );
-    let names = fixture.files.clone();
     let analysis = fixture.db.analysis();
-    let search = |query: &str| {
-        let mut out = format!("{query:?}:\n");
-        for symbol in workspace_symbols(&analysis, query) {
-            let file = names.iter().find(|(_, f)| *f == symbol.file).map_or("?", |(n, _)| n);
-            let text = analysis.text(symbol.file).expect("the file");
-            out.push_str(&format!(
-                "  {:?} {} {file}:{}{}\n",
-                symbol.kind,
-                symbol.name,
-                line_col(text, symbol.range.start()),
-                symbol.container.map_or(String::new(), |c| format!(" ({c})")),
-            ));
-            assert_eq!(&text[symbol.range], symbol.name);
-        }
-        out
-    };
+    let search = |query: &str| search_shown(&analysis, &fixture.files, query, false);
     let out = ["", "gauss", "@GAUSS", "gsn", "sg", "xyz"].map(search).concat();
     expect![[r#"
         "":
@@ -357,24 +370,8 @@ hw.module @pipe(in %a : i32, in %go : i1, in %clk : !seq.clock, in %rst : i1, ou
 }
 "#,
     );
-    let names = fixture.files.clone();
     let analysis = fixture.db.analysis();
-    let search = |query: &str| {
-        let mut out = format!("{query:?}:\n");
-        for symbol in workspace_symbols(&analysis, query) {
-            let file = names.iter().find(|(_, f)| *f == symbol.file).map_or("?", |(n, _)| n);
-            let text = analysis.text(symbol.file).expect("the file");
-            out.push_str(&format!(
-                "  {:?} {} {file}:{} `{}`{}\n",
-                symbol.kind,
-                symbol.name,
-                line_col(text, symbol.range.start()),
-                &text[symbol.range],
-                symbol.container.map_or(String::new(), |c| format!(" ({c})")),
-            ));
-        }
-        out
-    };
+    let search = |query: &str| search_shown(&analysis, &fixture.files, query, true);
     let out = ["", "buffer7", "%1", "adder", "bb1", "stages"].map(search).concat();
     expect![[r#"
         "":

@@ -6,21 +6,9 @@ mod common;
 use common::{repo_file, uri, Client};
 use serde_json::{json, Value};
 
-/// A small deterministic generator, so that a failure can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+#[path = "../../test-support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// The LSP position (UTF-16 columns) of a byte offset.
 fn position(text: &str, offset: usize) -> Value {

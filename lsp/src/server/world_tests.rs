@@ -9,21 +9,9 @@ use super::{Change, World};
 use crate::position::{Encoding, Pos};
 use crate::server::{features, proto};
 
-/// A small deterministic generator, so that a failure can be replayed from its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+#[path = "../../../test-support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 const URI: &str = "file:///incremental.mlir";
 
