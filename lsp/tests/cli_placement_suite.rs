@@ -64,19 +64,6 @@ fn cosim(suite: &Path, placed: &Path, kernel: &str) -> serde_json::Value {
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
-/// Dynamatic's cycles for a kernel and flow, less the 9 of its testbench.
-/// `None` (the test is skipped) without `RESULTS.tsv`, which comes with the shared folder only.
-fn dynamatic_cycles(suite: &Path, kernel: &str, flow: &str) -> Option<u64> {
-    common::shared::path("dynamatic-suite/RESULTS.tsv")?;
-    let results = std::fs::read_to_string(suite.join("RESULTS.tsv")).unwrap();
-    let row = results
-        .lines()
-        .map(|l| l.split('\t').collect::<Vec<_>>())
-        .find(|f| f[0] == kernel && f[1] == flow)
-        .unwrap_or_else(|| panic!("{kernel} {flow} in RESULTS.tsv"));
-    Some(row[4].parse::<u64>().unwrap() - 9)
-}
-
 /// fir's one loop: Dynamatic's placement runs it at one iteration a cycle, and Vivado closed
 /// 4 ns on it (slack +0.272 ns). At 32 bits its index recurrence (`mux` → `addi` → `cmpi` →
 /// `cond_br` → `mux`) sums to 4.53 ns of characterized delays, but under the calibrated
@@ -87,7 +74,7 @@ fn dynamatic_cycles(suite: &Path, kernel: &str, flow: &str) -> Option<u64> {
 #[test]
 fn fir_reaches_dynamatics_initiation_interval_at_the_default_period() {
     let Some(suite) = suite() else { return };
-    let Some(dynamatic) = dynamatic_cycles(&suite, "fir", "LEGACY") else { return };
+    let Some(dynamatic) = common::dynamatic_cycles("fir", "LEGACY") else { return };
     for algorithm in ["fpga20", "fpl22"] {
         let dir = scratch(&format!("fir-{algorithm}"));
         let (placed, report) = place(&suite, &dir, "fir_LEGACY", &["--algorithm", algorithm]);
@@ -175,7 +162,7 @@ fn atax_slack_lets_its_loops_overlap_in_fewer_cycles_than_dynamatic() {
     assert_eq!(v["verdict"], "pass", "{v}");
     let cycles = v["cycles"].as_u64().unwrap();
     assert_eq!(cycles, after, "the RTL runs the cycles the model counted: {v}");
-    let Some(dynamatic) = dynamatic_cycles(&suite, "atax", "LEGACY") else { return };
+    let Some(dynamatic) = common::dynamatic_cycles("atax", "LEGACY") else { return };
     assert!(cycles <= dynamatic, "hsir's placement: {cycles} cycles, Dynamatic's: {dynamatic}");
 
     // Without the search, the loops wait on each other.
@@ -338,7 +325,7 @@ fn fir_fpl22_ready_breaks_get_the_slot_that_removes_their_bubbles() {
     assert!(slack["slots"].as_u64().is_some_and(|s| s > 0), "{slack}");
     let v = cosim(&suite, &out, "fir");
     assert_eq!(v["verdict"], "pass", "{v}");
-    let Some(dynamatic) = dynamatic_cycles(&suite, "fir", "LEGACY") else { return };
+    let Some(dynamatic) = common::dynamatic_cycles("fir", "LEGACY") else { return };
     let cycles = v["cycles"].as_u64().unwrap();
     assert!(cycles <= dynamatic, "FPL22: {cycles} cycles, Dynamatic's: {dynamatic}");
 }

@@ -651,14 +651,7 @@ fn a_suite_kernel_placed_from_the_editor_equals_c_in_dynamatics_cycles() {
     assert!(output.status.success(), "{shown}{}", String::from_utf8_lossy(&output.stderr));
     let v: Value = serde_json::from_str(&shown).unwrap();
     assert_eq!(v["verdict"], "pass", "{v}");
-    let Some(results) = common::shared::path("dynamatic-suite/RESULTS.tsv") else { return };
-    let results = std::fs::read_to_string(results).unwrap();
-    let dynamatic: u64 = results
-        .lines()
-        .map(|l| l.split('\t').collect::<Vec<_>>())
-        .find(|f| f[0] == "atax" && f[1] == "LEGACY")
-        .map(|f| f[4].parse::<u64>().unwrap() - 9)
-        .unwrap();
+    let Some(dynamatic) = common::dynamatic_cycles("atax", "LEGACY") else { return };
     let cycles = v["cycles"].as_u64().unwrap();
     assert!(
         cycles <= dynamatic,

@@ -286,16 +286,3 @@ fn an_unterminated_string_at_the_end_of_an_item_before_a_crlf() {
 fn an_unclosed_bracket_between_items_swallows_the_items_after_it() {
     run(124 * 0x9e37_79b9, LSQ, 1500, 10, Encoding::Utf16);
 }
-
-/// More seeds, for a longer search: `SEEDS=200 cargo test --release -p hsir --bin hsir sweep
-/// -- --ignored` (`BASE=file.mlir` edits that file instead).
-#[test]
-#[ignore]
-fn sweep() {
-    let n: u64 = std::env::var("SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(20);
-    let base = std::env::var("BASE").ok().map(|p| std::fs::read_to_string(p).unwrap());
-    for seed in 100..100 + n {
-        let text = base.as_deref().unwrap_or(if seed % 2 == 0 { LSQ } else { LOOP_KERNEL });
-        run(seed * 0x9e37_79b9, text, 1500, 10, Encoding::Utf16);
-    }
-}

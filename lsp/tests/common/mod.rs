@@ -20,6 +20,20 @@ pub mod shared;
 #[allow(unused_imports)]
 pub use shared::dynamatic_suite;
 
+/// Dynamatic's cycles for a kernel and flow of its suite (`RESULTS.tsv`), less the 9 of its
+/// testbench; `None` (the caller is skipped) without the file.
+#[allow(dead_code)]
+pub fn dynamatic_cycles(kernel: &str, flow: &str) -> Option<u64> {
+    let path = shared::path("dynamatic-suite/RESULTS.tsv")?;
+    let results = std::fs::read_to_string(path).unwrap();
+    let row = results
+        .lines()
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .find(|f| f[0] == kernel && f[1] == flow)
+        .unwrap_or_else(|| panic!("{kernel} {flow} in RESULTS.tsv"));
+    Some(row[4].parse::<u64>().unwrap() - 9)
+}
+
 pub struct Client {
     child: Child,
     stdin: ChildStdin,
