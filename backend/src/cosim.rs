@@ -373,6 +373,8 @@ pub struct RtlRun {
     /// How the drain ended, when it did.
     pub drain: Option<Drain>,
     pub cycles: Option<u64>,
+    /// Cycles from the first input token to the last write before `end` that changed a word.
+    pub last_change: Option<u64>,
     /// The testbench's `FAIL` lines (a deadlock, missing outputs).
     pub failures: Vec<String>,
     /// Whether the testbench finished with `PASS`.
@@ -422,6 +424,9 @@ pub struct LateWrites {
     /// The elements whose value at `end` differs from their value once the writes landed: a
     /// caller reading the array when `end` fires sees them stale.
     pub stale: Vec<usize>,
+    /// Cycles after `end` of the last write to a stale element: from then on the array holds
+    /// its final values (`None` when no element was stale).
+    pub final_after: Option<u64>,
 }
 
 impl LateWrites {
@@ -451,6 +456,14 @@ impl LateWrites {
     }
 }
 
+/// Cycles from the first input token to the write from which every array holds its final
+/// values: the last write that changed an element, before `end` (`last_change`) or after it
+/// (`cycles` to `end` plus the latest `final_after`). `None` when no write changed memory.
+pub fn memory_final(cycles: u64, last_change: Option<u64>, late: &[LateWrites]) -> Option<u64> {
+    let after_end = late.iter().filter_map(|l| l.final_after).max().map(|a| cycles + a);
+    after_end.or(last_change)
+}
+
 /// `s[5..9]`, `s[2], s[4..6]`: indices (sorted) as inclusive runs.
 pub fn element_ranges(name: &str, indices: &[usize]) -> String {
     let mut runs: Vec<(usize, usize)> = Vec::new();
@@ -475,14 +488,20 @@ pub fn late_writes(plan: &Plan, run: &RtlRun) -> Vec<LateWrites> {
         let (Some(first), Some(last)) = (writes.first(), writes.last()) else { continue };
         let at_end = run.memories.get(memory).map_or(&[][..], Vec::as_slice);
         let after = run.final_memories().get(memory).map_or(&[][..], Vec::as_slice);
-        let stale =
+        let stale: Vec<usize> =
             (0..at_end.len().max(after.len())).filter(|&k| at_end.get(k) != after.get(k)).collect();
+        let final_after = writes
+            .iter()
+            .filter(|w| usize::try_from(w.address).is_ok_and(|a| stale.binary_search(&a).is_ok()))
+            .map(|w| w.after)
+            .max();
         out.push(LateWrites {
             output: p.name.clone(),
             count: writes.len(),
             first_after: first.after,
             last_after: last.after,
             stale,
+            final_after,
         });
     }
     out
@@ -524,6 +543,7 @@ pub fn read_rtl_output(outputs: usize, text: &str) -> RtlRun {
                 }
             }
             ["cycles", n] => run.cycles = n.parse().ok(),
+            ["last-change", n] => run.last_change = n.parse().ok(),
             ["PASS"] => run.passed = true,
             ["FAIL"] => {}
             ["FAIL", ..] => run.failures.push(rest["FAIL ".len()..].to_string()),
@@ -750,6 +770,12 @@ mod tests {
         assert_eq!((late[0].count, late[0].first_after, late[0].last_after), (3, 1, 9));
         // s[3] was rewritten with the value it had: not stale.
         assert_eq!(late[0].stale, vec![1, 2]);
+        // s[2]'s write, 7 cycles after `end`, was the last to change an element; s[3]'s at 9
+        // changed nothing.
+        assert_eq!(late[0].final_after, Some(7));
+        assert_eq!(memory_final(100, Some(95), &late), Some(107));
+        assert_eq!(memory_final(100, Some(95), &[]), Some(95));
+        assert_eq!(memory_final(100, None, &[]), None);
         assert_eq!(
             late[0].describe(),
             "3 writes landed 1–9 cycles after `end` (a caller reading memory when `end` fires sees s[1..2] stale)"
@@ -757,7 +783,7 @@ mod tests {
         assert_eq!(element_ranges("y", &[0, 1, 2, 5, 7, 8]), "y[0..2], y[5], y[7..8]");
         let side = Side { late_writes: late.clone(), ..Side::default() };
         assert_eq!(side.reason(), Some("late writes"));
-        let rewrites = LateWrites { stale: Vec::new(), ..late[0].clone() };
+        let rewrites = LateWrites { stale: Vec::new(), final_after: None, ..late[0].clone() };
         assert!(rewrites.describe().ends_with("leaving every element as it was at `end`"));
         assert!(Side { late_writes: vec![rewrites], ..Side::default() }.pass());
     }

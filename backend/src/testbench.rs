@@ -10,7 +10,8 @@
 //! testbench does, judges nothing but the token counts, and prints what the caller compares:
 //! each output token (`hsir-tb: out J HEX`), then, in the cycle after the last expected output
 //! token arrived (`end`), every memory word as a caller reading memory then sees it
-//! (`hsir-tb: mem NAME K HEX`) and `hsir-tb: cycles N`. It then drains the memories: outputs
+//! (`hsir-tb: mem NAME K HEX`), `hsir-tb: cycles N`, and, when a write before `end` changed a
+//! word, the cycles to the last such write (`hsir-tb: last-change N`). It then drains the memories: outputs
 //! are no longer taken, and every write that lands from that cycle on is printed
 //! (`hsir-tb: late NAME ADDRESS CYCLES_AFTER_END HEX`), until the design is quiet (nothing
 //! moved on any channel, port or memory for `SETTLE_CYCLES`, more than any unit's latency, so
@@ -115,6 +116,8 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
     );
     // Report mode: `end` seen (the memories printed as they were), the last write since.
     let _ = writeln!(w, "  reg ended = 1'b0;\n  integer last_write = 0;");
+    // Report mode: the last write before `end` that changed a word, -1 before any.
+    let _ = writeln!(w, "  integer last_change = -1;");
     let report = stimulus.mode == Mode::Report;
     // Every output has its expected tokens.
     let all_out: Vec<String> = top
@@ -274,6 +277,7 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
         // memories, which are printed as a caller reading them at `end` sees them.
         let _ = writeln!(w, "      if ({done} && !ended) begin");
         let _ = writeln!(w, "        $display(\"hsir-tb: cycles %0d\", last_cycle - start_cycle);");
+        let _ = writeln!(w, "        if (last_change >= 0) $display(\"hsir-tb: last-change %0d\", last_change - start_cycle);");
         for (m, mem) in top.memories.iter().enumerate() {
             let _ = writeln!(
                 w,
@@ -284,6 +288,14 @@ pub fn testbench(netlist: &Netlist, stimulus: &Stimulus) -> String {
         }
         let _ = writeln!(w, "        ended <= 1'b1;\n        last_write <= cycle;");
         let _ = writeln!(w, "      end");
+        // Before `end`: the last write that changed a word (from then on, memory is final
+        // unless writes land after `end`).
+        for m in 0..top.memories.len() {
+            let _ = writeln!(
+                w,
+                "      if (!ended && !({done}) && m{m}_storeEn === 1'b1 && m{m}_words[m{m}_storeAddr] !== m{m}_storeData) last_change <= cycle;"
+            );
+        }
         // The drain: every write from that edge on landed after `end`.
         let _ = writeln!(w, "      if ({done}) begin");
         for (m, mem) in top.memories.iter().enumerate() {

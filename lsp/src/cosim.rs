@@ -137,6 +137,8 @@ pub struct Report {
     pub rtl: Side,
     /// The RTL's cycles from the first input token accepted to the last output token.
     pub cycles: Option<u64>,
+    /// The RTL's cycles to the last write before `end` that changed a word.
+    pub last_change: Option<u64>,
     /// The cycle-level model's verdict on the same inputs (`hsir_backend::capacity`), before
     /// any Verilog: `None` when the interpreter failed.
     pub model: Option<hsir_backend::capacity::Verdict>,
@@ -147,6 +149,12 @@ pub struct Report {
 }
 
 impl Report {
+    /// Cycles until every array holds its final values: `end`, or the last write after it that
+    /// changed an element (a circuit whose `end` comes before its memory is final).
+    pub fn memory_final(&self) -> Option<u64> {
+        cosim::memory_final(self.cycles?, self.last_change, &self.rtl.late_writes)
+    }
+
     pub fn pass(&self) -> bool {
         self.interpreter.pass() && self.rtl.pass()
     }
@@ -190,6 +198,7 @@ impl Report {
                     "first_cycle_after_end": l.first_after,
                     "last_cycle_after_end": l.last_after,
                     "stale_at_end": l.stale,
+                    "final_cycle_after_end": l.final_after,
                 })
             })
             .collect();
@@ -200,6 +209,7 @@ impl Report {
             "verdict": if self.pass() { "pass" } else { "fail" },
             "reasons": reasons,
             "cycles": self.cycles,
+            "memory_final_cycles": self.memory_final(),
             "late_writes": late_writes,
             "model": self.model.as_ref().map(model_json),
             "interpreter": side(&self.interpreter),
@@ -249,6 +259,16 @@ impl Report {
         }
         if let Some(c) = self.cycles {
             out.push_str(&format!("  cycles: {c} (RTL, first input token to `end`)\n"));
+            match self.memory_final() {
+                Some(last) if last > c => out.push_str(&format!(
+                    "  memory final: {last} cycles ({} after `end`: the last write that changed an element)\n",
+                    last - c
+                )),
+                Some(last) => out.push_str(&format!(
+                    "  memory final: {last} cycles (the last write that changed an element)\n"
+                )),
+                None => {}
+            }
         }
         if let Some(model) = &self.model {
             use hsir_backend::capacity::Verdict;
@@ -645,6 +665,7 @@ pub fn run(
         interpreter,
         rtl: rtl_side,
         cycles: rtl_run.cycles,
+        last_change: rtl_run.last_change,
         model,
         folder: keep.map(|k| k.dir.clone()).map(|d| d.canonicalize().unwrap_or(d)),
         notes,

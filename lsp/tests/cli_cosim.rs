@@ -114,6 +114,12 @@ fn ftd_lsq_kernels_end_before_their_last_stores() {
     let stale: Vec<u64> =
         s["stale_at_end"].as_array().unwrap().iter().map(|i| i.as_u64().unwrap()).collect();
     assert!(!stale.is_empty() && stale.iter().all(|&i| (5..10).contains(&i)), "{v}");
+    // Memory is final at the last write that changed a stale element, after `end`: the
+    // cycles a caller would wait for a correct result.
+    let final_after = s["final_cycle_after_end"].as_u64().unwrap();
+    assert!(first <= final_after && final_after <= last, "{v}");
+    let cycles = v["cycles"].as_u64().unwrap();
+    assert_eq!(v["memory_final_cycles"].as_u64(), Some(cycles + final_after), "{v}");
     // The human report says both: equal to C, and which elements were stale at `end`.
     let human = cosim_flow(&suite, "bicg", "FTD", &[]);
     assert_eq!(human.status.code(), Some(1));
@@ -130,6 +136,11 @@ fn ftd_lsq_kernels_end_before_their_last_stores() {
             && line.contains(" after `end` (a caller reading memory when `end` fires sees s["),
         "{line}"
     );
+    let memory = format!(
+        "  memory final: {} cycles ({final_after} after `end`: the last write that changed an element)\n",
+        cycles + final_after
+    );
+    assert!(out.contains(&memory), "{out}");
 }
 
 /// A kernel whose memories are final when `end` fires reports no late writes.
@@ -142,6 +153,10 @@ fn a_kernel_final_at_end_reports_no_late_writes() {
     assert_eq!(v["late_writes"], serde_json::json!([]), "{v}");
     assert_eq!(v["reasons"], serde_json::json!([]), "{v}");
     assert_eq!(v["rtl"]["reason"], serde_json::Value::Null, "{v}");
+    // Its last store lands before `end`, which waits for it.
+    let cycles = v["cycles"].as_u64().unwrap();
+    let last = v["memory_final_cycles"].as_u64().unwrap();
+    assert!(last > 0 && last <= cycles, "{v}");
     let human = text(&cosim(&suite, "fir", &[]).stdout);
     assert!(!human.contains("after `end`"), "{human}");
 }
@@ -161,6 +176,8 @@ fn json_has_the_verdict_per_side_and_the_cycles() {
     assert_eq!(v["rtl"]["verdict"], "pass");
     assert_eq!(v["rtl"]["outputs"][0]["name"], "return");
     assert_eq!(v["mismatches"], serde_json::json!([]));
+    // gcd writes no memory.
+    assert_eq!(v["memory_final_cycles"], serde_json::Value::Null);
     // JSON mode prints nothing else on stdout, and no progress on stderr.
     assert_eq!(text(&output.stderr), "");
 }
