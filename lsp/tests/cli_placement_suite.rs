@@ -170,6 +170,48 @@ fn atax_slack_lets_its_loops_overlap_in_fewer_cycles_than_dynamatic() {
     assert!(report["functions"][0]["slack"].is_null(), "{report}");
 }
 
+/// Replacing a placement (`--strip`, what the editor's "Replace" does): the channels whose
+/// buffers are removed are open to the slack search as if they never had any. On
+/// kernel_2mm_FTD's buffered file, Dynamatic's buffers sat on most channels between its loops;
+/// when those channels were left out of the search, the stripped placement ran in 1958 cycles
+/// against 1776 for the same circuit without the buffers written, and Dynamatic's own
+/// placement runs it in 1807 in the same RTL. It must stay within 2% of Dynamatic's (the
+/// margin covers a loaded machine's solver status; the bug was 8% over), and equal C.
+#[test]
+fn stripped_channels_are_open_to_the_slack_search() {
+    let Some(suite) = suite() else { return };
+    let dir = scratch("strip");
+    let ir = suite.join("ir/kernel_2mm_FTD__handshake_buffered.mlir");
+    let out = dir.join("stripped.mlir");
+    let report = dir.join("stripped.json");
+    let output = hsir(&[
+        "buffers",
+        ir.to_str().unwrap(),
+        "--strip",
+        "-o",
+        out.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+        "--time-limit",
+        "120",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let slack = &report["functions"][0]["slack"];
+    let after = slack["cyclesAfter"].as_u64().unwrap();
+    let theirs =
+        cosim(&suite, &suite.join("ir/kernel_2mm_FTD__handshake_export.mlir"), "kernel_2mm");
+    let dynamatic = theirs["cycles"].as_u64().unwrap();
+    assert!(
+        after as f64 <= dynamatic as f64 * 1.02,
+        "stripped and placed: {after} cycles, Dynamatic's: {dynamatic}; {slack}"
+    );
+    let v = cosim(&suite, &out, "kernel_2mm");
+    assert_eq!(v["verdict"], "pass", "{v}");
+    assert_eq!(v["cycles"].as_u64(), Some(after), "the RTL runs the cycles the model counted: {v}");
+}
+
 /// gcd's testbench draws random inputs, negative ones among them, on which its
 /// `while (a != 0)` loop of arithmetic shifts never ends: the slack search says it could not
 /// measure. Given the C program's inputs (`--inputs`), it runs the circuit on them; a file it
@@ -283,11 +325,13 @@ fn placement_repeats() {
             m["timeMs"] = serde_json::Value::Null;
             m["timeLimitMs"] = serde_json::Value::Null;
             // Whether a model's solve ended at its node budget with the MILP's incumbent or
-            // without one (the heuristic's choice kept, the same objective) depends on where
-            // the solver's time slices fall on a loaded machine (seen in a debug CI run); the
-            // placement it leads to is compared above and below.
-            m["status"] = serde_json::Value::Null;
-            m["kept"] = serde_json::Value::Null;
+            // without one (the heuristic's choice kept, the same objective), and so the gap and
+            // bound it reports, depends on where the solver's time slices fall on a loaded
+            // machine (seen in debug runs); the placement it leads to is compared above and
+            // below.
+            for field in ["status", "kept", "gap", "objective", "lpBound"] {
+                m[field] = serde_json::Value::Null;
+            }
         }
         r
     };

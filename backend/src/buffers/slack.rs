@@ -202,7 +202,8 @@ pub fn tune(
 
 /// Candidate channels: every channel (Dynamatic's `on-merges` gives every fork output room; in
 /// FTD's circuits the values between loops pass through branches and muxes as well), but those
-/// with buffers the placement keeps as they are, and memory ports.
+/// with buffers the placement keeps as they are, and memory ports. A channel whose buffers the
+/// placement removes (`--strip`) is a candidate like one that never had any.
 fn candidates(placement: &Placement) -> Vec<usize> {
     let graph = &placement.graph;
     let mut placed = vec![false; graph.channels.len()];
@@ -212,7 +213,8 @@ fn candidates(placement: &Placement) -> Vec<usize> {
     (0..graph.channels.len())
         .filter(|&c| {
             let ch = &graph.channels[c];
-            ch.bufferable && (ch.old.is_empty() || placed[c])
+            let gone = ch.old.iter().all(|b| placement.removed.contains(b));
+            ch.bufferable && (gone || placed[c])
         })
         .collect()
 }
