@@ -28,8 +28,10 @@ pub struct Recurrence {
     /// cost it: the timing model's overhead plus the data/valid delays of its combinational
     /// units beyond it (with no overhead, the plain sum of their delays).
     pub delay: f64,
-    /// Registers that delay needs at the period: `ceil((delay − overhead) / (period −
-    /// overhead))`, at least 1 (each register starts a path that pays the overhead again).
+    /// The fewest registers the cycle can hold at the period: its units' latencies, and the
+    /// data/valid breaks its combinational units need so that every path between two registers
+    /// fits the period (each path pays the overhead once). Breaks go between units, so this
+    /// can be more than `ceil((delay − overhead) / (period − overhead))`. At least 1.
     pub registers_needed: u32,
     /// The unit with the longest latency on the cycle, else the one with the longest delay.
     pub slowest: String,
@@ -37,7 +39,9 @@ pub struct Recurrence {
 
 impl Recurrence {
     /// One line: `II 2: mux0 → addi2 → cmpi0 → cond_br1 → mux0, 2 registers and 1 token; 4.53
-    /// ns of logic, which needs 2 registers at 4 ns; slowest unit addi2`.
+    /// ns of logic, which needs at least 2 registers at 4 ns; slowest unit addi2`. A cycle
+    /// with more registers than that has them for paths that join it from outside, or for the
+    /// loop's other cycles.
     pub fn describe(&self, period: f64) -> String {
         let mut cycle = self.units.join(" → ");
         if let Some(first) = self.units.first() {
@@ -46,8 +50,8 @@ impl Recurrence {
         }
         let plural = |n: u32, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         format!(
-            "II {}: {cycle}, {} and {}; {:.2} ns of logic, which needs {} at {period} ns; slowest \
-             unit {}",
+            "II {}: {cycle}, {} and {}; {:.2} ns of logic, which needs at least {} at {period} \
+             ns; slowest unit {}",
             trim(self.ii),
             plural(self.registers, "register"),
             plural(self.tokens, "token"),
@@ -103,8 +107,7 @@ pub fn recurrence(
         return None;
     }
     let units: Vec<usize> = cycle.iter().map(|&e| cfdfc.units[edges[e].0]).collect();
-    // The delays beyond the overhead: `k` registers split the cycle into `k` paths, each
-    // paying the overhead once, so `k` must hold the excess in `k` path budgets.
+    // The delays beyond the overhead, as one path would pay them.
     let excess: f64 =
         units.iter().filter(|&&u| !registered(graph, u)).map(|&u| graph.units[u].dv_delay()).sum();
     let delay = graph.path_cost(excess);
@@ -126,9 +129,63 @@ pub fn recurrence(
         registers: registers as u32,
         tokens: tokens as u32,
         delay,
-        registers_needed: ((excess / graph.path_budget(period) - 1e-9).ceil() as u32).max(1),
+        registers_needed: fewest_registers(
+            &units
+                .iter()
+                .map(|&u| match registered(graph, u) {
+                    true => Stage::Register(graph.units[u].timing.latency),
+                    false => Stage::Logic(graph.units[u].dv_delay()),
+                })
+                .collect::<Vec<_>>(),
+            graph.path_budget(period),
+        ),
         slowest,
     })
+}
+
+/// One unit of a cycle, for `fewest_registers`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Stage {
+    /// A registered unit, with its latency: it ends one path and starts the next.
+    Register(u32),
+    /// A combinational unit, with its delay beyond the overhead.
+    Logic(f64),
+}
+
+/// The fewest registers a cycle of `stages` (in order, the last feeding the first) can hold
+/// with every path between two registers at most `budget`: the latencies of its registered
+/// units, and breaks on the channels between units. Between two registered units the path is
+/// cut greedily, as late as it fits, which is optimal on a line; a cycle with no registered
+/// unit tries each channel for its first break. A unit longer than the budget alone gets a path
+/// of its own (placement reports that path as unfixable). At least 1.
+fn fewest_registers(stages: &[Stage], budget: f64) -> u32 {
+    let m = stages.len();
+    let line = |start: usize| -> u32 {
+        let (mut count, mut used) = (0u32, 0.0f64);
+        for k in 0..m {
+            match stages[(start + k) % m] {
+                Stage::Register(latency) => {
+                    count += latency;
+                    used = 0.0;
+                }
+                Stage::Logic(d) => {
+                    if used > 0.0 && used + d > budget + 1e-9 {
+                        count += 1;
+                        used = 0.0;
+                    }
+                    used += d;
+                }
+            }
+        }
+        count
+    };
+    let fewest = match stages.iter().position(|s| matches!(s, Stage::Register(_))) {
+        // Start right after a registered unit: it cuts the cycle into lines.
+        Some(r) => line(r + 1),
+        // A break on the channel into `start`, then the line from there.
+        None => (0..m).map(|start| 1 + line(start)).min().unwrap_or(1),
+    };
+    fewest.max(1)
 }
 
 /// A cycle whose `registers − ratio · tokens` is positive, as edge indices in order, if any.
@@ -172,4 +229,34 @@ fn positive_cycle(
     }
     cycle.reverse();
     Some(cycle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fewest_registers, Stage};
+
+    #[test]
+    fn breaks_fall_between_units() {
+        use Stage::Logic;
+        // 5.8 ns of logic in a 3.3 ns budget: two paths would hold it if it could be cut
+        // anywhere, but at unit boundaries one of two paths is always longer than 3.3.
+        let cycle = [Logic(1.9), Logic(1.9), Logic(2.0)];
+        assert_eq!(fewest_registers(&cycle, 3.3), 3);
+        // Where the units allow it, two.
+        let cycle = [Logic(1.0), Logic(2.0), Logic(1.5), Logic(1.3)];
+        assert_eq!(fewest_registers(&cycle, 3.3), 2);
+        // Within the budget: one.
+        assert_eq!(fewest_registers(&[Logic(1.0), Logic(2.0)], 3.3), 1);
+        assert_eq!(fewest_registers(&[Logic(0.0)], 3.3), 1);
+    }
+
+    #[test]
+    fn registered_units_count_their_latency_and_cut_the_path() {
+        use Stage::{Logic, Register};
+        // A 9-cycle adder alone on its cycle: 9 registers, no break.
+        assert_eq!(fewest_registers(&[Register(9), Logic(0.4)], 3.3), 9);
+        // The adder ends and starts the path: 2.0 + 2.0 after it is one line that needs a
+        // break.
+        assert_eq!(fewest_registers(&[Register(2), Logic(2.0), Logic(2.0)], 3.3), 3);
+    }
 }

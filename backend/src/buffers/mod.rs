@@ -552,6 +552,16 @@ pub fn place(
                     "buffer placement was cancelled while solving the {}; the {} placement is used",
                     m.name, m.kept
                 ),
+                Status::NoSolution => format!(
+                    "the MILP of the {} found no placement within its {}; the {} placement is used",
+                    m.name,
+                    if m.time < m.time_limit {
+                        format!("{}-node limit", m.nodes)
+                    } else {
+                        format!("time limit ({:.1} s)", m.time_limit.as_secs_f64())
+                    },
+                    m.kept
+                ),
                 _ => format!(
                     "the MILP of the {} stopped at its {}{}; the {} placement is used",
                     m.name,
