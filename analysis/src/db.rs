@@ -627,11 +627,6 @@ impl Database {
             },
         );
         drop(jobs);
-        for data in self.files.values_mut() {
-            for slot in &mut data.slots {
-                slot.outdated = None;
-            }
-        }
         self.counters.lowerings += lowered.into_inner();
         self.counters.checks += checked.into_inner();
         self.released += released.into_inner();
