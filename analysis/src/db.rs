@@ -24,8 +24,8 @@ use hsir_parser::ast::{AstNode, Op};
 use hsir_parser::{Parse, SyntaxErrorKind, SyntaxKind, TextRange, TextSize};
 
 use crate::check_item::{self, Callee, Typed};
-use crate::schedule::{self, Plan};
 pub use crate::schedule::Threads;
+use crate::schedule::{self, Plan};
 use crate::{ir, Diagnostic, DiagnosticCode, Severity};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1168,7 +1168,8 @@ fn check_slot(
             detail.typed = typed_slot;
         }
     }
-    slot.checked = Some(Checked { diagnostics, revision: slot.revision, deps, symbols: generation });
+    slot.checked =
+        Some(Checked { diagnostics, revision: slot.revision, deps, symbols: generation });
     // A memo may show what the checks learnt from other items (a callee's types).
     slot.memos = Mutex::new(Vec::new());
     slot.reported = None;

@@ -3,6 +3,8 @@
 //! thread, on real IR, on generated files whose instances look functions up backwards and
 //! forwards, and on several files sharing one symbol table.
 
+// `common::delta` is the other tests'.
+#[allow(dead_code)]
 mod common;
 
 #[path = "../../test-support/shared.rs"]
@@ -79,7 +81,10 @@ fn generated_files_report_the_same_on_any_number_of_threads() {
     for distance in [-40, -1, 1, 25, 200] {
         let text = calls_at_distance(300, distance);
         let (diagnostics, _) = analyse(std::slice::from_ref(&text), Threads::Exactly(1), 0);
-        assert!(diagnostics[0].contains("takes 2 operands, 1 given"), "the wrong instances are reported");
+        assert!(
+            diagnostics[0].contains("takes 2 operands, 1 given"),
+            "the wrong instances are reported"
+        );
         // Found whether the callee comes before or after the caller, on one thread too, where
         // a chunk is checked before the chunks after it are lowered.
         assert!(!diagnostics[0].contains("no function named"), "every callee is found");
