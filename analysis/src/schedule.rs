@@ -18,7 +18,7 @@ const CHUNK_MIN: usize = 16 << 10;
 
 /// A chunk holds at most about this much text: the database lowers and checks a chunk before
 /// letting go of its items' details, so the chunk size bounds what is held at once.
-const CHUNK_MAX: usize = 256 << 10;
+const CHUNK_MAX: usize = 128 << 10;
 
 /// How many threads share the work (`Database::set_threads`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
