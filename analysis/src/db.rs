@@ -611,6 +611,8 @@ impl Database {
                         settled &= def.is_some_and(|(f, c, _)| *f == file && *c == case);
                         def.map(|(_, _, callee)| callee.clone())
                     };
+                    // Generation 0 is no table's: unless settled below, the ordinary pass
+                    // compares the lookups with the whole table.
                     check_slot(job.slot, job.text, lints, lookup, 0);
                     checked.fetch_add(1, Ordering::Relaxed);
                     let slot = &mut *job.slot;
