@@ -24,6 +24,8 @@ use hsir_parser::ast::{AstNode, Op};
 use hsir_parser::{Parse, SyntaxErrorKind, SyntaxKind, TextRange, TextSize};
 
 use crate::check_item::{self, Callee, Typed};
+pub use crate::schedule::Threads;
+use crate::schedule::{self, Plan};
 use crate::{ir, Diagnostic, DiagnosticCode, Severity};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -196,6 +198,8 @@ pub struct Database {
     symbols_generation: u64,
     /// Whether items are linted after their type checks (`set_lints`).
     lints: bool,
+    /// How many threads lower and check items (`set_threads`).
+    threads: Threads,
 }
 
 /// Functions by name, with where each is defined.
@@ -268,6 +272,7 @@ impl Default for Database {
             symbols: None,
             symbols_generation: 0,
             lints: true,
+            threads: Threads::Auto,
         }
     }
 }
@@ -299,6 +304,12 @@ impl Database {
     /// the process may give memory back to the system.
     pub fn take_released(&mut self) -> usize {
         std::mem::take(&mut self.released)
+    }
+
+    /// How many threads lower and check items: by default every core, for work enough to
+    /// share. The results, and their order, are the same on any number.
+    pub fn set_threads(&mut self, threads: Threads) {
+        self.threads = threads;
     }
 
     fn next_revision(&mut self) -> u64 {
@@ -511,34 +522,119 @@ impl Database {
             let mut stale: Vec<&mut Slot> =
                 data.slots.iter_mut().filter(|s| s.summary.is_none()).collect();
             lowered += stale.len() as u64;
-            par_each(&mut stale, |slot| {
-                let syntax = slot.syntax.take();
-                let detail = match syntax {
-                    Some((parse, node)) => detail_in(parse, node),
-                    None => detail_of(&text[TextRange::at(slot.start, slot.len)]),
-                };
-                let summary = match &detail {
-                    Some(detail) => Summary {
-                        callee: detail.lowered.callee.clone(),
-                        diagnostics: detail.lowered.diagnostics.clone(),
-                    },
-                    None => Summary { callee: None, diagnostics: Vec::new() },
-                };
-                // An item new to the file (no earlier summary) may add a function.
-                let same = slot.outdated.take().is_some_and(|old| old == summary.callee);
-                if !same {
-                    callee_changed.store(true, Ordering::Relaxed);
+            let sizes: Vec<usize> = stale.iter().map(|s| usize::from(s.len)).collect();
+            let plan = Plan::new(&sizes, self.threads);
+            schedule::each_chunk(&mut stale, &plan, |chunk| {
+                for slot in chunk {
+                    if !lower_slot(slot, text, clock) {
+                        callee_changed.store(true, Ordering::Relaxed);
+                    }
                 }
-                slot.summary = Some(summary);
-                slot.detail = OnceLock::from(detail.map(Arc::new));
-                slot.used.store(clock, Ordering::Relaxed);
-                slot.reported = None;
             });
         }
         self.counters.lowerings += lowered;
         if callee_changed.into_inner() {
             self.symbols = None;
         }
+    }
+
+    /// The cold path, taken when the symbol table has to be made again anyway (a file was
+    /// opened or its whole text set): each chunk of items is lowered and at once checked
+    /// against the functions of every item up to the chunk's end, which are merged into the
+    /// symbol table in text order. A lookup that finds a function in the item's own file and
+    /// case is final, since later items can only add definitions after it; the checks of the
+    /// other items (a function not found yet, or found in another file) are compared with
+    /// the whole table afterwards and made again if it answers differently. Details beyond
+    /// the budget are let go right after their item's check, as `evict_details` would after
+    /// the whole analysis, so that a large file's lowerings are never all held at once.
+    fn lower_and_check_cold(&mut self) {
+        let clock = self.clock.fetch_add(1, Ordering::Relaxed) + 1;
+        let total: usize = self.files.values().map(|f| f.text.len()).sum();
+        let release = total > self.detail_budget;
+        let generation = self.symbols_generation + 1;
+        let lints = self.lints;
+        let (lowered, checked, released) =
+            (AtomicU64::new(0), AtomicU64::new(0), std::sync::atomic::AtomicUsize::new(0));
+        let mut files: Vec<(&FileId, &mut FileData)> = self.files.iter_mut().collect();
+        files.sort_by_key(|(id, _)| **id);
+        struct Job<'a> {
+            file: FileId,
+            text: &'a str,
+            slot: &'a mut Slot,
+            /// Lowered in this pass, so to be checked in it.
+            fresh: bool,
+        }
+        let mut jobs: Vec<Job<'_>> = Vec::new();
+        for (&file, data) in files {
+            let text = data.text.as_str();
+            for slot in &mut data.slots {
+                jobs.push(Job { file, text, slot, fresh: false });
+            }
+        }
+        let sizes: Vec<usize> = jobs
+            .iter()
+            .map(|j| if j.slot.summary.is_none() { usize::from(j.slot.len) } else { 0 })
+            .collect();
+        let plan = Plan::new(&sizes, self.threads);
+        let table = schedule::pipeline(
+            &mut jobs,
+            &plan,
+            SymbolTable::new(),
+            |chunk| {
+                let mut functions = Vec::new();
+                for job in chunk {
+                    if job.slot.summary.is_none() {
+                        lower_slot(job.slot, job.text, clock);
+                        lowered.fetch_add(1, Ordering::Relaxed);
+                        job.fresh = true;
+                    }
+                    let summary = job.slot.summary.as_ref();
+                    if let Some((name, callee)) = summary.and_then(|s| s.callee.clone()) {
+                        functions.push((name, job.file, job.slot.case, callee));
+                    }
+                }
+                functions
+            },
+            |table, functions| {
+                for (name, file, case, callee) in functions {
+                    // In text order, so the first definition is found first.
+                    table.entry(name).or_default().push((file, case, callee));
+                }
+            },
+            |chunk, table| {
+                for job in chunk.iter_mut().filter(|j| j.fresh) {
+                    let (file, case) = (job.file, job.slot.case);
+                    let mut settled = true;
+                    let lookup = |name: &str| {
+                        let table = table.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+                        let def = resolve_def(&table, name, file, case);
+                        settled &= def.is_some_and(|(f, c, _)| *f == file && *c == case);
+                        def.map(|(_, _, callee)| callee.clone())
+                    };
+                    // Generation 0 is no table's: unless settled below, the ordinary pass
+                    // compares the lookups with the whole table.
+                    check_slot(job.slot, job.text, lints, lookup, 0);
+                    checked.fetch_add(1, Ordering::Relaxed);
+                    let slot = &mut *job.slot;
+                    if settled {
+                        if let Some(c) = slot.checked.as_mut() {
+                            c.symbols = generation;
+                        }
+                        if release && slot.kept_detail().is_some_and(|d| !d.owns_parse(slot.len)) {
+                            slot.detail = OnceLock::new();
+                            released.fetch_add(usize::from(slot.len), Ordering::Relaxed);
+                        }
+                    }
+                }
+            },
+        );
+        drop(jobs);
+        self.counters.lowerings += lowered.into_inner();
+        self.counters.checks += checked.into_inner();
+        self.released += released.into_inner();
+        self.counters.symbol_tables += 1;
+        self.symbols_generation = generation;
+        self.symbols = Some(Arc::new(table));
     }
 
     fn symbol_table(&mut self) -> Arc<SymbolTable> {
@@ -564,7 +660,13 @@ impl Database {
     }
 
     fn check_all(&mut self) {
-        self.lower_all();
+        let cold = self.symbols.is_none()
+            && self.files.values().any(|f| f.slots.iter().any(|s| s.summary.is_none()));
+        if cold {
+            self.lower_and_check_cold();
+        } else {
+            self.lower_all();
+        }
         let symbols = self.symbol_table();
         let generation = self.symbols_generation;
         let mut checked = 0;
@@ -599,43 +701,19 @@ impl Database {
             checked += stale.len() as u64;
             let rebuilt = &self.details_rebuilt;
             let lints = self.lints;
-            par_each(&mut stale, |slot| {
-                let item_text = &text[TextRange::at(slot.start, slot.len)];
-                if slot.detail.get().is_none() {
-                    rebuilt.fetch_add(1, Ordering::Relaxed);
-                    slot.detail = OnceLock::from(detail_of(item_text).map(Arc::new));
-                }
-                let case = slot.case;
-                let mut deps = Vec::new();
-                let mut lookup = |name: &str| {
-                    let found = resolve(&symbols, name, file, case).cloned();
-                    deps.push((name.to_string(), found.clone()));
-                    found
-                };
-                let mut diagnostics = Vec::new();
-                if let Some(detail) = slot.kept_detail() {
-                    let check =
-                        if lints { check_item::check_item } else { check_item::check_types };
-                    let typed =
-                        check(&detail.lowered.item, item_text, &mut lookup, &mut diagnostics);
-                    let typed_slot = OnceLock::new();
-                    let _ = typed_slot.set(typed);
-                    // The detail is shared only with `Analysis` views, which cannot outlive
-                    // this `&mut self`; a fresh one is made if it were not unique.
-                    let detail = slot.detail.get_mut().and_then(Option::as_mut);
-                    if let Some(detail) = detail.and_then(Arc::get_mut) {
-                        detail.typed = typed_slot;
+            let sizes: Vec<usize> = stale.iter().map(|s| usize::from(s.len)).collect();
+            let plan = Plan::new(&sizes, self.threads);
+            schedule::each_chunk(&mut stale, &plan, |chunk| {
+                for slot in chunk {
+                    if slot.detail.get().is_none() {
+                        rebuilt.fetch_add(1, Ordering::Relaxed);
+                        let item_text = &text[TextRange::at(slot.start, slot.len)];
+                        slot.detail = OnceLock::from(detail_of(item_text).map(Arc::new));
                     }
+                    let case = slot.case;
+                    let lookup = |name: &str| resolve(&symbols, name, file, case).cloned();
+                    check_slot(slot, text, lints, lookup, generation);
                 }
-                slot.checked = Some(Checked {
-                    diagnostics,
-                    revision: slot.revision,
-                    deps,
-                    symbols: generation,
-                });
-                // A memo may show what the checks learnt from other items (a callee's types).
-                slot.memos = Mutex::new(Vec::new());
-                slot.reported = None;
             });
         }
         self.counters.checks += checked;
@@ -1038,25 +1116,65 @@ impl<'db> Analysis<'db> {
     }
 }
 
-/// Runs `f` on every element, on up to two threads when there is enough work to share.
-fn par_each<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(2);
-    if threads < 2 || items.len() < 64 {
-        items.iter_mut().for_each(f);
-        return;
-    }
-    // Handed out one at a time, so that a few large items do not leave a thread idle.
-    let next = Mutex::new(items.iter_mut());
-    let work = || {
-        // The guard is consumed by `and_then`: the lock is let go before `f` runs.
-        while let Some(item) = next.lock().ok().and_then(|mut it| it.next()) {
-            f(item);
-        }
+/// Lowers a slot's item (from the syntax it was given, else from its text in `text`, the
+/// file's) and keeps its summary and detail. Returns whether it offers callers the function
+/// it offered before an edit (false for an item new to the file, which may add one).
+fn lower_slot(slot: &mut Slot, text: &str, clock: u64) -> bool {
+    let syntax = slot.syntax.take();
+    let detail = match syntax {
+        Some((parse, node)) => detail_in(parse, node),
+        None => detail_of(&text[TextRange::at(slot.start, slot.len)]),
     };
-    std::thread::scope(|scope| {
-        scope.spawn(work);
-        work();
-    });
+    let summary = match &detail {
+        Some(detail) => Summary {
+            callee: detail.lowered.callee.clone(),
+            diagnostics: detail.lowered.diagnostics.clone(),
+        },
+        None => Summary { callee: None, diagnostics: Vec::new() },
+    };
+    let same = slot.outdated.take().is_some_and(|old| old == summary.callee);
+    slot.summary = Some(summary);
+    slot.detail = OnceLock::from(detail.map(Arc::new));
+    slot.used.store(clock, Ordering::Relaxed);
+    slot.reported = None;
+    same
+}
+
+/// Checks a lowered slot's item (`text` is the file's), looking functions up with `lookup`,
+/// and keeps what it found with the symbols it read, as checked against symbol table
+/// `generation`.
+fn check_slot(
+    slot: &mut Slot,
+    text: &str,
+    lints: bool,
+    mut lookup: impl FnMut(&str) -> Option<Callee>,
+    generation: u64,
+) {
+    let item_text = &text[TextRange::at(slot.start, slot.len)];
+    let mut deps = Vec::new();
+    let mut lookup = |name: &str| {
+        let found = lookup(name);
+        deps.push((name.to_string(), found.clone()));
+        found
+    };
+    let mut diagnostics = Vec::new();
+    if let Some(detail) = slot.kept_detail() {
+        let check = if lints { check_item::check_item } else { check_item::check_types };
+        let typed = check(&detail.lowered.item, item_text, &mut lookup, &mut diagnostics);
+        let typed_slot = OnceLock::new();
+        let _ = typed_slot.set(typed);
+        // The detail is shared only with `Analysis` views, which cannot outlive the
+        // database's `&mut self`; a fresh one is made if it were not unique.
+        let detail = slot.detail.get_mut().and_then(Option::as_mut);
+        if let Some(detail) = detail.and_then(Arc::get_mut) {
+            detail.typed = typed_slot;
+        }
+    }
+    slot.checked =
+        Some(Checked { diagnostics, revision: slot.revision, deps, symbols: generation });
+    // A memo may show what the checks learnt from other items (a callee's types).
+    slot.memos = Mutex::new(Vec::new());
+    slot.reported = None;
 }
 
 fn shift_diagnostic(d: &mut Diagnostic, shift: &dyn Fn(TextSize) -> TextSize) {

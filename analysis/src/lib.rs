@@ -16,6 +16,7 @@ pub mod ide;
 pub mod ir;
 pub mod lints;
 pub mod ops;
+mod schedule;
 pub mod signatures;
 mod syntax;
 pub mod types;
@@ -23,7 +24,7 @@ pub mod types;
 pub use check_item::{callee_of, check_types, Callee, Symbols, Typed};
 pub use db::{
     Analysis, Config, Counters, Database, FileId, ItemRef, ItemView, Reported, SyntaxBase,
-    TakenItem,
+    TakenItem, Threads,
 };
 pub use diagnostics::{
     cap_shown, not_shown_note, Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit,

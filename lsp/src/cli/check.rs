@@ -1,10 +1,11 @@
 //! `hsir check [--format human|json] FILE...`.
 
-use std::io::{IsTerminal, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
 use ariadne::{Config, IndexType, Label, Report, ReportKind};
 use hsir_analysis::{Database, Diagnostic, DiagnosticCode, FileId, Severity, TextRange};
+use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 
 use super::LoadedFile;
@@ -15,9 +16,40 @@ struct Checked<'a> {
     text: &'a str,
     /// What is shown: at most `MAX_SHOWN`, then an HS0007 note for the rest.
     diagnostics: &'a [Diagnostic],
-    /// Errors and warnings found, shown or not.
-    errors: usize,
-    warnings: usize,
+}
+
+/// The files of one `hsir check`, in the database that analysed them together.
+struct Files {
+    db: Database,
+    /// Each file's id, name and the problem decoding it, if any.
+    files: Vec<(FileId, String, Option<Diagnostic>)>,
+}
+
+impl Files {
+    /// Hands each file's output to `write` in turn, made as it is written: one file's
+    /// diagnostics are let go before the next file's are made. Returns the errors and warnings
+    /// found in all (shown or not), and the first error `write` returned; after one, the files
+    /// left are counted but not written.
+    fn each(
+        &mut self,
+        mut write: impl FnMut(Checked<'_>) -> std::io::Result<()>,
+    ) -> ((usize, usize), std::io::Result<()>) {
+        let (mut errors, mut warnings) = (0, 0);
+        let mut written = Ok(());
+        for (id, name, decode_error) in &self.files {
+            let mut found: Vec<Diagnostic> = decode_error.iter().cloned().collect();
+            found.extend(self.db.diagnostics(*id));
+            errors += found.iter().filter(|d| d.severity == Severity::Error).count();
+            warnings += found.iter().filter(|d| d.severity == Severity::Warning).count();
+            if written.is_err() {
+                continue;
+            }
+            hsir_analysis::cap_shown(&mut found);
+            let text = self.db.text(*id).unwrap_or_default();
+            written = write(Checked { name, text, diagnostics: &found });
+        }
+        ((errors, warnings), written)
+    }
 }
 use crate::position::{Encoding, LineIndex, Span};
 use crate::Format;
@@ -95,39 +127,23 @@ pub fn run(paths: &[PathBuf], format: Format, severity: &[String]) -> u8 {
         db.set_parse(id, file.parse);
         files.push((id, file.name, file.decode_error));
     }
-    let mut diagnostics: Vec<Vec<Diagnostic>> = Vec::new();
-    let mut counts: Vec<(usize, usize)> = Vec::new();
-    for (id, _, decode_error) in &files {
-        let mut found: Vec<Diagnostic> = decode_error.iter().cloned().collect();
-        found.extend(db.diagnostics(*id));
-        let count = |severity| found.iter().filter(|d| d.severity == severity).count();
-        counts.push((count(Severity::Error), count(Severity::Warning)));
-        hsir_analysis::cap_shown(&mut found);
-        diagnostics.push(found);
-    }
-    let checked: Vec<Checked<'_>> = files
-        .iter()
-        .zip(&diagnostics)
-        .zip(&counts)
-        .map(|(((id, name, _), diagnostics), &(errors, warnings))| Checked {
-            name,
-            text: db.text(*id).unwrap_or_default(),
-            diagnostics,
-            errors,
-            warnings,
-        })
-        .collect();
-    let written = match format {
-        Format::Human => write_human(&checked),
-        Format::Json => write_json(&checked),
+    let mut files = Files { db, files };
+    // Written as it is made, through one buffer (stdout alone flushes at every line).
+    let mut stdout = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let (errors, written) = match format {
+        Format::Human => write_human(&mut files, &mut stdout),
+        Format::Json => write_json(&mut files, &mut stdout),
     };
+    let written = written.and_then(|()| stdout.flush());
+    // The process ends here: freeing every item's diagnostics and summary would only delay it.
+    std::mem::forget(files);
     if let Err(err) = written {
         if err.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("error: cannot write the output: {err}");
             return super::EXIT_USAGE_OR_IO;
         }
     }
-    let has_error = counts.iter().any(|&(errors, _)| errors > 0);
+    let has_error = errors > 0;
     if io_failed {
         super::EXIT_USAGE_OR_IO
     } else if has_error {
@@ -137,14 +153,22 @@ pub fn run(paths: &[PathBuf], format: Format, severity: &[String]) -> u8 {
     }
 }
 
-fn write_json(checked: &[Checked<'_>]) -> std::io::Result<()> {
-    let mut out = Vec::new();
-    for &Checked { name, text, diagnostics, .. } in checked {
+/// The diagnostics of every file as one pretty-printed JSON array, each element serialized
+/// straight to `out` as its file is checked. Returns the number of errors and whether the
+/// output was written.
+fn write_json(files: &mut Files, out: &mut impl Write) -> (usize, std::io::Result<()>) {
+    let mut serializer = serde_json::Serializer::pretty(&mut *out);
+    let mut array = match (&mut serializer).serialize_seq(None) {
+        Ok(array) => Some(array),
+        Err(err) => return (files.each(|_| Ok(())).0 .0, Err(err.into())),
+    };
+    let ((errors, _), written) = files.each(|Checked { name, text, diagnostics }| {
+        let Some(array) = array.as_mut() else { return Ok(()) };
         let index = LineIndex::new(text);
         let lines = index.view(text);
         let range = |r| lines.range(r, Encoding::Utf16);
         for d in diagnostics {
-            out.push(JsonDiagnostic {
+            array.serialize_element(&JsonDiagnostic {
                 file: name,
                 range: range(d.range),
                 severity: d.severity.as_str(),
@@ -167,13 +191,14 @@ fn write_json(checked: &[Checked<'_>]) -> std::io::Result<()> {
                             .collect(),
                     })
                     .collect(),
-            });
+            })?;
         }
-    }
-    let mut stdout = std::io::stdout().lock();
-    serde_json::to_writer_pretty(&mut stdout, &out).map_err(std::io::Error::from)?;
-    writeln!(stdout)?;
-    stdout.flush()
+        Ok(())
+    });
+    let written = written
+        .and_then(|()| array.take().map_or(Ok(()), |a| a.end().map_err(std::io::Error::from)))
+        .and_then(|()| writeln!(out));
+    (errors, written)
 }
 
 /// Ariadne needs a non-empty span to draw a label: widen an empty one to the character after
@@ -195,14 +220,12 @@ fn label_span(text: &str, range: TextRange) -> std::ops::Range<usize> {
 /// Lines longer than this are not drawn under a diagnostic.
 const LONG_LINE: usize = 2000;
 
-fn write_human(checked: &[Checked<'_>]) -> std::io::Result<()> {
+/// Every file's diagnostics drawn under their lines, written as each file is checked, then
+/// a summary. Returns the number of errors and whether the output was written.
+fn write_human(files: &mut Files, stdout: &mut impl Write) -> (usize, std::io::Result<()>) {
     let color = std::io::stdout().is_terminal();
     let config = Config::default().with_color(color).with_index_type(IndexType::Byte);
-    let mut stdout = std::io::stdout().lock();
-    let (mut errors, mut warnings) = (0usize, 0usize);
-    for &Checked { name, text, diagnostics, errors: e, warnings: w } in checked {
-        errors += e;
-        warnings += w;
+    let ((errors, warnings), written) = files.each(|Checked { name, text, diagnostics }| {
         let mut cache = (name, ariadne::Source::from(text));
         let index = LineIndex::new(text);
         let lines = index.view(text);
@@ -247,10 +270,22 @@ fn write_human(checked: &[Checked<'_>]) -> std::io::Result<()> {
                         .with_message(&related.message),
                 );
             }
-            report.finish().write(&mut cache, &mut stdout)?;
+            report.finish().write(&mut cache, &mut *stdout)?;
         }
-    }
-    let files = checked.len();
+        Ok(())
+    });
+    let files = files.files.len();
+    let written = written.and_then(|()| summary(stdout, files, errors, warnings));
+    (errors, written)
+}
+
+/// The last line of the human format.
+fn summary(
+    stdout: &mut impl Write,
+    files: usize,
+    errors: usize,
+    warnings: usize,
+) -> std::io::Result<()> {
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     if errors + warnings == 0 {
         writeln!(stdout, "{}: no problems found", plural(files, "file"))?;
@@ -263,5 +298,5 @@ fn write_human(checked: &[Checked<'_>]) -> std::io::Result<()> {
             plural(files, "file")
         )?;
     }
-    stdout.flush()
+    Ok(())
 }
