@@ -3,14 +3,12 @@
 //! thread, on real IR, on generated files whose instances look functions up backwards and
 //! forwards, and on several files sharing one symbol table.
 
-// `common::delta` is the other tests'.
-#[allow(dead_code)]
 mod common;
 
 #[path = "../../test-support/shared.rs"]
 mod shared;
 
-use common::generated;
+use common::{generated, push_function, Body};
 use hsir_analysis::{Database, FileId, Threads};
 
 /// What a database on `threads` reports for `texts`, loaded as files 0, 1, ..., with its
@@ -52,24 +50,17 @@ fn calls_at_distance(count: usize, distance: isize) -> String {
         let calls = i % 3 == 0 && (0..count as isize).contains(&callee);
         // @f5 is defined twice: the first definition is the one instances see.
         let name = if i == 9 { 5 } else { i };
-        text.push_str(&format!(
-            "  handshake.func @f{name}(%a: i32, %ctrl: none) -> (i32, none) {{\n    %x:2 = fork [2] %a : i32\n"
-        ));
-        if calls {
-            text.push_str(&format!(
-                "    %c:2 = fork [2] %ctrl : none\n    %r, %rc = instance @f{callee}(%x#0, %c#0) : (i32, none) -> (i32, none)\n    %s = arith.addi %r, %x#1 : i32\n    sink %rc : none\n    return %s, %c#1 : i32, none\n"
-            ));
+        let body = if calls {
+            Body::Calls(callee as usize)
         } else if i % 7 == 0 {
             // A wrong instance: a diagnostic that depends on the callee's signature.
-            text.push_str(
+            Body::Text(
                 "    %r = instance @f5(%x#0) : (i32) -> (i64)\n    %s = arith.addi %x#0, %x#1 : i32\n    sink %r : i64\n    return %s, %ctrl : i32, none\n",
-            );
+            )
         } else {
-            text.push_str(
-                "    %s = arith.addi %x#0, %x#1 : i32\n    return %s, %ctrl : i32, none\n",
-            );
-        }
-        text.push_str("  }\n");
+            Body::Adds
+        };
+        push_function(&mut text, name, body);
     }
     text.push_str("}\n");
     text

@@ -29,6 +29,32 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// `hsir buffers IR -o DIR/NAME.mlir --report DIR/NAME.json ARGS`, which must succeed; returns
+/// the placed file, the JSON report and what it printed on stderr.
+fn place_file(
+    ir: &Path,
+    dir: &Path,
+    name: &str,
+    args: &[&str],
+) -> (PathBuf, serde_json::Value, String) {
+    let out = dir.join(format!("{name}.mlir"));
+    let report = dir.join(format!("{name}.json"));
+    let mut all = vec![
+        "buffers",
+        ir.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ];
+    all.extend(args);
+    let output = hsir(&all);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let report = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    (out, report, stderr)
+}
+
 /// Places `kernel_flow`'s unbuffered IR; returns the placed file and the JSON report.
 fn place(
     suite: &Path,
@@ -37,22 +63,9 @@ fn place(
     extra: &[&str],
 ) -> (PathBuf, serde_json::Value) {
     let ir = suite.join(format!("ir/{kernel_flow}__handshake.mlir"));
-    let out = dir.join(format!("{kernel_flow}.mlir"));
-    let report = dir.join(format!("{kernel_flow}.json"));
-    let mut args = vec![
-        "buffers",
-        ir.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--report",
-        report.to_str().unwrap(),
-        "--node-limit",
-        "2000",
-    ];
+    let mut args = vec!["--node-limit", "2000"];
     args.extend(extra);
-    let output = hsir(&args);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    let report = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let (out, report, _) = place_file(&ir, dir, kernel_flow, &args);
     (out, report)
 }
 
@@ -180,24 +193,9 @@ fn atax_slack_lets_its_loops_overlap_in_fewer_cycles_than_dynamatic() {
 #[test]
 fn stripped_channels_are_open_to_the_slack_search() {
     let Some(suite) = suite() else { return };
-    let dir = scratch("strip");
     let ir = suite.join("ir/kernel_2mm_FTD__handshake_buffered.mlir");
-    let out = dir.join("stripped.mlir");
-    let report = dir.join("stripped.json");
-    let output = hsir(&[
-        "buffers",
-        ir.to_str().unwrap(),
-        "--strip",
-        "-o",
-        out.to_str().unwrap(),
-        "--report",
-        report.to_str().unwrap(),
-        "--time-limit",
-        "120",
-    ]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let args = ["--strip", "--time-limit", "120"];
+    let (out, report, _) = place_file(&ir, &scratch("strip"), "stripped", &args);
     let slack = &report["functions"][0]["slack"];
     let after = slack["cyclesAfter"].as_u64().unwrap();
     let theirs =
@@ -250,21 +248,11 @@ fn place_by_budget(
     extra: &[&str],
 ) -> (String, serde_json::Value, PathBuf) {
     let ir = suite.join(format!("ir/{kernel_flow}__handshake.mlir"));
-    let out = dir.join(format!("{kernel_flow}.mlir"));
-    let report = dir.join(format!("{kernel_flow}.json"));
-    let args = ["buffers", ir.to_str().unwrap(), "-o", out.to_str().unwrap(), "--report"];
-    let mut args: Vec<&str> = args.to_vec();
-    args.extend([report.to_str().unwrap(), "--algorithm", "fpga20", "--time-limit", "3600"]);
+    let mut args = vec!["--algorithm", "fpga20", "--time-limit", "3600"];
     args.extend(extra);
-    let output = hsir(&args);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let (out, report, stderr) = place_file(&ir, dir, kernel_flow, &args);
     // No step was cut short by the clock (that warning says the result may vary).
-    assert!(
-        !text(&output.stderr).contains("before its work budget was spent"),
-        "{}",
-        text(&output.stderr)
-    );
-    let report = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert!(!stderr.contains("before its work budget was spent"), "{stderr}");
     (std::fs::read_to_string(&out).unwrap(), report, out)
 }
 
@@ -346,25 +334,9 @@ fn placement_repeats() {
 #[test]
 fn fir_fpl22_ready_breaks_get_the_slot_that_removes_their_bubbles() {
     let Some(suite) = suite() else { return };
-    let dir = scratch("fir-fpl22-budget");
     let ir = suite.join("ir/fir_LEGACY__handshake.mlir");
-    let out = dir.join("fir.mlir");
-    let report = dir.join("fir.json");
-    let output = hsir(&[
-        "buffers",
-        ir.to_str().unwrap(),
-        "--algorithm",
-        "fpl22",
-        "-o",
-        out.to_str().unwrap(),
-        "--report",
-        report.to_str().unwrap(),
-        "--time-limit",
-        "3600",
-    ]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let args = ["--algorithm", "fpl22", "--time-limit", "3600"];
+    let (out, report, _) = place_file(&ir, &scratch("fir-fpl22-budget"), "fir", &args);
     let slack = &report["functions"][0]["slack"];
     assert!(slack["slots"].as_u64().is_some_and(|s| s > 0), "{slack}");
     let v = cosim(&suite, &out, "fir");
