@@ -7,7 +7,7 @@
 //! out, and problems with names (undefined, redefined, `#N` out of range, use before
 //! definition where dominance is required) are recorded as `NameProblem`s for the checks.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use hsir_parser::ast::{self, AstNode};
 use hsir_parser::{SyntaxKind, SyntaxNode, TextRange, TextSize};
@@ -93,6 +93,8 @@ pub enum Container {
 pub struct OpData {
     /// The name as written, quotes stripped: `fork`, `handshake.fork`, `arith.addi`.
     pub name: String,
+    /// The op the name is in hsir's op table (`OpKind::from_name`, resolved once here).
+    pub kind: Option<OpKind>,
     pub range: TextRange,
     pub name_range: TextRange,
     pub generic: bool,
@@ -241,8 +243,8 @@ fn isolated(name: &str, has_signature: bool) -> bool {
 /// Whether the regions of ops named `owner` are graph regions (no dominance, so forward
 /// references are allowed) or SSACFG regions, or as the enclosing region's: the one place
 /// that decides it.
-fn region_kind(owner: &str, enclosing: RegionKind) -> RegionKind {
-    let graph = OpKind::from_name(owner) == Some(OpKind::Func)
+fn region_kind(owner: &str, owner_kind: Option<OpKind>, enclosing: RegionKind) -> RegionKind {
+    let graph = owner_kind == Some(OpKind::Func)
         || owner == "fabric.module"
         || owner.starts_with("hw.module")
         || owner.starts_with(Dialect::Pipeline.prefix())
@@ -429,8 +431,10 @@ impl Lowerer {
         let name_range = op
             .name_node()
             .map_or(TextRange::empty(op.syntax().text_range().start()), |n| n.text_range());
+        let kind = OpKind::from_name(&name);
         let mut data = OpData {
             name: name.clone(),
+            kind,
             range: self.rel(op.syntax().text_range()),
             name_range: self.rel(name_range),
             generic: op.is_generic(),
@@ -500,7 +504,7 @@ impl Lowerer {
         if is_isolated {
             self.scopes.push(Scope::default());
         }
-        let kind = region_kind(&name, enclosing);
+        let kind = region_kind(&name, kind, enclosing);
         let regions = op.regions();
         let mut first_region = true;
         let mut entry_block_of_first = None;

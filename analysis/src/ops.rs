@@ -13,7 +13,7 @@
 //! `BUFFER_TYPE`), CIRCT's, the Dynamatic type-system proposal's (`channel<T>`, `control`), and
 //! LOOM's loop ops. A function's era is read from the function itself (`Era::of`).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
 use crate::ir::{Item, OpData, TypeEntry};
@@ -366,14 +366,14 @@ static KEYS: OnceLock<Vec<&'static str>> = OnceLock::new();
 impl OpKind {
     /// The op an `OpData` is, by its name in any dialect and spelling hsir reads.
     pub fn of(op: &OpData) -> Option<OpKind> {
-        OpKind::from_name(&op.name)
+        op.kind
     }
 
     /// The op a written name (`fork`, `handshake.fork`, `arith.addi`, `dataflow.carry`) is.
     /// Names of other dialects are `None`.
     pub fn from_name(name: &str) -> Option<OpKind> {
         let index = INDEX.get_or_init(|| {
-            let mut map = HashMap::new();
+            let mut map = FxHashMap::default();
             for def in OPS {
                 for &(dialect, short) in def.names {
                     map.insert(format!("{}{short}", dialect.prefix()), def.kind);
@@ -534,7 +534,7 @@ impl OpKind {
     }
 }
 
-static INDEX: OnceLock<HashMap<String, OpKind>> = OnceLock::new();
+static INDEX: OnceLock<FxHashMap<String, OpKind>> = OnceLock::new();
 
 macro_rules! op_kinds {
     ($($kind:ident),* $(,)?) => {
