@@ -150,7 +150,7 @@ pub fn graph(item: &ItemView<'_>) -> Option<Graph> {
 fn op_label(item: &crate::ir::Item, op: OpId) -> String {
     let data = &item.ops[op as usize];
     let name = data.short_name().trim_start_matches(Dialect::Arith.prefix());
-    match data.results.first() {
+    match item.results(data).first() {
         Some(&v) => {
             let value = &item.values[v as usize];
             match value.def {

@@ -302,8 +302,8 @@ fn group(item: &ItemView<'_>, value: ValueId) -> Vec<ValueId> {
     let ir = &item.lowered.item;
     let data = &ir.values[value as usize];
     match data.def {
-        Def::Result { op, .. } => ir.ops[op as usize]
-            .results
+        Def::Result { op, .. } => ir
+            .results(&ir.ops[op as usize])
             .iter()
             .copied()
             .filter(|&v| ir.values[v as usize].name == data.name)
@@ -381,7 +381,7 @@ fn occurrences(analysis: &Analysis<'_>, target: &Target<'_>) -> Vec<Occurrence> 
                 definition: true,
             });
             for &value in values {
-                for &use_ in &ir.values[value as usize].uses {
+                for &use_ in ir.value_uses(&ir.values[value as usize]) {
                     let data = &ir.uses[use_ as usize];
                     out.push(Occurrence {
                         file: item.file,

@@ -100,12 +100,12 @@ pub fn edits(func: &Func, placement: &Placement, file_text: &str) -> Vec<TextEdi
     let item = &func.item;
     let graph = &placement.graph;
     let form = form(func);
-    let named = item.ops.iter().skip(1).any(|op| op.attr("handshake.name").is_some());
+    let named = item.ops.iter().skip(1).any(|op| item.attr(op, "handshake.name").is_some());
     let mut names: BTreeSet<String> = item.values.iter().map(|v| v.name.clone()).collect();
     let mut op_names: BTreeSet<String> = item
         .ops
         .iter()
-        .filter_map(|op| op.attr("handshake.name"))
+        .filter_map(|op| item.attr(op, "handshake.name"))
         .map(|a| dataflow::attribute_scalar(&a.value).trim_matches('"').to_string())
         .collect();
     let fresh = |set: &mut BTreeSet<String>, stem: &str| {
@@ -213,13 +213,13 @@ pub fn apply(text: &str, edits: &[TextEdit]) -> String {
 fn reference(func: &Func, value: ValueId) -> String {
     let item = &func.item;
     let data = &item.values[value as usize];
-    if let Some(&u) = data.uses.first() {
+    if let Some(&u) = item.value_uses(data).first() {
         return item.uses[u as usize].text.clone();
     }
     match data.def {
         Def::Result { op, .. } => {
-            let group_len = item.ops[op as usize]
-                .results
+            let group_len = item
+                .results(&item.ops[op as usize])
                 .iter()
                 .filter(|&&v| item.values[v as usize].name == data.name)
                 .count();

@@ -32,7 +32,7 @@ pub(crate) fn outcome(program: &Program, net: Network, firings: u64) -> Outcome 
             Some((ctx, op, operand)) => {
                 let func = func_of(ctx);
                 let data = &func.item.ops[op as usize];
-                let use_ = &func.item.uses[data.operands[operand] as usize];
+                let use_ = &func.item.uses[func.item.operands(data)[operand] as usize];
                 let value = use_.value.unwrap_or(channel.origin.1);
                 Leftover {
                     site: net.contexts[ctx].site.clone(),
@@ -169,7 +169,7 @@ fn op_name(op: &OpData) -> &str {
 
 /// ` (`%x`)`: the op's first result, when it has one.
 fn op_label(func: &Func, op: &OpData) -> String {
-    match op.results.first() {
+    match func.item.results(op).first() {
         Some(&v) => format!(" (`{}`)", value_text(func, v)),
         None => String::new(),
     }

@@ -169,7 +169,7 @@ pub fn run(args: &SimArgs) -> u8 {
     for (name, words) in &before {
         let _ = writeln!(out, "  mem {name} before: [{}]", list(words));
     }
-    let results = hsir_backend::program::written_names(func.op(), "resNames");
+    let results = hsir_backend::program::written_names(&func.item, func.op(), "resNames");
     for (j, tokens) in outcome.results.iter().enumerate() {
         let name = results.get(j).filter(|n| !n.is_empty()).cloned().unwrap_or(j.to_string());
         let _ = writeln!(out, "  out {name}: [{}]", list(tokens));
