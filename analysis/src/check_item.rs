@@ -167,7 +167,7 @@ impl Checker<'_> {
     }
 
     fn value_name(&self, v: ValueId) -> String {
-        self.item.values[v as usize].display(ir::group_len(self.item, v))
+        self.item.values[v as usize].display(&self.item, ir::group_len(self.item, v))
     }
 
     fn push(&mut self, d: Diagnostic) {
@@ -182,7 +182,7 @@ impl Checker<'_> {
                     Diagnostic::new(
                         Code::UndefinedValue,
                         u.range,
-                        format!("use of undefined value `{}`", u.text),
+                        format!("use of undefined value `{}`", self.item.str(u.text)),
                     )
                 }
                 NameProblem::Redefined { range, name, first } => Diagnostic::new(
@@ -193,13 +193,13 @@ impl Checker<'_> {
                 .with_related(*first, format!("`{name}` first defined here")),
                 NameProblem::IndexOutOfRange { use_, len } => {
                     let u = &self.item.uses[*use_ as usize];
-                    let group = u.text.split('#').next().unwrap_or("");
+                    let group = self.item.str(u.text).split('#').next().unwrap_or("");
                     Diagnostic::new(
                         Code::ResultIndexOutOfRange,
                         u.range,
                         format!(
                             "`{}` is out of range: `{group}` has {len} result{}",
-                            u.text,
+                            self.item.str(u.text),
                             if *len == 1 { "" } else { "s" }
                         ),
                     )
@@ -211,7 +211,7 @@ impl Checker<'_> {
                         u.range,
                         format!(
                             "`{}` is used before it is defined, in a region where definitions must dominate their uses",
-                            u.text
+                            self.item.str(u.text)
                         ),
                     );
                     if let Some(v) = u.value {
@@ -316,7 +316,7 @@ impl Checker<'_> {
                     use_.range,
                     format!(
                         "`{}` is used as `{expected}` here, but its type is `{actual}`",
-                        use_.text
+                        self.item.str(use_.text)
                     ),
                 )
                 .with_related(self.item.values[v as usize].range, "defined here");
@@ -842,7 +842,7 @@ impl Checker<'_> {
                     self.item.uses[u as usize].range,
                     format!(
                         "result {i} of the function is `{want}`, but `{}` is `{got}`",
-                        self.item.uses[u as usize].text
+                        self.item.str(self.item.uses[u as usize].text)
                     ),
                 )
                 .with_related(sig.results[i].range, "declared here");
@@ -1208,7 +1208,9 @@ impl Checker<'_> {
         };
         let mut fork = base.clone();
         let mut k = 1;
-        while self.item.values.iter().any(|v| v.name == fork) || taken.contains(&fork) {
+        while self.item.values.iter().any(|v| self.item.str(v.name) == fork)
+            || taken.contains(&fork)
+        {
             fork = format!("{base}{k}");
             k += 1;
         }

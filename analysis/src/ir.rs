@@ -7,6 +7,8 @@
 //! out, and problems with names (undefined, redefined, `#N` out of range, use before
 //! definition where dominance is required) are recorded as `NameProblem`s for the checks.
 
+use std::hash::BuildHasher;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use hsir_parser::ast::{self, AstNode};
@@ -43,8 +45,17 @@ pub struct Arrays {
     pub types: Vec<TypeEntry>,
     pub attrs: Vec<Attribute>,
     pub ints: Vec<u64>,
+    /// Names: values', result groups' and uses' text (`Str`).
+    pub strings: String,
     pub entries: Vec<(String, String)>,
     pub words: Vec<(String, TextRange)>,
+}
+
+/// A name kept in `Arrays::strings`, read with `Item::str`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Str {
+    pub start: u32,
+    pub len: u32,
 }
 
 /// A run of entries of one of `Arrays`' arrays: `start .. start + len`.
@@ -74,6 +85,11 @@ impl Span {
 }
 
 impl Item {
+    /// The text of a name.
+    pub fn str(&self, s: Str) -> &str {
+        &self.arrays.strings[s.start as usize..(s.start + s.len) as usize]
+    }
+
     /// The values `op` defines, in order.
     pub fn results(&self, op: &OpData) -> &[ValueId] {
         op.results.of(&self.arrays.ids)
@@ -174,7 +190,8 @@ pub struct Attribute {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResultGroup {
-    pub name: String,
+    /// `Item::str`.
+    pub name: Str,
     pub count: u32,
     pub range: TextRange,
     /// Whether `:N` was written.
@@ -269,8 +286,8 @@ pub enum Def {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValueData {
-    /// The group name: `%0` for `%0#1`.
-    pub name: String,
+    /// The group name: `%0` for `%0#1` (`Item::str`).
+    pub name: Str,
     /// The index in its group.
     pub index: u32,
     pub def: Def,
@@ -284,19 +301,19 @@ pub struct ValueData {
 
 impl ValueData {
     /// `%x` or `%x#N`, as a use would write it.
-    pub fn display(&self, group_len: u32) -> String {
+    pub fn display(&self, item: &Item, group_len: u32) -> String {
         if group_len > 1 {
-            format!("{}#{}", self.name, self.index)
+            format!("{}#{}", item.str(self.name), self.index)
         } else {
-            self.name.clone()
+            item.str(self.name).to_string()
         }
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UseData {
-    /// The text as written: `%x#1`.
-    pub text: String,
+    /// The text as written: `%x#1` (`Item::str`).
+    pub text: Str,
     pub range: TextRange,
     pub op: OpId,
     pub container: Container,
@@ -404,11 +421,41 @@ pub fn lower(op: ast::Op<'_>) -> Item {
     lowerer.item
 }
 
+/// One definition of a name in a scope: its region, its group's values (`first ..
+/// first + count`, contiguous ids) and where it was written; `next` chains the definitions whose
+/// names hash alike.
+struct Definition {
+    name: Str,
+    region: RegionId,
+    first: ValueId,
+    count: u32,
+    range: TextRange,
+    next: u32,
+}
+
+const NO_DEFINITION: u32 = u32::MAX;
+
+impl Scope {
+    /// The definition in `region` among the chain from `head` whose name `same` accepts.
+    fn find(&self, head: u32, region: RegionId, same: impl Fn(Str) -> bool) -> Option<&Definition> {
+        let mut at = head;
+        while at != NO_DEFINITION {
+            let d = &self.defs[at as usize];
+            if d.region == region && same(d.name) {
+                return Some(d);
+            }
+            at = d.next;
+        }
+        None
+    }
+}
+
 #[derive(Default)]
 struct Scope {
-    /// Definitions by (region, name): the values of the group.
-    /// By name: the regions defining it, with the group's values and where it was written.
-    defs: HashMap<String, Vec<(RegionId, Vec<ValueId>, TextRange)>>,
+    /// The definitions, chained by the hash of their name (`heads`), so that defining a name
+    /// allocates nothing of its own.
+    defs: Vec<Definition>,
+    heads: HashMap<u64, u32>,
     /// Uses to resolve when the scope closes, with the region they are in.
     pending: Vec<(UseId, Option<RegionId>)>,
 }
@@ -475,49 +522,58 @@ impl Lowerer {
         }
     }
 
-    fn define(&mut self, region: RegionId, name: &str, values: Vec<ValueId>, range: TextRange) {
+    /// Keeps `text` in the item's strings.
+    fn intern(&mut self, text: &str) -> Str {
+        let start = self.item.arrays.strings.len() as u32;
+        self.item.arrays.strings.push_str(text);
+        Str { start, len: text.len() as u32 }
+    }
+
+    /// Defines `name` in `region` as the values `first .. first + count`.
+    fn define(
+        &mut self,
+        region: RegionId,
+        name: Str,
+        first: ValueId,
+        count: u32,
+        range: TextRange,
+    ) {
         let scope = self.scopes.last_mut().expect("a scope is open");
+        let Item { arrays, name_problems, regions, .. } = &mut self.item;
+        let text = |s: Str| &arrays.strings[s.start as usize..(s.start + s.len) as usize];
+        let hash = rustc_hash::FxBuildHasher.hash_one(text(name));
+        let head = scope.heads.get(&hash).copied().unwrap_or(NO_DEFINITION);
         // A name may be defined once per region and its enclosing regions of the scope.
-        if let Some(defs) = scope.defs.get_mut(name) {
-            let mut r = (region != NO_REGION).then_some(region);
-            loop {
-                let here = r.unwrap_or(NO_REGION);
-                if let Some((_, _, first)) = defs.iter().find(|(d, _, _)| *d == here) {
-                    self.item.name_problems.push(NameProblem::Redefined {
-                        range,
-                        name: name.to_string(),
-                        first: *first,
-                    });
-                    return;
-                }
-                match r {
-                    Some(current) => r = self.item.regions[current as usize].parent,
-                    None => break,
-                }
+        let mut r = (region != NO_REGION).then_some(region);
+        loop {
+            let here = r.unwrap_or(NO_REGION);
+            if let Some(d) = scope.find(head, here, |s| text(s) == text(name)) {
+                name_problems.push(NameProblem::Redefined {
+                    range,
+                    name: text(name).to_string(),
+                    first: d.range,
+                });
+                return;
             }
-            defs.push((region, values, range));
-        } else {
-            scope.defs.insert(name.to_string(), vec![(region, values, range)]);
+            match r {
+                Some(current) => r = regions[current as usize].parent,
+                None => break,
+            }
         }
+        scope.heads.insert(hash, scope.defs.len() as u32);
+        scope.defs.push(Definition { name, region, first, count, range, next: head });
     }
 
     fn new_value(
         &mut self,
-        name: &str,
+        name: Str,
         index: u32,
         def: Def,
         ty: Option<Type>,
         range: TextRange,
     ) -> ValueId {
         let id = self.item.values.len() as ValueId;
-        self.item.values.push(ValueData {
-            name: name.to_string(),
-            index,
-            def,
-            ty,
-            range,
-            uses: Span::default(),
-        });
+        self.item.values.push(ValueData { name, index, def, ty, range, uses: Span::default() });
         id
     }
 
@@ -559,8 +615,9 @@ impl Lowerer {
         let groups_start = self.item.arrays.result_groups.len();
         for result in op.results() {
             let Some(token) = result.name() else { continue };
+            let name = self.intern(token.text());
             self.item.arrays.result_groups.push(ResultGroup {
-                name: token.text().to_string(),
+                name,
                 count: result.count(),
                 range: self.rel(token.text_range()),
                 explicit_count: result.syntax().child_tokens().any(|t| t.kind() == SyntaxKind::INT),
@@ -580,19 +637,14 @@ impl Lowerer {
         let mut bound = Vec::new();
         let results_start = self.item.arrays.ids.len();
         for group in &groups {
-            let mut values = Vec::new();
+            let first = self.item.values.len() as ValueId;
             for index in 0..group.count {
-                values.push(self.new_value(
-                    &group.name,
-                    index,
-                    Def::Result { op: id, n },
-                    None,
-                    group.range,
-                ));
+                let v =
+                    self.new_value(group.name, index, Def::Result { op: id, n }, None, group.range);
+                self.item.arrays.ids.push(v);
                 n += 1;
             }
-            self.item.arrays.ids.extend(values.iter().copied());
-            bound.push((group.name.clone(), values, group.range));
+            bound.push((group.name, first, group.count, group.range));
         }
         self.item.ops[id as usize].results = Span::to(results_start, self.item.arrays.ids.len());
 
@@ -680,8 +732,8 @@ impl Lowerer {
             let scope = self.scopes.pop().unwrap_or_default();
             self.resolve(scope);
         }
-        for (name, values, range) in bound {
-            self.define(region.unwrap_or(NO_REGION), &name, values, range);
+        for (name, first, count, range) in bound {
+            self.define(region.unwrap_or(NO_REGION), name, first, count, range);
         }
         id
     }
@@ -703,9 +755,10 @@ impl Lowerer {
         range: TextRange,
     ) {
         let n = self.item.blocks[block as usize].args.len() as u32;
+        let name = self.intern(name);
         let v = self.new_value(name, 0, Def::Arg { block, n }, ty, range);
         self.item.blocks[block as usize].args.push(v);
-        self.define(region, name, vec![v], range);
+        self.define(region, name, v, 1, range);
     }
 
     /// Values an op defines for its body: function arguments, pipeline inputs and `entryEn`.
@@ -924,8 +977,9 @@ impl Lowerer {
                         }
                     }
                     let uid = self.item.uses.len() as UseId;
+                    let text = self.intern(token.text());
                     self.item.uses.push(UseData {
-                        text: token.text().to_string(),
+                        text,
                         range: self.rel(token.text_range()),
                         op: id,
                         container,
@@ -1083,34 +1137,39 @@ impl Lowerer {
 
     /// Resolves the uses of a closed scope against its definitions.
     fn resolve(&mut self, scope: Scope) {
-        for (uid, region) in scope.pending {
-            let text = &self.item.uses[uid as usize].text;
+        for &(uid, region) in &scope.pending {
+            let text = self.item.str(self.item.uses[uid as usize].text);
             let (name, index) = match text.split_once('#') {
                 Some((n, i)) => (n, i.parse::<u32>().unwrap_or(u32::MAX)),
-                None => (text.as_str(), 0),
+                None => (text, 0),
             };
-            let defs = scope.defs.get(name);
+            let head = scope
+                .heads
+                .get(&rustc_hash::FxBuildHasher.hash_one(name))
+                .copied()
+                .unwrap_or(NO_DEFINITION);
             let mut r = region;
-            let found = defs.and_then(|defs| loop {
+            let found = loop {
                 let here = r.unwrap_or(NO_REGION);
-                if let Some((_, values, _)) = defs.iter().find(|(d, _, _)| *d == here) {
-                    break Some(values);
+                if let Some(d) = scope.find(head, here, |s| self.item.str(s) == name) {
+                    break Some((d.first, d.count));
                 }
                 match r {
                     Some(current) => r = self.item.regions[current as usize].parent,
                     None => break None,
                 }
-            });
-            let Some(values) = found else {
+            };
+            let Some((first, count)) = found else {
                 self.item.name_problems.push(NameProblem::Undefined { use_: uid });
                 continue;
             };
-            let Some(&value) = values.get(index as usize) else {
+            if index >= count {
                 self.item
                     .name_problems
-                    .push(NameProblem::IndexOutOfRange { use_: uid, len: values.len() as u32 });
+                    .push(NameProblem::IndexOutOfRange { use_: uid, len: count });
                 continue;
-            };
+            }
+            let value = first + index;
             self.item.uses[uid as usize].value = Some(value);
             self.check_order(uid, value);
         }
@@ -1146,7 +1205,7 @@ pub fn group_len(item: &Item, value: ValueId) -> u32 {
         Def::Result { op, .. } => item
             .result_groups(&item.ops[op as usize])
             .iter()
-            .find(|g| g.name == v.name)
+            .find(|g| item.str(g.name) == item.str(v.name))
             .map_or(1, |g| g.count),
         Def::Arg { .. } => 1,
     }

@@ -309,7 +309,7 @@ impl<'p> Lowering<'p> {
 
     fn value_label(&self, value: ValueId) -> String {
         let item = &self.func.item;
-        item.values[value as usize].display(hsir_analysis::ir::group_len(item, value))
+        item.values[value as usize].display(&item, hsir_analysis::ir::group_len(item, value))
     }
 
     fn new_channel(&mut self, base: &str, shape: Shape, label: String) -> ChannelId {
@@ -1196,7 +1196,10 @@ impl<'p> Lowering<'p> {
         }
         let kind = op.short_name().rsplit('.').next().unwrap_or("op").to_string();
         match self.func.item.result_groups(op).first() {
-            Some(group) => self.unique(&format!("{kind}_{}", group.name.trim_start_matches('%'))),
+            Some(group) => self.unique(&format!(
+                "{kind}_{}",
+                self.func.item.str(group.name).trim_start_matches('%')
+            )),
             None => self.unique(&format!("{kind}_{id}")),
         }
     }

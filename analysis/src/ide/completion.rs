@@ -470,7 +470,7 @@ fn values(cx: &Cx<'_, '_>, tokens: &[Tok<'_>]) -> Vec<Completion> {
         if line.contains_range(item.abs(value.range)) {
             continue;
         }
-        let label = value.display(ir::group_len(lowered, id));
+        let label = value.display(lowered, ir::group_len(lowered, id));
         let mut completion =
             cx.completion(&label, CompletionKind::Value, Insert::Text(label.clone()));
         completion.detail = item.type_of(id).map(|ty| ty.to_string());

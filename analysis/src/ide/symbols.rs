@@ -611,7 +611,7 @@ impl<'a, 'v> ItemContext<'a, 'v> {
         let end = last_op.map_or(focus.end(), |r| r.end().max(focus.end()));
         let detail = if kind == SymbolKind::Block && !data.args.is_empty() {
             let args: Vec<&str> =
-                data.args.iter().map(|&v| ir.values[v as usize].name.as_str()).collect();
+                data.args.iter().map(|&v| ir.str(ir.values[v as usize].name)).collect();
             Some(format!("({})", args.join(", ")))
         } else {
             None
@@ -707,7 +707,13 @@ fn handshake_name(item: &Item, op: &OpData) -> Option<String> {
 fn results_text(item: &Item, op: &OpData) -> String {
     item.result_groups(op)
         .iter()
-        .map(|g| if g.explicit_count { format!("{}:{}", g.name, g.count) } else { g.name.clone() })
+        .map(|g| {
+            if g.explicit_count {
+                format!("{}:{}", item.str(g.name), g.count)
+            } else {
+                item.str(g.name).to_string()
+            }
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -428,7 +428,7 @@ fn unbufferizable(
     if !memref && ports.results[source as usize].is_none() && port_operand.is_none() {
         return;
     }
-    let name = item.values[source as usize].display(crate::ir::group_len(item, source));
+    let name = item.values[source as usize].display(&cx.item, crate::ir::group_len(item, source));
     let mut d = if memref {
         Diagnostic::new(
             Code::UnbufferizableChannel,
@@ -478,13 +478,13 @@ fn remove_buffer(cx: &Context<'_>, op: &OpData) -> Option<Fix> {
     if !text[line_start..start].trim().is_empty() || !text[end..line_end].trim().is_empty() {
         return None;
     }
-    let input = &cx.item.uses[cx.item.operands(op)[0] as usize].text;
+    let input = cx.item.str(cx.item.uses[cx.item.operands(op)[0] as usize].text);
     let mut edits = vec![TextEdit {
         range: TextRange::new(TextSize::from(line_start as u32), TextSize::from(line_end as u32)),
         new_text: String::new(),
     }];
     for &u in cx.item.value_uses(&cx.item.values[cx.item.results(op)[0] as usize]) {
-        edits.push(TextEdit { range: cx.item.uses[u as usize].range, new_text: input.clone() });
+        edits.push(TextEdit { range: cx.item.uses[u as usize].range, new_text: input.to_string() });
     }
     Some(Fix { label: "Remove the buffer".to_string(), edits })
 }
@@ -538,8 +538,10 @@ fn lsq_accesses(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         if unbuffered.is_empty() {
             continue;
         }
-        let inputs: Vec<String> =
-            unbuffered.iter().map(|&u| format!("`{}`", item.uses[u as usize].text)).collect();
+        let inputs: Vec<String> = unbuffered
+            .iter()
+            .map(|&u| format!("`{}`", item.str(item.uses[u as usize].text)))
+            .collect();
         let mut d = Diagnostic::new(
             Code::LsqAccessUnbuffered,
             op.name_range,

@@ -80,7 +80,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         };
         let message = format!(
             "the end control `{}` of {iface} is {start_name}{route}: the interface may report itself done before its {store_name} {} has landed, so `end` may fire before memory is final; Dynamatic's rule makes it the control of the function's return block",
-            use_.text, store.place
+            cx.item.str(use_.text), store.place
         );
         acc.push(
             Diagnostic::new(Code::CtrlEndFromStart, use_.range, message)
@@ -102,7 +102,7 @@ fn start_label(cx: &Context<'_>, n: usize, start: ValueId) -> String {
 }
 
 fn name(cx: &Context<'_>, v: ValueId) -> String {
-    cx.item.values[v as usize].display(ir::group_len(cx.item, v))
+    cx.item.values[v as usize].display(&cx.item, ir::group_len(cx.item, v))
 }
 
 /// "`lsq` of `%arg2` (`lsq2`)".
@@ -115,7 +115,7 @@ fn iface_label(cx: &Context<'_>, id: OpId) -> String {
         .iter()
         .find(|&&u| cx.item.uses[u as usize].container == Container::Bracket)
     {
-        label.push_str(&format!(" of `{}`", cx.item.uses[u as usize].text));
+        label.push_str(&format!(" of `{}`", cx.item.str(cx.item.uses[u as usize].text)));
     }
     if let Some(n) = cx.item.attr(op, "handshake.name") {
         label.push_str(&format!(" (`{}`)", n.value.trim().trim_matches('"')));

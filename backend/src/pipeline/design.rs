@@ -487,13 +487,13 @@ pub(crate) fn read(module: &HwModule) -> Result<Design, Vec<Diagnostic>> {
             place: vec![Place::Module; values],
             origin: vec![Origin::Unknown; values],
             clock: None,
-            value_names: module.item.values.iter().map(|v| v.display(1)).collect(),
+            value_names: module.item.values.iter().map(|v| v.display(&module.item, 1)).collect(),
         },
         diagnostics: Vec::new(),
     };
     for (v, data) in module.item.values.iter().enumerate() {
         let len = hsir_analysis::ir::group_len(&module.item, v as ValueId);
-        reader.design.value_names[v] = data.display(len);
+        reader.design.value_names[v] = data.display(&module.item, len);
     }
     reader.read_module(&output_names);
     if reader.diagnostics.is_empty() {
@@ -581,7 +581,7 @@ impl Reader<'_> {
             match use_.value {
                 Some(v) => out.push(v),
                 None => {
-                    let text = use_.text.clone();
+                    let text = self.module.item.str(use_.text).to_string();
                     self.error(
                         DiagnosticCode::BackendUnsupportedOp,
                         op,
@@ -644,7 +644,9 @@ impl Reader<'_> {
         };
         for port in &signature.args {
             let Some(value) = port.value else { continue };
-            let name = unique(identifier(item.values[value as usize].name.trim_start_matches('%')));
+            let name = unique(identifier(
+                item.str(item.values[value as usize].name).trim_start_matches('%'),
+            ));
             let (width, clock) = match &port.ty {
                 Some(ty) if is_clock(ty) => (1, true),
                 ty => match ty.as_ref().and_then(bits) {

@@ -408,7 +408,10 @@ impl<'p> Builder<'p> {
         let Some(shape) = func.shape(value) else {
             let data = &func.item.values[value as usize];
             let shown = func.ty(value).map_or("unknown".to_string(), |t| t.to_string());
-            let reason = format!("`{}` has type `{shown}`, which has no known width", data.name);
+            let reason = format!(
+                "`{}` has type `{shown}`, which has no known width",
+                func.item.str(data.name)
+            );
             return Err(match data.def {
                 Def::Result { op, .. } => unsupported(func, &func.item.ops[op as usize], reason),
                 Def::Arg { .. } => SimError::Unsupported {
@@ -531,7 +534,11 @@ impl<'p> Builder<'p> {
             let operand_channel = |i: usize| -> Result<usize, SimError> {
                 let use_ = &item.uses[item.operands(op)[i] as usize];
                 use_channels[item.operands(op)[i] as usize].ok_or_else(|| {
-                    malformed(func, use_.range, format!("`{}` is not a channel", use_.text))
+                    malformed(
+                        func,
+                        use_.range,
+                        format!("`{}` is not a channel", item.str(use_.text)),
+                    )
                 })
             };
             let result_channel = |i: usize| -> Result<usize, SimError> {
@@ -655,7 +662,7 @@ impl<'p> Builder<'p> {
                     use_.range,
                     format!(
                         "`{}` is consumed more than once; a channel needs a `{}`",
-                        use_.text,
+                        func.item.str(use_.text),
                         OpKind::Fork.key()
                     ),
                 ));
@@ -739,7 +746,7 @@ impl<'p> Builder<'p> {
             .item
             .results(data)
             .first()
-            .map(|&v| caller.item.values[v as usize].name.clone())
+            .map(|&v| caller.item.str(caller.item.values[v as usize].name).to_string())
             .unwrap_or_else(|| data.name.clone());
         let prefix = format!(
             "{}in `@{}` (instance `{label}` in `@{}`): ",

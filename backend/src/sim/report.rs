@@ -44,7 +44,7 @@ pub(crate) fn outcome(program: &Program, net: Network, firings: u64) -> Outcome 
                         net.contexts[ctx].prefix,
                         operand_role(func, data, op, operand),
                         op_name(data),
-                        use_.text
+                        func.item.str(use_.text)
                     ),
                     range: use_.range,
                     tokens,
@@ -176,7 +176,7 @@ fn op_label(func: &Func, op: &OpData) -> String {
 }
 
 fn value_text(func: &Func, value: ValueId) -> String {
-    func.item.values[value as usize].display(group_len(&func.item, value))
+    func.item.values[value as usize].display(&func.item, group_len(&func.item, value))
 }
 
 /// What operand `i` of `op` is, in words, as the op table's layout in the function's era names

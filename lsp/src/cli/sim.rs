@@ -76,8 +76,11 @@ pub fn run(args: &SimArgs) -> u8 {
     }
     let mut inputs = stimulus::inputs(func, &directives, args.seed);
     // Arguments by their SSA names, as the text and the `.sim` files write them.
-    let names: Vec<String> =
-        func.args().iter().map(|&a| func.item.values[a as usize].name.clone()).collect();
+    let names: Vec<String> = func
+        .args()
+        .iter()
+        .map(|&a| func.item.str(func.item.values[a as usize].name).to_string())
+        .collect();
     let channel_args: Vec<usize> = func
         .args()
         .iter()
