@@ -167,7 +167,7 @@ impl Checker<'_> {
     }
 
     fn value_name(&self, v: ValueId) -> String {
-        self.item.values[v as usize].display(&self.item, ir::group_len(self.item, v))
+        self.item.values[v as usize].display(self.item, ir::group_len(self.item, v))
     }
 
     fn push(&mut self, d: Diagnostic) {

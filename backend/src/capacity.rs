@@ -526,7 +526,7 @@ impl Net {
             if chan.label.is_none() {
                 let v = chan.value;
                 let shown =
-                    item.values[v as usize].display(&item, hsir_analysis::ir::group_len(item, v));
+                    item.values[v as usize].display(item, hsir_analysis::ir::group_len(item, v));
                 chan.label = Some(format!("`{shown}` in `@{}`", callee.name).into());
             }
         }
@@ -1201,7 +1201,7 @@ impl Net {
                 let v = self.chans[ch].value;
                 format!(
                     "`{}`",
-                    item.values[v as usize].display(&item, hsir_analysis::ir::group_len(item, v))
+                    item.values[v as usize].display(item, hsir_analysis::ir::group_len(item, v))
                 )
             }
         };

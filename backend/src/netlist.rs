@@ -309,7 +309,7 @@ impl<'p> Lowering<'p> {
 
     fn value_label(&self, value: ValueId) -> String {
         let item = &self.func.item;
-        item.values[value as usize].display(&item, hsir_analysis::ir::group_len(item, value))
+        item.values[value as usize].display(item, hsir_analysis::ir::group_len(item, value))
     }
 
     fn new_channel(&mut self, base: &str, shape: Shape, label: String) -> ChannelId {

@@ -422,7 +422,7 @@ fn style(item: &ItemView<'_>) -> Option<Style> {
 
 /// `%x`, `%x#1`, or `%x:3` for a whole group.
 fn value_name(ir: &Item, value: ValueId) -> String {
-    ir.values[value as usize].display(&ir, ir::group_len(ir, value))
+    ir.values[value as usize].display(ir, ir::group_len(ir, value))
 }
 
 fn value_markdown(item: &ItemView<'_>, values: &[ValueId]) -> String {

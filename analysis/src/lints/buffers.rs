@@ -428,7 +428,7 @@ fn unbufferizable(
     if !memref && ports.results[source as usize].is_none() && port_operand.is_none() {
         return;
     }
-    let name = item.values[source as usize].display(&cx.item, crate::ir::group_len(item, source));
+    let name = item.values[source as usize].display(cx.item, crate::ir::group_len(item, source));
     let mut d = if memref {
         Diagnostic::new(
             Code::UnbufferizableChannel,

@@ -102,7 +102,7 @@ fn start_label(cx: &Context<'_>, n: usize, start: ValueId) -> String {
 }
 
 fn name(cx: &Context<'_>, v: ValueId) -> String {
-    cx.item.values[v as usize].display(&cx.item, ir::group_len(cx.item, v))
+    cx.item.values[v as usize].display(cx.item, ir::group_len(cx.item, v))
 }
 
 /// "`lsq` of `%arg2` (`lsq2`)".

@@ -375,7 +375,7 @@ fn cycle_through(
 }
 
 fn value_name(cx: &Context<'_>, value: ValueId) -> String {
-    cx.item.values[value as usize].display(&cx.item, crate::ir::group_len(cx.item, value))
+    cx.item.values[value as usize].display(cx.item, crate::ir::group_len(cx.item, value))
 }
 
 fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnostic {

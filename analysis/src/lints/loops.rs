@@ -320,7 +320,7 @@ fn operand_value(cx: &Context<'_>, op: &OpData, i: usize) -> Option<ValueId> {
 }
 
 fn display(cx: &Context<'_>, v: ValueId) -> String {
-    cx.item.values[v as usize].display(&cx.item, group_len(cx.item, v))
+    cx.item.values[v as usize].display(cx.item, group_len(cx.item, v))
 }
 
 /// The operand position of a CIRCT load's or store's ctrl: after its addresses and data.

@@ -256,7 +256,7 @@ impl<'a, 'c> Memory<'a, 'c> {
     }
 
     fn name(&self, v: ValueId) -> String {
-        self.cx.item.values[v as usize].display(&self.cx.item, ir::group_len(self.cx.item, v))
+        self.cx.item.values[v as usize].display(self.cx.item, ir::group_len(self.cx.item, v))
     }
 
     fn value_range(&self, v: ValueId) -> TextRange {
