@@ -112,7 +112,7 @@ fn style_of(item: &Item) -> Style {
     }
     // Types decide, not `end`: early Dynamatic IR writes raw types and ends in `end`.
     let dynamatic_op = item.ops.iter().skip(1).any(|op| {
-        op.types.iter().chain(&op.types_after).any(|e| match e {
+        item.types(op).iter().chain(item.types_after(op)).any(|e| match e {
             ir::TypeEntry::One(w) => is_handshake(&w.ty),
             ir::TypeEntry::List(ws, _) => ws.iter().any(|w| is_handshake(&w.ty)),
             ir::TypeEntry::Function(..) => false,
@@ -167,7 +167,7 @@ impl Checker<'_> {
     }
 
     fn value_name(&self, v: ValueId) -> String {
-        self.item.values[v as usize].display(ir::group_len(self.item, v))
+        self.item.values[v as usize].display(self.item, ir::group_len(self.item, v))
     }
 
     fn push(&mut self, d: Diagnostic) {
@@ -182,7 +182,7 @@ impl Checker<'_> {
                     Diagnostic::new(
                         Code::UndefinedValue,
                         u.range,
-                        format!("use of undefined value `{}`", u.text),
+                        format!("use of undefined value `{}`", self.item.str(u.text)),
                     )
                 }
                 NameProblem::Redefined { range, name, first } => Diagnostic::new(
@@ -193,13 +193,13 @@ impl Checker<'_> {
                 .with_related(*first, format!("`{name}` first defined here")),
                 NameProblem::IndexOutOfRange { use_, len } => {
                     let u = &self.item.uses[*use_ as usize];
-                    let group = u.text.split('#').next().unwrap_or("");
+                    let group = self.item.str(u.text).split('#').next().unwrap_or("");
                     Diagnostic::new(
                         Code::ResultIndexOutOfRange,
                         u.range,
                         format!(
                             "`{}` is out of range: `{group}` has {len} result{}",
-                            u.text,
+                            self.item.str(u.text),
                             if *len == 1 { "" } else { "s" }
                         ),
                     )
@@ -211,7 +211,7 @@ impl Checker<'_> {
                         u.range,
                         format!(
                             "`{}` is used before it is defined, in a region where definitions must dominate their uses",
-                            u.text
+                            self.item.str(u.text)
                         ),
                     );
                     if let Some(v) = u.value {
@@ -245,7 +245,7 @@ impl Checker<'_> {
         for id in 1..self.item.ops.len() {
             let op = &self.item.ops[id];
             let Some(typing) = signatures::typing(op, self.item, self.era) else { continue };
-            for (i, &v) in op.results.iter().enumerate() {
+            for (i, &v) in self.item.results(op).iter().enumerate() {
                 if let Some(Some(ty)) = typing.results.get(i) {
                     self.types[v as usize] = Some(ty.clone());
                 }
@@ -275,7 +275,7 @@ impl Checker<'_> {
         let op = &item.ops[id as usize];
         let written = op.results.len();
         if written > 0 && written != typing.results.len() {
-            let range = op.result_groups.first().map_or(op.name_range, |g| g.range);
+            let range = self.item.result_groups(op).first().map_or(op.name_range, |g| g.range);
             let d = Diagnostic::new(
                 Code::ResultCountMismatch,
                 range,
@@ -290,7 +290,7 @@ impl Checker<'_> {
             );
             self.push(d);
         }
-        let operands = op.operands.clone();
+        let operands = self.item.operands(op).to_vec();
         if operands.len() != typing.operands.len() && arity_is_fixed(op) {
             let d = Diagnostic::new(
                 Code::OperandCount,
@@ -316,7 +316,7 @@ impl Checker<'_> {
                     use_.range,
                     format!(
                         "`{}` is used as `{expected}` here, but its type is `{actual}`",
-                        use_.text
+                        self.item.str(use_.text)
                     ),
                 )
                 .with_related(self.item.values[v as usize].range, "defined here");
@@ -447,7 +447,9 @@ impl Checker<'_> {
     }
 
     fn seed_unbundle(&mut self, op: &OpData) {
-        let Some(v) = op.operands.first().and_then(|&u| self.item.uses[u as usize].value) else {
+        let Some(v) =
+            self.item.operands(op).first().and_then(|&u| self.item.uses[u as usize].value)
+        else {
             return;
         };
         let Some(channel) = self.types[v as usize].clone() else { return };
@@ -466,7 +468,7 @@ impl Checker<'_> {
             );
             self.push(d);
         }
-        let written: Vec<&Type> = signatures::flat_types(&op.types);
+        let written: Vec<&Type> = signatures::flat_types(self.item.types(op));
         if !written.is_empty() && written.len() != downs.len() {
             let d = Diagnostic::new(
                 Code::ResultCountMismatch,
@@ -572,7 +574,7 @@ impl Checker<'_> {
     }
 
     fn constant_value(&mut self, op: &OpData, result: Option<Type>) {
-        let (Some(attr), Some(result)) = (op.attr("value"), result) else { return };
+        let (Some(attr), Some(result)) = (self.item.attr(op, "value"), result) else { return };
         let Some((_, ty)) = attr.value.rsplit_once(':') else { return };
         let Some(value_ty) = crate::types::builtin(ty.trim()) else { return };
         let result_data = data_of(&result).cloned();
@@ -591,7 +593,7 @@ impl Checker<'_> {
 
     /// CIRCT's `buffer [N] seq|fifo`.
     fn circt_buffer(&mut self, op: &OpData) {
-        let Some(&slots) = op.bracket_ints.first() else { return };
+        let Some(&slots) = self.item.bracket_ints(op).first() else { return };
         if slots == 0 {
             let d = Diagnostic::new(
                 Code::BufferConfig,
@@ -600,8 +602,9 @@ impl Checker<'_> {
             );
             self.push(d);
         }
-        let kind = op
-            .words
+        let kind = self
+            .item
+            .words(op)
             .iter()
             .find(|(w, _)| w.eq_ignore_ascii_case("seq") || w.eq_ignore_ascii_case("fifo"));
         match kind {
@@ -623,7 +626,7 @@ impl Checker<'_> {
             }
             _ => {}
         }
-        let Some(init) = op.attr("initValues") else { return };
+        let Some(init) = self.item.attr(op, "initValues") else { return };
         if kind.is_none_or(|(w, _)| w != "seq") {
             let d = Diagnostic::new(
                 Code::BufferConfig,
@@ -651,21 +654,22 @@ impl Checker<'_> {
     fn memory(&mut self, op: &OpData, kind: OpKind) {
         let name = kind.key();
         let get = |key: &str| {
-            op.bracket_entries
+            self.item
+                .bracket_entries(op)
                 .iter()
                 .find(|(k, _)| k == key)
                 .and_then(|(_, v)| v.trim().parse::<usize>().ok())
         };
         let (Some(ld), Some(st)) = (get("ld"), get("st")) else { return };
         if kind == OpKind::Memory {
-            if op.attr("lsq").is_none() {
+            if self.item.attr(op, "lsq").is_none() {
                 self.push(Diagnostic::new(
                     Code::MemoryPorts,
                     op.name_range,
                     "`memory` needs an `lsq` attribute (`lsq = false` for a plain memory)",
                 ));
             }
-            if let Some(ir::TypeEntry::One(w)) = op.types.first() {
+            if let Some(ir::TypeEntry::One(w)) = self.item.types(op).first() {
                 self.memref_shape(op, &w.ty);
             }
         }
@@ -724,12 +728,13 @@ impl Checker<'_> {
     /// `mem_controller` / `lsq`: the function type lists the parenthesised ports.
     fn memory_interface(&mut self, op: &OpData, name: &str) {
         let Some(ir::TypeEntry::Function(ins, _, _)) =
-            op.types.iter().find(|e| matches!(e, ir::TypeEntry::Function(..)))
+            self.item.types(op).iter().find(|e| matches!(e, ir::TypeEntry::Function(..)))
         else {
             return;
         };
-        let ports = op
-            .operands
+        let ports = self
+            .item
+            .operands(op)
             .iter()
             .filter(|&&u| self.item.uses[u as usize].container == Container::Paren)
             .count();
@@ -827,7 +832,7 @@ impl Checker<'_> {
             return;
         }
         let results: Vec<Option<Type>> = sig.results.iter().map(|p| p.ty.clone()).collect();
-        for (i, (&u, want)) in op.operands.iter().zip(&results).enumerate() {
+        for (i, (&u, want)) in self.item.operands(op).iter().zip(&results).enumerate() {
             let Some(want) = want else { continue };
             let Some(v) = self.item.uses[u as usize].value else { continue };
             let Some(got) = &self.types[v as usize] else { continue };
@@ -837,7 +842,7 @@ impl Checker<'_> {
                     self.item.uses[u as usize].range,
                     format!(
                         "result {i} of the function is `{want}`, but `{}` is `{got}`",
-                        self.item.uses[u as usize].text
+                        self.item.str(self.item.uses[u as usize].text)
                     ),
                 )
                 .with_related(sig.results[i].range, "declared here");
@@ -862,7 +867,8 @@ impl Checker<'_> {
         if self.era != Era::Dynamatic2024 {
             return 0;
         }
-        op.operands
+        self.item
+            .operands(op)
             .iter()
             .rev()
             .take_while(|&&u| {
@@ -872,7 +878,7 @@ impl Checker<'_> {
                 };
                 let def = self.op(def);
                 OpKind::of(def).is_some_and(|k| k.is_interface() || k.is_memory())
-                    && def.results.last() == Some(&v)
+                    && self.item.results(def).last() == Some(&v)
             })
             .count()
     }
@@ -881,7 +887,7 @@ impl Checker<'_> {
         let name = kind.key();
         let pack = kind == OpKind::Pack;
         if !op.generic {
-            let tuple = op.types.first().and_then(|e| match e {
+            let tuple = self.item.types(op).first().and_then(|e| match e {
                 ir::TypeEntry::One(w) => Some(&w.ty),
                 _ => None,
             });
@@ -890,7 +896,7 @@ impl Checker<'_> {
             if !is_tuple || op.types.len() != 1 {
                 let d = Diagnostic::new(
                     Code::TupleMismatch,
-                    op.types.first().map_or(op.name_range, |e| e.range()),
+                    self.item.types(op).first().map_or(op.name_range, |e| e.range()),
                     format!(
                         "`{name}` is written with the one tuple type it {}: `: tuple<...>`",
                         if pack { "builds" } else { "splits" }
@@ -1043,7 +1049,7 @@ impl Checker<'_> {
         let top = &self.item.ops[0];
         let Some(sig) = top.signature.clone() else { return };
         for (key, expected) in [("argNames", sig.args.len()), ("resNames", sig.results.len())] {
-            let Some(attr) = top.attr(key) else { continue };
+            let Some(attr) = self.item.attr(top, key) else { continue };
             let entries = crate::attrs::array(&attr.value).unwrap_or_default();
             if entries.len() != expected {
                 let d = Diagnostic::new(
@@ -1070,13 +1076,14 @@ impl Checker<'_> {
             for (i, port) in sig.args.iter().enumerate() {
                 let Some(Type::MemRef { .. }) = &port.ty else { continue };
                 let Some(v) = port.value else { continue };
-                let by_memory = self.item.values[v as usize].uses.iter().any(|&u| {
-                    let op = self.op(self.item.uses[u as usize].op);
-                    matches!(
-                        OpKind::of(op),
-                        Some(OpKind::ExtMemory | OpKind::MemController | OpKind::Lsq)
-                    )
-                });
+                let by_memory =
+                    self.item.value_uses(&self.item.values[v as usize]).iter().any(|&u| {
+                        let op = self.op(self.item.uses[u as usize].op);
+                        matches!(
+                            OpKind::of(op),
+                            Some(OpKind::ExtMemory | OpKind::MemController | OpKind::Lsq)
+                        )
+                    });
                 if !by_memory {
                     let d = Diagnostic::new(
                         Code::MemrefArgUnused,
@@ -1201,7 +1208,9 @@ impl Checker<'_> {
         };
         let mut fork = base.clone();
         let mut k = 1;
-        while self.item.values.iter().any(|v| v.name == fork) || taken.contains(&fork) {
+        while self.item.values.iter().any(|v| self.item.str(v.name) == fork)
+            || taken.contains(&fork)
+        {
             fork = format!("{base}{k}");
             k += 1;
         }
@@ -1213,7 +1222,7 @@ impl Checker<'_> {
         let value = &self.item.values[v as usize];
         let mut edits =
             vec![self.insert_line(v, &format!("{fork}:{n} = fork [{n}] {name} : {ty}"))];
-        for (i, &u) in value.uses.iter().enumerate() {
+        for (i, &u) in self.item.value_uses(value).iter().enumerate() {
             edits.push(TextEdit {
                 range: self.item.uses[u as usize].range,
                 new_text: format!("{fork}#{i}"),
@@ -1283,7 +1292,7 @@ impl Checker<'_> {
             value.range,
             format!("`{name}` is consumed {n} times; a Handshake channel must be consumed exactly once, through a `fork` when several ops need it"),
         );
-        for &u in &value.uses {
+        for &u in self.item.value_uses(value) {
             d = d.with_related(self.item.uses[u as usize].range, "consumed here");
         }
         if let Some(ty) = ty {

@@ -53,7 +53,7 @@ pub fn producer(graph: &FuncGraph, item: &Item, value: ValueId) -> Option<NodeIn
     match item.values[value as usize].def {
         Def::Result { op, .. } => graph.op_nodes.get(op as usize).copied().flatten(),
         Def::Arg { block, n } => {
-            let entry = item.ops.first()?.regions.first()?;
+            let entry = item.op_regions(item.ops.first()?).first()?;
             let first = *item.regions[*entry as usize].blocks.first()?;
             (block == first).then(|| graph.arg_nodes.get(n as usize).copied()).flatten()
         }
@@ -66,7 +66,7 @@ impl FuncGraph {
         let mut graph = DiGraph::new();
         let mut op_nodes = vec![None; item.ops.len()];
         let mut arg_nodes = Vec::new();
-        if let Some(entry) = item.ops.first().and_then(|f| f.regions.first()) {
+        if let Some(entry) = item.ops.first().and_then(|f| item.op_regions(f).first()) {
             if let Some(&block) = item.regions[*entry as usize].blocks.first() {
                 for (n, &value) in item.blocks[block as usize].args.iter().enumerate() {
                     arg_nodes.push(graph.add_node(Node::Arg { n: n as u32, value }));
@@ -79,7 +79,7 @@ impl FuncGraph {
         let mut fg = FuncGraph { graph, op_nodes, arg_nodes, scc_of: Vec::new(), sccs: Vec::new() };
         for (id, op) in item.ops.iter().enumerate().skip(1) {
             let Some(to) = fg.op_nodes[id] else { continue };
-            for (i, &u) in op.operands.iter().enumerate() {
+            for (i, &u) in item.operands(op).iter().enumerate() {
                 let Some(value) = item.uses[u as usize].value else { continue };
                 let Some(from) = producer(&fg, item, value) else { continue };
                 fg.graph.add_edge(from, to, Edge { value, use_: u, operand: i as u32 });
@@ -121,10 +121,10 @@ impl FuncGraph {
         item: &'a Item,
         value: ValueId,
     ) -> impl Iterator<Item = (OpId, u32)> + 'a {
-        item.values[value as usize].uses.iter().filter_map(move |&u| {
+        item.value_uses(&item.values[value as usize]).iter().filter_map(move |&u| {
             let use_ = &item.uses[u as usize];
             let op = &item.ops[use_.op as usize];
-            let operand = op.operands.iter().position(|&x| x == u)?;
+            let operand = item.operands(op).iter().position(|&x| x == u)?;
             Some((use_.op, operand as u32))
         })
     }
@@ -541,9 +541,9 @@ fn hw_parameter<'a>(attr: &'a Attribute, key: &str) -> Option<(&'a str, TextRang
 
 /// What `op` says about itself as a buffer; `None` when it is not a buffer and carries no
 /// buffer configuration (an `init` with `hw.parameters = {BUFFER_TYPE = ...}` is read too).
-pub fn buffer_info(op: &OpData, id: OpId) -> Option<BufferInfo> {
+pub fn buffer_info(item: &Item, op: &OpData, id: OpId) -> Option<BufferInfo> {
     let kind = OpKind::of(op);
-    let params = op.attr("hw.parameters");
+    let params = item.attr(op, "hw.parameters");
     let has_param_type = params.is_some_and(|a| hw_parameter(a, "BUFFER_TYPE").is_some());
     if kind.is_none_or(|k| !k.is_buffer()) && !has_param_type {
         return None;
@@ -580,7 +580,7 @@ pub fn buffer_info(op: &OpData, id: OpId) -> Option<BufferInfo> {
     }
     // Dynamatic 2024: `oehb [N]`, `tehb [N]`, `tfifo [N]`.
     if let Some(old) = kind.filter(|k| *k != OpKind::Buffer) {
-        let n = op.bracket_ints.first().copied().unwrap_or(1);
+        let n = item.bracket_ints(op).first().copied().unwrap_or(1);
         info.syntax = BufferSyntax::Circt;
         info.slots = Some(WrittenValue {
             value: i64::try_from(n).map_err(|_| n.to_string()),
@@ -595,7 +595,8 @@ pub fn buffer_info(op: &OpData, id: OpId) -> Option<BufferInfo> {
         return Some(info);
     }
     // CIRCT's generic form: `{bufferType = #handshake<buffer_type_enum fifo>, slots = 2}`.
-    if let Some(kind) = op.attr("bufferType").filter(|a| a.value.contains("buffer_type_enum")) {
+    if let Some(kind) = item.attr(op, "bufferType").filter(|a| a.value.contains("buffer_type_enum"))
+    {
         let word = kind.value.trim().trim_end_matches('>').rsplit(' ').next().unwrap_or("");
         info.kind = match word {
             "seq" => BufferKind::CirctSeq,
@@ -603,12 +604,12 @@ pub fn buffer_info(op: &OpData, id: OpId) -> Option<BufferInfo> {
             other => BufferKind::Unknown(other.to_string()),
         };
         info.kind_range = Some(kind.range);
-        if let Some(slots) = op.attr("slots") {
+        if let Some(slots) = item.attr(op, "slots") {
             info.slots = Some(WrittenValue { value: integer(&slots.value), range: slots.range });
         }
         return Some(info);
     }
-    if let Some(kind) = op.attr("bufferType") {
+    if let Some(kind) = item.attr(op, "bufferType") {
         info.syntax = BufferSyntax::Inline;
         let name = attribute_scalar(&kind.value);
         info.kind = match name.parse::<i64>() {
@@ -617,21 +618,21 @@ pub fn buffer_info(op: &OpData, id: OpId) -> Option<BufferInfo> {
             Err(_) => kind_of(name),
         };
         info.kind_range = Some(kind.range);
-        if let Some(slots) = op.attr("numSlots") {
+        if let Some(slots) = item.attr(op, "numSlots") {
             info.slots = Some(WrittenValue { value: integer(&slots.value), range: slots.range });
         }
-        if let Some(dv) = op.attr("dvLatency") {
+        if let Some(dv) = item.attr(op, "dvLatency") {
             info.dv_latency = Some(WrittenValue { value: integer(&dv.value), range: dv.range });
         }
         return Some(info);
     }
     // CIRCT: `buffer [N] seq|fifo`.
-    if let Some(&n) = op.bracket_ints.first() {
+    if let Some(&n) = item.bracket_ints(op).first() {
         let range = op.name_range;
         info.slots =
             Some(WrittenValue { value: i64::try_from(n).map_err(|_| n.to_string()), range });
     }
-    for (word, range) in &op.words {
+    for (word, range) in item.words(op) {
         match word.to_ascii_lowercase().as_str() {
             "seq" => (info.kind, info.kind_range) = (BufferKind::CirctSeq, Some(*range)),
             "fifo" => (info.kind, info.kind_range) = (BufferKind::CirctFifo, Some(*range)),
@@ -643,7 +644,7 @@ pub fn buffer_info(op: &OpData, id: OpId) -> Option<BufferInfo> {
 
 /// The buffers of every op of the item that is one, by `OpId`.
 pub fn buffers(item: &Item) -> Vec<Option<BufferInfo>> {
-    item.ops.iter().enumerate().map(|(id, op)| buffer_info(op, id as OpId)).collect()
+    item.ops.iter().enumerate().map(|(id, op)| buffer_info(item, op, id as OpId)).collect()
 }
 
 /// Whether a value of this type carries no data: `none` or `control`.
@@ -672,17 +673,17 @@ pub fn channel_buffers(
     let mut crossed = Vec::new();
     let mut current = value;
     loop {
-        let Some(&u) = item.values[current as usize].uses.first() else {
+        let Some(&u) = item.value_uses(&item.values[current as usize]).first() else {
             return (crossed, None);
         };
         let op_id = item.uses[u as usize].op;
         let op = &item.ops[op_id as usize];
-        let position = op.operands.iter().position(|&x| x == u).unwrap_or(0) as u32;
+        let position = item.operands(op).iter().position(|&x| x == u).unwrap_or(0) as u32;
         if !is_channel_buffer(item, buffers, op_id) || crossed.contains(&op_id) {
             return (crossed, Some((op_id, position)));
         }
         crossed.push(op_id);
-        current = op.results[0];
+        current = item.results(op)[0];
     }
 }
 
@@ -700,7 +701,7 @@ pub fn upstream_buffers(
         if !is_channel_buffer(item, buffers, op) || crossed.contains(&op) {
             break;
         }
-        let Some(input) = item.uses[item.ops[op as usize].operands[0] as usize].value else {
+        let Some(input) = item.uses[item.operands(&item.ops[op as usize])[0] as usize].value else {
             break;
         };
         crossed.push(op);

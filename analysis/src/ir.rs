@@ -7,7 +7,9 @@
 //! out, and problems with names (undefined, redefined, `#N` out of range, use before
 //! definition where dominance is required) are recorded as `NameProblem`s for the checks.
 
-use std::collections::HashMap;
+use std::hash::BuildHasher;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use hsir_parser::ast::{self, AstNode};
 use hsir_parser::{SyntaxKind, SyntaxNode, TextRange, TextSize};
@@ -29,6 +31,125 @@ pub struct Item {
     pub blocks: Vec<BlockData>,
     pub regions: Vec<RegionData>,
     pub name_problems: Vec<NameProblem>,
+    /// What ops and values list, each run a `Span` of one of these arrays.
+    pub arrays: Arrays,
+}
+
+/// The item's shared arrays: an op's (or value's) list of some kind is one run of entries in
+/// one of them, named by a `Span`, rather than a vector of its own.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Arrays {
+    /// Ids: ops' results, operands and regions, values' uses.
+    pub ids: Vec<u32>,
+    pub result_groups: Vec<ResultGroup>,
+    pub types: Vec<TypeEntry>,
+    pub attrs: Vec<Attribute>,
+    pub ints: Vec<u64>,
+    /// Names: values', result groups' and uses' text (`Str`).
+    pub strings: String,
+    pub entries: Vec<(String, String)>,
+    pub words: Vec<(String, TextRange)>,
+}
+
+/// A name kept in `Arrays::strings`, read with `Item::str`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Str {
+    pub start: u32,
+    pub len: u32,
+}
+
+/// A run of entries of one of `Arrays`' arrays: `start .. start + len`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Span {
+    pub start: u32,
+    pub len: u32,
+}
+
+impl Span {
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+
+    fn of<T>(self, array: &[T]) -> &[T] {
+        &array[self.start as usize..(self.start + self.len) as usize]
+    }
+
+    /// The span from `start` to the end of an array now `end` long.
+    fn to(start: usize, end: usize) -> Span {
+        Span { start: start as u32, len: (end - start) as u32 }
+    }
+}
+
+impl Item {
+    /// The text of a name.
+    pub fn str(&self, s: Str) -> &str {
+        &self.arrays.strings[s.start as usize..(s.start + s.len) as usize]
+    }
+
+    /// The values `op` defines, in order.
+    pub fn results(&self, op: &OpData) -> &[ValueId] {
+        op.results.of(&self.arrays.ids)
+    }
+
+    /// The uses `op` reads, in text order.
+    pub fn operands(&self, op: &OpData) -> &[UseId] {
+        op.operands.of(&self.arrays.ids)
+    }
+
+    /// The regions `op` holds, in order.
+    pub fn op_regions(&self, op: &OpData) -> &[RegionId] {
+        op.regions.of(&self.arrays.ids)
+    }
+
+    /// Every use of `value`, in text order.
+    pub fn value_uses(&self, value: &ValueData) -> &[UseId] {
+        value.uses.of(&self.arrays.ids)
+    }
+
+    pub fn result_groups(&self, op: &OpData) -> &[ResultGroup] {
+        op.result_groups.of(&self.arrays.result_groups)
+    }
+
+    /// Types of `op`'s `: ...` list before `to` / `->`.
+    pub fn types(&self, op: &OpData) -> &[TypeEntry] {
+        op.types.of(&self.arrays.types)
+    }
+
+    /// Types of `op` after `to` / `->`.
+    pub fn types_after(&self, op: &OpData) -> &[TypeEntry] {
+        op.types_after.of(&self.arrays.types)
+    }
+
+    pub fn attrs(&self, op: &OpData) -> &[Attribute] {
+        op.attrs.of(&self.arrays.attrs)
+    }
+
+    pub fn attr(&self, op: &OpData, key: &str) -> Option<&Attribute> {
+        self.attrs(op).iter().find(|a| a.key == key)
+    }
+
+    /// Integers written in `[...]`.
+    pub fn bracket_ints(&self, op: &OpData) -> &[u64] {
+        op.bracket_ints.of(&self.arrays.ints)
+    }
+
+    /// `key = value` entries written in `[...]`.
+    pub fn bracket_entries(&self, op: &OpData) -> &[(String, String)] {
+        op.bracket_entries.of(&self.arrays.entries)
+    }
+
+    /// Bare words among `op`'s parts.
+    pub fn words(&self, op: &OpData) -> &[(String, TextRange)] {
+        op.words.of(&self.arrays.words)
+    }
+
+    pub fn word(&self, op: &OpData, word: &str) -> bool {
+        self.words(op).iter().any(|(w, _)| w == word)
+    }
 }
 
 /// Where a type was written, and what it is.
@@ -69,7 +190,8 @@ pub struct Attribute {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResultGroup {
-    pub name: String,
+    /// `Item::str`.
+    pub name: Str,
     pub count: u32,
     pub range: TextRange,
     /// Whether `:N` was written.
@@ -93,30 +215,37 @@ pub enum Container {
 pub struct OpData {
     /// The name as written, quotes stripped: `fork`, `handshake.fork`, `arith.addi`.
     pub name: String,
+    /// The op the name is in hsir's op table (`OpKind::from_name`, resolved once here).
+    pub kind: Option<OpKind>,
     pub range: TextRange,
     pub name_range: TextRange,
     pub generic: bool,
     /// The block holding the op; `None` for the item itself.
     pub block: Option<BlockId>,
-    pub result_groups: Vec<ResultGroup>,
-    pub results: Vec<ValueId>,
-    pub operands: Vec<UseId>,
-    pub regions: Vec<RegionId>,
+    /// The lists below are runs of the item's `Arrays`; read them through `Item`'s accessors
+    /// (`item.results(op)`, `item.operands(op)`, ...).
+    pub result_groups: Span,
+    /// Values (`Arrays::ids`).
+    pub results: Span,
+    /// Uses (`Arrays::ids`).
+    pub operands: Span,
+    /// Regions (`Arrays::ids`).
+    pub regions: Span,
     /// Types of the `: ...` list before `to` / `->`.
-    pub types: Vec<TypeEntry>,
+    pub types: Span,
     /// Types after `to` / `->`.
-    pub types_after: Vec<TypeEntry>,
-    pub attrs: Vec<Attribute>,
+    pub types_after: Span,
+    pub attrs: Span,
     /// Integers written in `[...]`: `fork [3]`, `buffer [2]`.
-    pub bracket_ints: Vec<u64>,
+    pub bracket_ints: Span,
     /// `key = value` entries written in `[...]`: `memory [ld = 1, st = 0]`.
-    pub bracket_entries: Vec<(String, String)>,
+    pub bracket_entries: Span,
     /// Bare words among the op's parts: `seq`, `slt`, `private`.
-    pub words: Vec<(String, TextRange)>,
+    pub words: Span,
     /// The first `@symbol` of the op (a callee or the op's own name).
     pub symbol: Option<(String, TextRange)>,
     /// For function-like ops: the signature.
-    pub signature: Option<Signature>,
+    pub signature: Option<Box<Signature>>,
     /// Whether the op's own syntax (outside its regions) has an error: junk, or a group left
     /// unclosed. Its signature is not checked; the syntax error says what is wrong.
     pub broken: bool,
@@ -126,14 +255,6 @@ impl OpData {
     /// The name without a `handshake.` prefix.
     pub fn short_name(&self) -> &str {
         self.name.strip_prefix(Dialect::Handshake.prefix()).unwrap_or(&self.name)
-    }
-
-    pub fn attr(&self, key: &str) -> Option<&Attribute> {
-        self.attrs.iter().find(|a| a.key == key)
-    }
-
-    pub fn word(&self, word: &str) -> bool {
-        self.words.iter().any(|(w, _)| w == word)
     }
 }
 
@@ -165,8 +286,8 @@ pub enum Def {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValueData {
-    /// The group name: `%0` for `%0#1`.
-    pub name: String,
+    /// The group name: `%0` for `%0#1` (`Item::str`).
+    pub name: Str,
     /// The index in its group.
     pub index: u32,
     pub def: Def,
@@ -174,25 +295,25 @@ pub struct ValueData {
     pub ty: Option<Type>,
     /// Where the name was written.
     pub range: TextRange,
-    /// Every use, in text order.
-    pub uses: Vec<UseId>,
+    /// Every use, in text order (`Item::value_uses`).
+    pub uses: Span,
 }
 
 impl ValueData {
     /// `%x` or `%x#N`, as a use would write it.
-    pub fn display(&self, group_len: u32) -> String {
+    pub fn display(&self, item: &Item, group_len: u32) -> String {
         if group_len > 1 {
-            format!("{}#{}", self.name, self.index)
+            format!("{}#{}", item.str(self.name), self.index)
         } else {
-            self.name.clone()
+            item.str(self.name).to_string()
         }
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UseData {
-    /// The text as written: `%x#1`.
-    pub text: String,
+    /// The text as written: `%x#1` (`Item::str`).
+    pub text: Str,
     pub range: TextRange,
     pub op: OpId,
     pub container: Container,
@@ -241,8 +362,8 @@ fn isolated(name: &str, has_signature: bool) -> bool {
 /// Whether the regions of ops named `owner` are graph regions (no dominance, so forward
 /// references are allowed) or SSACFG regions, or as the enclosing region's: the one place
 /// that decides it.
-fn region_kind(owner: &str, enclosing: RegionKind) -> RegionKind {
-    let graph = OpKind::from_name(owner) == Some(OpKind::Func)
+fn region_kind(owner: &str, owner_kind: Option<OpKind>, enclosing: RegionKind) -> RegionKind {
+    let graph = owner_kind == Some(OpKind::Func)
         || owner == "fabric.module"
         || owner.starts_with("hw.module")
         || owner.starts_with(Dialect::Pipeline.prefix())
@@ -296,14 +417,45 @@ pub fn lower(op: ast::Op<'_>) -> Item {
     lowerer.op(op, None, None, RegionKind::Dominance);
     let scope = lowerer.scopes.pop().unwrap_or_default();
     lowerer.resolve(scope);
+    lowerer.value_uses();
     lowerer.item
+}
+
+/// One definition of a name in a scope: its region, its group's values (`first ..
+/// first + count`, contiguous ids) and where it was written; `next` chains the definitions whose
+/// names hash alike.
+struct Definition {
+    name: Str,
+    region: RegionId,
+    first: ValueId,
+    count: u32,
+    range: TextRange,
+    next: u32,
+}
+
+const NO_DEFINITION: u32 = u32::MAX;
+
+impl Scope {
+    /// The definition in `region` among the chain from `head` whose name `same` accepts.
+    fn find(&self, head: u32, region: RegionId, same: impl Fn(Str) -> bool) -> Option<&Definition> {
+        let mut at = head;
+        while at != NO_DEFINITION {
+            let d = &self.defs[at as usize];
+            if d.region == region && same(d.name) {
+                return Some(d);
+            }
+            at = d.next;
+        }
+        None
+    }
 }
 
 #[derive(Default)]
 struct Scope {
-    /// Definitions by (region, name): the values of the group.
-    /// By name: the regions defining it, with the group's values and where it was written.
-    defs: HashMap<String, Vec<(RegionId, Vec<ValueId>, TextRange)>>,
+    /// The definitions, chained by the hash of their name (`heads`), so that defining a name
+    /// allocates nothing of its own.
+    defs: Vec<Definition>,
+    heads: HashMap<u64, u32>,
     /// Uses to resolve when the scope closes, with the region they are in.
     pending: Vec<(UseId, Option<RegionId>)>,
 }
@@ -370,49 +522,58 @@ impl Lowerer {
         }
     }
 
-    fn define(&mut self, region: RegionId, name: &str, values: Vec<ValueId>, range: TextRange) {
+    /// Keeps `text` in the item's strings.
+    fn intern(&mut self, text: &str) -> Str {
+        let start = self.item.arrays.strings.len() as u32;
+        self.item.arrays.strings.push_str(text);
+        Str { start, len: text.len() as u32 }
+    }
+
+    /// Defines `name` in `region` as the values `first .. first + count`.
+    fn define(
+        &mut self,
+        region: RegionId,
+        name: Str,
+        first: ValueId,
+        count: u32,
+        range: TextRange,
+    ) {
         let scope = self.scopes.last_mut().expect("a scope is open");
+        let Item { arrays, name_problems, regions, .. } = &mut self.item;
+        let text = |s: Str| &arrays.strings[s.start as usize..(s.start + s.len) as usize];
+        let hash = rustc_hash::FxBuildHasher.hash_one(text(name));
+        let head = scope.heads.get(&hash).copied().unwrap_or(NO_DEFINITION);
         // A name may be defined once per region and its enclosing regions of the scope.
-        if let Some(defs) = scope.defs.get_mut(name) {
-            let mut r = (region != NO_REGION).then_some(region);
-            loop {
-                let here = r.unwrap_or(NO_REGION);
-                if let Some((_, _, first)) = defs.iter().find(|(d, _, _)| *d == here) {
-                    self.item.name_problems.push(NameProblem::Redefined {
-                        range,
-                        name: name.to_string(),
-                        first: *first,
-                    });
-                    return;
-                }
-                match r {
-                    Some(current) => r = self.item.regions[current as usize].parent,
-                    None => break,
-                }
+        let mut r = (region != NO_REGION).then_some(region);
+        loop {
+            let here = r.unwrap_or(NO_REGION);
+            if let Some(d) = scope.find(head, here, |s| text(s) == text(name)) {
+                name_problems.push(NameProblem::Redefined {
+                    range,
+                    name: text(name).to_string(),
+                    first: d.range,
+                });
+                return;
             }
-            defs.push((region, values, range));
-        } else {
-            scope.defs.insert(name.to_string(), vec![(region, values, range)]);
+            match r {
+                Some(current) => r = regions[current as usize].parent,
+                None => break,
+            }
         }
+        scope.heads.insert(hash, scope.defs.len() as u32);
+        scope.defs.push(Definition { name, region, first, count, range, next: head });
     }
 
     fn new_value(
         &mut self,
-        name: &str,
+        name: Str,
         index: u32,
         def: Def,
         ty: Option<Type>,
         range: TextRange,
     ) -> ValueId {
         let id = self.item.values.len() as ValueId;
-        self.item.values.push(ValueData {
-            name: name.to_string(),
-            index,
-            def,
-            ty,
-            range,
-            uses: Vec::new(),
-        });
+        self.item.values.push(ValueData { name, index, def, ty, range, uses: Span::default() });
         id
     }
 
@@ -429,35 +590,40 @@ impl Lowerer {
         let name_range = op
             .name_node()
             .map_or(TextRange::empty(op.syntax().text_range().start()), |n| n.text_range());
+        let kind = OpKind::from_name(&name);
         let mut data = OpData {
             name: name.clone(),
+            kind,
             range: self.rel(op.syntax().text_range()),
             name_range: self.rel(name_range),
             generic: op.is_generic(),
             block,
-            result_groups: Vec::new(),
-            results: Vec::new(),
-            operands: Vec::new(),
-            regions: Vec::new(),
-            types: Vec::new(),
-            types_after: Vec::new(),
-            attrs: Vec::new(),
-            bracket_ints: Vec::new(),
-            bracket_entries: Vec::new(),
-            words: Vec::new(),
+            result_groups: Span::default(),
+            results: Span::default(),
+            operands: Span::default(),
+            regions: Span::default(),
+            types: Span::default(),
+            types_after: Span::default(),
+            attrs: Span::default(),
+            bracket_ints: Span::default(),
+            bracket_entries: Span::default(),
+            words: Span::default(),
             symbol: None,
             signature: None,
             broken: false,
         };
+        let groups_start = self.item.arrays.result_groups.len();
         for result in op.results() {
             let Some(token) = result.name() else { continue };
-            data.result_groups.push(ResultGroup {
-                name: token.text().to_string(),
+            let name = self.intern(token.text());
+            self.item.arrays.result_groups.push(ResultGroup {
+                name,
                 count: result.count(),
                 range: self.rel(token.text_range()),
                 explicit_count: result.syntax().child_tokens().any(|t| t.kind() == SyntaxKind::INT),
             });
         }
+        data.result_groups = Span::to(groups_start, self.item.arrays.result_groups.len());
         self.item.ops.push(data);
         if let Some(b) = block {
             self.item.blocks[b as usize].ops.push(id);
@@ -465,24 +631,22 @@ impl Lowerer {
 
         // Results are values of the enclosing region, but their names are bound after the op's
         // own regions, as MLIR's parser does: a nested region may reuse them.
-        let groups = self.item.ops[id as usize].result_groups.clone();
+        let groups = self.item.ops[id as usize].result_groups.of(&self.item.arrays.result_groups);
+        let groups = groups.to_vec();
         let mut n = 0;
         let mut bound = Vec::new();
+        let results_start = self.item.arrays.ids.len();
         for group in &groups {
-            let mut values = Vec::new();
+            let first = self.item.values.len() as ValueId;
             for index in 0..group.count {
-                values.push(self.new_value(
-                    &group.name,
-                    index,
-                    Def::Result { op: id, n },
-                    None,
-                    group.range,
-                ));
+                let v =
+                    self.new_value(group.name, index, Def::Result { op: id, n }, None, group.range);
+                self.item.arrays.ids.push(v);
                 n += 1;
             }
-            self.item.ops[id as usize].results.extend(values.iter().copied());
-            bound.push((group.name.clone(), values, group.range));
+            bound.push((group.name, first, group.count, group.range));
         }
+        self.item.ops[id as usize].results = Span::to(results_start, self.item.arrays.ids.len());
 
         let holds_regions = op.syntax().children().any(|n| n.kind() == SyntaxKind::REGION);
         // An entry block with a label names its own arguments (`scf.reduce(%v : f32) {
@@ -500,10 +664,11 @@ impl Lowerer {
         if is_isolated {
             self.scopes.push(Scope::default());
         }
-        let kind = region_kind(&name, enclosing);
+        let kind = region_kind(&name, kind, enclosing);
         let regions = op.regions();
         let mut first_region = true;
         let mut entry_block_of_first = None;
+        let mut region_ids = Vec::new();
         for region_node in regions {
             let rid = self.item.regions.len() as RegionId;
             self.item.regions.push(RegionData {
@@ -512,7 +677,7 @@ impl Lowerer {
                 kind,
                 parent: if is_isolated { None } else { region },
             });
-            self.item.ops[id as usize].regions.push(rid);
+            region_ids.push(rid);
             let mut blocks = region_node.blocks().peekable();
             if blocks.peek().is_none() && first_region {
                 // An empty body still holds the function's arguments and the values the op
@@ -553,19 +718,22 @@ impl Lowerer {
             }
             first_region = false;
         }
+        let regions_start = self.item.arrays.ids.len();
+        self.item.arrays.ids.extend(region_ids);
+        self.item.ops[id as usize].regions = Span::to(regions_start, self.item.arrays.ids.len());
         if let Some(sig) = signature_node {
             let signature = self.signature(sig, entry_block_of_first);
-            self.item.ops[id as usize].signature = Some(signature);
+            self.item.ops[id as usize].signature = Some(Box::new(signature));
         } else if self.item.ops[id as usize].generic {
             let signature = self.generic_signature(id, entry_block_of_first);
-            self.item.ops[id as usize].signature = signature;
+            self.item.ops[id as usize].signature = signature.map(Box::new);
         }
         if is_isolated {
             let scope = self.scopes.pop().unwrap_or_default();
             self.resolve(scope);
         }
-        for (name, values, range) in bound {
-            self.define(region.unwrap_or(NO_REGION), &name, values, range);
+        for (name, first, count, range) in bound {
+            self.define(region.unwrap_or(NO_REGION), name, first, count, range);
         }
         id
     }
@@ -587,9 +755,10 @@ impl Lowerer {
         range: TextRange,
     ) {
         let n = self.item.blocks[block as usize].args.len() as u32;
+        let name = self.intern(name);
         let v = self.new_value(name, 0, Def::Arg { block, n }, ty, range);
         self.item.blocks[block as usize].args.push(v);
-        self.define(region, name, vec![v], range);
+        self.define(region, name, v, 1, range);
     }
 
     /// Values an op defines for its body: function arguments, pipeline inputs and `entryEn`.
@@ -692,8 +861,8 @@ impl Lowerer {
     /// (builtin types; others untyped). `None` for ops without both attributes.
     fn generic_signature(&mut self, id: OpId, entry: Option<BlockId>) -> Option<Signature> {
         let op = &self.item.ops[id as usize];
-        let name = op.attr("sym_name")?;
-        let function_type = op.attr("function_type")?;
+        let name = self.item.attr(op, "sym_name")?;
+        let function_type = self.item.attr(op, "function_type")?;
         let symbol = format!("@{}", name.value.trim().trim_matches('"'));
         let args = entry
             .map(|b| self.item.blocks[b as usize].args.clone())
@@ -724,6 +893,13 @@ impl Lowerer {
     /// Operands, types, attributes and the other written parts of `op` (not its regions).
     fn parts(&mut self, op: ast::Op<'_>, id: OpId, region_args: bool) {
         let mut after_arrow = false;
+        let operands_start = self.item.arrays.ids.len();
+        let attrs_start = self.item.arrays.attrs.len();
+        let ints_start = self.item.arrays.ints.len();
+        let entries_start = self.item.arrays.entries.len();
+        let words_start = self.item.arrays.words.len();
+        let mut types_after = Vec::new();
+        let types_start = self.item.arrays.types.len();
         let mut stack: Vec<(SyntaxNode<'_>, Container)> =
             op.syntax().children().map(|n| (n, Container::Plain)).collect();
         stack.reverse();
@@ -732,7 +908,7 @@ impl Lowerer {
             match token.kind() {
                 SyntaxKind::IDENT => {
                     let w = (token.text().to_string(), self.rel(token.text_range()));
-                    self.item.ops[id as usize].words.push(w);
+                    self.item.arrays.words.push(w);
                 }
                 SyntaxKind::AT_ID if self.item.ops[id as usize].symbol.is_none() => {
                     self.item.ops[id as usize].symbol =
@@ -801,14 +977,15 @@ impl Lowerer {
                         }
                     }
                     let uid = self.item.uses.len() as UseId;
+                    let text = self.intern(token.text());
                     self.item.uses.push(UseData {
-                        text: token.text().to_string(),
+                        text,
                         range: self.rel(token.text_range()),
                         op: id,
                         container,
                         value: None,
                     });
-                    self.item.ops[id as usize].operands.push(uid);
+                    self.item.arrays.ids.push(uid);
                     let region = self.item.ops[id as usize]
                         .block
                         .map(|b| self.item.blocks[b as usize].region);
@@ -828,11 +1005,10 @@ impl Lowerer {
                                 else {
                                     continue;
                                 };
-                                let data = &mut self.item.ops[id as usize];
                                 if after_arrow {
-                                    data.types_after.push(entry)
+                                    types_after.push(entry)
                                 } else {
-                                    data.types.push(entry)
+                                    self.item.arrays.types.push(entry)
                                 }
                             }
                             _ => {}
@@ -845,7 +1021,7 @@ impl Lowerer {
                     let value = entry
                         .and_then(|e| e.value())
                         .map_or(String::new(), |v| v.text().to_string());
-                    self.item.ops[id as usize].bracket_entries.push((key, value));
+                    self.item.arrays.entries.push((key, value));
                 }
                 SyntaxKind::ATTR_ENTRY => {
                     let entry = ast::AttrEntry::cast(node);
@@ -855,7 +1031,7 @@ impl Lowerer {
                         .map_or(String::new(), |v| v.text().to_string());
                     let inline = node.parent().is_some_and(|p| p.kind() == SyntaxKind::OP);
                     let range = self.rel(node.text_range());
-                    self.item.ops[id as usize].attrs.push(Attribute { key, value, range, inline });
+                    self.item.arrays.attrs.push(Attribute { key, value, range, inline });
                 }
                 SyntaxKind::ATTR_DICT => {
                     for entry in node.children().filter(|n| n.kind() == SyntaxKind::ATTR_ENTRY) {
@@ -871,7 +1047,7 @@ impl Lowerer {
                     for token in node.child_tokens() {
                         if token.kind() == SyntaxKind::INT {
                             if let Ok(v) = token.text().parse() {
-                                self.item.ops[id as usize].bracket_ints.push(v);
+                                self.item.arrays.ints.push(v);
                             }
                         }
                     }
@@ -921,40 +1097,80 @@ impl Lowerer {
                 }
             }
         }
+        let arrays = &mut self.item.arrays;
+        let types_end = arrays.types.len();
+        arrays.types.extend(types_after);
+        let data = &mut self.item.ops[id as usize];
+        data.operands = Span::to(operands_start, arrays.ids.len());
+        data.attrs = Span::to(attrs_start, arrays.attrs.len());
+        data.bracket_ints = Span::to(ints_start, arrays.ints.len());
+        data.bracket_entries = Span::to(entries_start, arrays.entries.len());
+        data.words = Span::to(words_start, arrays.words.len());
+        data.types = Span::to(types_start, types_end);
+        data.types_after = Span::to(types_end, arrays.types.len());
+    }
+
+    /// Every value's uses, in text order, as runs of `Arrays::ids`: once all uses are resolved.
+    fn value_uses(&mut self) {
+        let item = &mut self.item;
+        let mut counts = vec![0u32; item.values.len()];
+        for u in &item.uses {
+            if let Some(v) = u.value {
+                counts[v as usize] += 1;
+            }
+        }
+        let mut at = item.arrays.ids.len() as u32;
+        for (value, count) in item.values.iter_mut().zip(&counts) {
+            value.uses = Span { start: at, len: 0 };
+            at += count;
+        }
+        item.arrays.ids.resize(at as usize, 0);
+        // Use ids grow in text order, so filling in id order keeps each list in text order.
+        for (uid, u) in item.uses.iter().enumerate() {
+            if let Some(v) = u.value {
+                let span = &mut item.values[v as usize].uses;
+                item.arrays.ids[(span.start + span.len) as usize] = uid as UseId;
+                span.len += 1;
+            }
+        }
     }
 
     /// Resolves the uses of a closed scope against its definitions.
     fn resolve(&mut self, scope: Scope) {
-        for (uid, region) in scope.pending {
-            let text = &self.item.uses[uid as usize].text;
+        for &(uid, region) in &scope.pending {
+            let text = self.item.str(self.item.uses[uid as usize].text);
             let (name, index) = match text.split_once('#') {
                 Some((n, i)) => (n, i.parse::<u32>().unwrap_or(u32::MAX)),
-                None => (text.as_str(), 0),
+                None => (text, 0),
             };
-            let defs = scope.defs.get(name);
+            let head = scope
+                .heads
+                .get(&rustc_hash::FxBuildHasher.hash_one(name))
+                .copied()
+                .unwrap_or(NO_DEFINITION);
             let mut r = region;
-            let found = defs.and_then(|defs| loop {
+            let found = loop {
                 let here = r.unwrap_or(NO_REGION);
-                if let Some((_, values, _)) = defs.iter().find(|(d, _, _)| *d == here) {
-                    break Some(values);
+                if let Some(d) = scope.find(head, here, |s| self.item.str(s) == name) {
+                    break Some((d.first, d.count));
                 }
                 match r {
                     Some(current) => r = self.item.regions[current as usize].parent,
                     None => break None,
                 }
-            });
-            let Some(values) = found else {
+            };
+            let Some((first, count)) = found else {
                 self.item.name_problems.push(NameProblem::Undefined { use_: uid });
                 continue;
             };
-            let Some(&value) = values.get(index as usize) else {
+            if index >= count {
                 self.item
                     .name_problems
-                    .push(NameProblem::IndexOutOfRange { use_: uid, len: values.len() as u32 });
+                    .push(NameProblem::IndexOutOfRange { use_: uid, len: count });
                 continue;
-            };
+            }
+            let value = first + index;
             self.item.uses[uid as usize].value = Some(value);
-            self.item.values[value as usize].uses.push(uid);
             self.check_order(uid, value);
         }
     }
@@ -986,10 +1202,10 @@ impl Lowerer {
 pub fn group_len(item: &Item, value: ValueId) -> u32 {
     let v = &item.values[value as usize];
     match v.def {
-        Def::Result { op, .. } => item.ops[op as usize]
-            .result_groups
+        Def::Result { op, .. } => item
+            .result_groups(&item.ops[op as usize])
             .iter()
-            .find(|g| g.name == v.name)
+            .find(|g| item.str(g.name) == item.str(v.name))
             .map_or(1, |g| g.count),
         Def::Arg { .. } => 1,
     }

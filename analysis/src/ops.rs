@@ -13,7 +13,7 @@
 //! `BUFFER_TYPE`), CIRCT's, the Dynamatic type-system proposal's (`channel<T>`, `control`), and
 //! LOOM's loop ops. A function's era is read from the function itself (`Era::of`).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
 use crate::ir::{Item, OpData, TypeEntry};
@@ -103,11 +103,11 @@ impl Era {
                 loom = true;
             }
             match kind {
-                OpKind::Load | OpKind::Store if written_count(&op.types) == 2 => {
+                OpKind::Load | OpKind::Store if written_count(item.types(op)) == 2 => {
                     era2025 = true;
                 }
                 OpKind::Buffer => {
-                    let params = op.attr("hw.parameters");
+                    let params = item.attr(op, "hw.parameters");
                     if params.is_some_and(|p| !p.value.contains("BUFFER_TYPE")) {
                         era2025 = true;
                     }
@@ -119,7 +119,7 @@ impl Era {
                 }
                 // 2024 wrote `source` without a type and `constant` with its result's only.
                 OpKind::Source if op.types.is_empty() && !op.generic => era2024 = true,
-                OpKind::Constant if written_count(&op.types) == 1 && !op.generic => {
+                OpKind::Constant if written_count(item.types(op)) == 1 && !op.generic => {
                     era2024 = true;
                 }
                 _ => {}
@@ -127,12 +127,13 @@ impl Era {
             // `bufProps` was written from 2025 on; the float units' `fpu_impl` and
             // `internal_delay` only after mid-2025, when their latencies began to follow the
             // period: with those, `bufProps` says nothing about an older era.
-            buf_props |= op.attr("handshake.bufProps").is_some();
-            float_impl |= op.attr("fpu_impl").is_some() || op.attr("internal_delay").is_some();
-            if op.attr("name").is_some_and(|a| a.value.starts_with("#handshake.name")) {
+            buf_props |= item.attr(op, "handshake.bufProps").is_some();
+            float_impl |=
+                item.attr(op, "fpu_impl").is_some() || item.attr(op, "internal_delay").is_some();
+            if item.attr(op, "name").is_some_and(|a| a.value.starts_with("#handshake.name")) {
                 era2024 = true;
             }
-            proposal |= op.types.iter().chain(&op.types_after).any(|e| {
+            proposal |= item.types(op).iter().chain(item.types_after(op)).any(|e| {
                 let TypeEntry::One(w) = e else { return false };
                 let written = text.get(usize::from(w.range.start())..usize::from(w.range.end()));
                 written.is_some_and(|t| t.starts_with("channel<") || t == "control")
@@ -366,14 +367,14 @@ static KEYS: OnceLock<Vec<&'static str>> = OnceLock::new();
 impl OpKind {
     /// The op an `OpData` is, by its name in any dialect and spelling hsir reads.
     pub fn of(op: &OpData) -> Option<OpKind> {
-        OpKind::from_name(&op.name)
+        op.kind
     }
 
     /// The op a written name (`fork`, `handshake.fork`, `arith.addi`, `dataflow.carry`) is.
     /// Names of other dialects are `None`.
     pub fn from_name(name: &str) -> Option<OpKind> {
         let index = INDEX.get_or_init(|| {
-            let mut map = HashMap::new();
+            let mut map = FxHashMap::default();
             for def in OPS {
                 for &(dialect, short) in def.names {
                     map.insert(format!("{}{short}", dialect.prefix()), def.kind);
@@ -501,11 +502,11 @@ impl OpKind {
         let in_brackets = |u: &crate::ir::UseId| {
             item.uses[*u as usize].container == crate::ir::Container::Bracket
         };
-        if !op.operands.iter().any(in_brackets) {
+        if !item.operands(op).iter().any(in_brackets) {
             return None;
         }
         let ports: Vec<usize> =
-            (0..op.operands.len()).filter(|&i| !in_brackets(&op.operands[i])).collect();
+            (0..op.operands.len()).filter(|&i| !in_brackets(&item.operands(op)[i])).collect();
         // The fixed ports around the variadic one must be there.
         let fixed = layout.operands.iter().filter(|p| !p.many).count();
         (ports.len() >= fixed).then(|| ports.last().copied()).flatten()
@@ -534,7 +535,7 @@ impl OpKind {
     }
 }
 
-static INDEX: OnceLock<HashMap<String, OpKind>> = OnceLock::new();
+static INDEX: OnceLock<FxHashMap<String, OpKind>> = OnceLock::new();
 
 macro_rules! op_kinds {
     ($($kind:ident),* $(,)?) => {

@@ -102,14 +102,14 @@ fn with_data(ty: &Type, data: Type, style: Style) -> Type {
 pub fn typing(op: &OpData, item: &Item, era: Era) -> Option<Typing> {
     let kind = OpKind::of(op)?;
     let style = era.style();
-    let t = flat(&op.types);
-    let after = flat(&op.types_after);
+    let t = flat(item.types(op));
+    let after = flat(item.types_after(op));
     let n = op.operands.len();
     let first = t.first().map(|w| w.ty.clone());
-    let written_results: u32 = op.result_groups.iter().map(|g| g.count).sum();
+    let written_results: u32 = item.result_groups(op).iter().map(|g| g.count).sum();
     // The generic form and function-typed ops say everything.
     if op.generic {
-        let (ins, outs) = function(&op.types)?;
+        let (ins, outs) = function(item.types(op))?;
         return Some(Typing {
             operands: ins.iter().map(|w| Some(w.ty.clone())).collect(),
             results: outs.iter().map(|w| Some(w.ty.clone())).collect(),
@@ -121,7 +121,7 @@ pub fn typing(op: &OpData, item: &Item, era: Era) -> Option<Typing> {
             // `fork [N]` gives N results (or as many as are bound); the others one.
             let count = match kind {
                 OpKind::Fork | OpKind::LazyFork => {
-                    op.bracket_ints.first().map_or(written_results as usize, |&c| c as usize)
+                    item.bracket_ints(op).first().map_or(written_results as usize, |&c| c as usize)
                 }
                 _ => 1,
             };
@@ -139,7 +139,7 @@ pub fn typing(op: &OpData, item: &Item, era: Era) -> Option<Typing> {
         Rule::Mux => {
             // `%s [%a, %b] : Ts, T` or Dynamatic's `: Ts, [Ta, Tb] to T`.
             let select = first.clone();
-            let data: Vec<Option<Type>> = match op.types.get(1) {
+            let data: Vec<Option<Type>> = match item.types(op).get(1) {
                 Some(TypeEntry::List(ws, _)) => ws.iter().map(|w| Some(w.ty.clone())).collect(),
                 Some(TypeEntry::One(w)) => vec![Some(w.ty.clone()); n.saturating_sub(1)],
                 _ => return None,
@@ -204,7 +204,7 @@ pub fn typing(op: &OpData, item: &Item, era: Era) -> Option<Typing> {
             Typing { operands, results }
         }
         Rule::FunctionType => {
-            let (ins, outs) = function(&op.types)?;
+            let (ins, outs) = function(item.types(op))?;
             let mut operands: Vec<Option<Type>> = ins.iter().map(|w| Some(w.ty.clone())).collect();
             if kind == OpKind::ExtMemory {
                 // `(%mem : memref<...>)` comes first and is typed in place.
@@ -286,7 +286,7 @@ pub fn typing(op: &OpData, item: &Item, era: Era) -> Option<Typing> {
         // token (`%memEnd`), a control. Results beyond what is known stay untyped, so the
         // typing never disagrees with how many the op binds.
         Rule::Interface => {
-            let (_, outs) = function(&op.types)?;
+            let (_, outs) = function(item.types(op))?;
             let mut results: Vec<Option<Type>> = outs.iter().map(|w| Some(w.ty.clone())).collect();
             if kind == OpKind::MemController && written_results as usize > outs.len() {
                 results.push(Some(style.control()));
@@ -294,7 +294,7 @@ pub fn typing(op: &OpData, item: &Item, era: Era) -> Option<Typing> {
             results.resize(written_results as usize, None);
             Typing { operands: vec![None; n], results }
         }
-        Rule::Loom => loom_typing(op, kind, style),
+        Rule::Loom => loom_typing(item, op, kind, style),
         Rule::Untyped => return None,
     };
     Some(typing)
@@ -306,8 +306,8 @@ pub fn typing(op: &OpData, item: &Item, era: Era) -> Option<Typing> {
 /// control operand (`[%addr...] %data, %ctrl : Ta, Td`, results data then addresses). A
 /// Dynamatic-style function reads two types Dynamatic's way.
 fn access(op: &OpData, item: &Item, t: &[&Written], style: Style) -> Option<Typing> {
-    let addresses = op
-        .operands
+    let addresses = item
+        .operands(op)
         .iter()
         .filter(|&&u| item.uses[u as usize].container == Container::Bracket)
         .count();
@@ -339,15 +339,16 @@ fn access(op: &OpData, item: &Item, t: &[&Written], style: Style) -> Option<Typi
 
 /// LOOM's `dataflow` ops have a fixed shape: the typing always has it, with the written types
 /// in place where as many are written as the shape has (the lints report other counts).
-fn loom_typing(op: &OpData, kind: OpKind, style: Style) -> Typing {
+fn loom_typing(item: &Item, op: &OpData, kind: OpKind, style: Style) -> Typing {
     let index = match style {
         Style::Circt => Type::Index,
         Style::Dynamatic => Type::Channel { data: Box::new(Type::Index), extras: Vec::new() },
     };
     let (ins, outs) = loom_shape(kind);
-    let (written_ins, written_outs): (Vec<&Written>, Vec<&Written>) = match function(&op.types) {
+    let (written_ins, written_outs): (Vec<&Written>, Vec<&Written>) = match function(item.types(op))
+    {
         Some((i, o)) => (i.iter().collect(), o.iter().collect()),
-        None => (flat(&op.types), flat(&op.types_after)),
+        None => (flat(item.types(op)), flat(item.types_after(op))),
     };
     let place = |written: &[&Written], count: usize| -> Vec<Option<Type>> {
         if written.len() == count {

@@ -38,10 +38,9 @@ fn render(item: &Item, hover: &BufferHover) -> String {
     };
     let name = |op: OpId| {
         let data = &item.ops[op as usize];
-        let result = data
-            .results
-            .first()
-            .map_or("?".to_string(), |&v| item.values[v as usize].display(ir::group_len(item, v)));
+        let result = item.results(data).first().map_or("?".to_string(), |&v| {
+            item.values[v as usize].display(item, ir::group_len(item, v))
+        });
         let this = if op == hover.info.op { " (this)" } else { "" };
         format!("{result} = {}{this}", data.short_name())
     };

@@ -44,7 +44,7 @@
 use std::collections::VecDeque;
 
 use hsir_analysis::dataflow::{self, BufferKind, BufferType};
-use hsir_analysis::ir::{OpData, OpId, ValueId};
+use hsir_analysis::ir::{Item, OpData, OpId, ValueId};
 use hsir_analysis::ops::OpKind;
 use hsir_analysis::{Diagnostic, DiagnosticCode as Code, TextRange};
 
@@ -413,10 +413,10 @@ impl Net {
         for (v, value) in item.values.iter().enumerate() {
             match value.uses.len() {
                 0 => net.nodes.push(Node::new(Kind::Sink, None, vec![value_chan[v]], vec![])),
-                1 => use_chan[value.uses[0] as usize] = value_chan[v],
+                1 => use_chan[item.value_uses(value)[0] as usize] = value_chan[v],
                 _ => {
                     let mut outs = Vec::new();
-                    for &u in &value.uses {
+                    for &u in item.value_uses(value) {
                         use_chan[u as usize] = net.chans.len();
                         outs.push(net.chans.len());
                         net.chans.push(Chan::idle(v as ValueId, None));
@@ -460,14 +460,15 @@ impl Net {
             if op.broken {
                 return Err((op.name_range, "its syntax is broken".into()));
             }
-            let ins: Vec<usize> = op.operands.iter().map(|&u| use_chan[u as usize]).collect();
+            let ins: Vec<usize> = item.operands(op).iter().map(|&u| use_chan[u as usize]).collect();
             if ins.contains(&usize::MAX) {
                 return Err((
                     op.name_range,
                     format!("`{}` reads a value the model has no channel for", op.name),
                 ));
             }
-            let outs: Vec<usize> = op.results.iter().map(|&v| value_chan[v as usize]).collect();
+            let outs: Vec<usize> =
+                item.results(op).iter().map(|&v| value_chan[v as usize]).collect();
             let kind = OpKind::of(op);
             if matches!(kind, Some(OpKind::End | OpKind::Return)) && Some(id) == last {
                 net.terminator(func, id, op, &ins, ports.map(|(_, outs)| outs))?;
@@ -524,7 +525,8 @@ impl Net {
         for chan in &mut self.chans[first_chan..] {
             if chan.label.is_none() {
                 let v = chan.value;
-                let shown = item.values[v as usize].display(hsir_analysis::ir::group_len(item, v));
+                let shown =
+                    item.values[v as usize].display(item, hsir_analysis::ir::group_len(item, v));
                 chan.label = Some(format!("`{shown}` in `@{}`", callee.name).into());
             }
         }
@@ -626,15 +628,14 @@ impl Net {
             K::Sink if outs.is_empty() => node(Kind::Sink),
             K::Source if shape_ok(0, 1) => node(Kind::Source),
             K::Constant | K::ArithConstant if ins.len() <= 1 && outs.len() == 1 => {
-                let text = match op.attr("value") {
+                let text = match func.item.attr(op, "value") {
                     Some(attr) => attr.value.clone(),
                     None => sim::constant_text(func, op),
                 };
-                let value = match crate::float::format_of(func, op.results[0]) {
+                let value = match crate::float::format_of(func, func.item.results(op)[0]) {
                     Some(format) => format.literal(dataflow::attribute_scalar(&text)),
-                    None => {
-                        crate::program::parse_integer(&text).map(|v| v & mask(width(op.results[0])))
-                    }
+                    None => crate::program::parse_integer(&text)
+                        .map(|v| v & mask(width(func.item.results(op)[0]))),
                 };
                 let Some(value) = value else {
                     return unsupported("has a value the model cannot read");
@@ -653,18 +654,18 @@ impl Net {
                 let Some(bin) = BinaryOp::of(kind) else {
                     return unsupported("has no integer unit");
                 };
-                let w = width(op.results[0]);
+                let w = width(func.item.results(op)[0]);
                 let mut n = node(Kind::Binary(bin, w));
                 // `hsir_binary` pipelines the units Dynamatic's timing gives a latency.
                 n.stages = vec![None; crate::netlist::unit_latency(kind, w) as usize];
                 n
             }
             K::CmpI if shape_ok(2, 1) => {
-                let text = sim::predicate_text(op);
+                let text = sim::predicate_text(&func.item, op);
                 let Some(pred) = Predicate::parse(&text) else {
                     return unsupported("has a predicate the model cannot read");
                 };
-                let operand = func.item.uses[op.operands[0] as usize].value;
+                let operand = func.item.uses[func.item.operands(op)[0] as usize].value;
                 node(Kind::Compare(pred, operand.map_or(1, width)))
             }
             // The conversions the interpreter computes (`UnaryOp::of` is their one list).
@@ -672,8 +673,8 @@ impl Net {
                 let Some(unary) = UnaryOp::of(kind) else {
                     return unsupported("is not a conversion the model knows");
                 };
-                let operand = func.item.uses[op.operands[0] as usize].value;
-                node(Kind::Unary(unary, operand.map_or(1, width), width(op.results[0])))
+                let operand = func.item.uses[func.item.operands(op)[0] as usize].value;
+                node(Kind::Unary(unary, operand.map_or(1, width), width(func.item.results(op)[0])))
             }
             K::Select | K::ArithSelect if shape_ok(3, 1) => node(Kind::Select),
             K::Wait if !ins.is_empty() && outs.len() == 1 => node(Kind::Wait),
@@ -697,7 +698,7 @@ impl Net {
                 _ => return unsupported("has no float unit the model knows"),
             },
             K::Buffer | K::Oehb | K::Tehb | K::Tfifo if shape_ok(1, 1) => {
-                return self.buffer(op, id, ins[0], outs[0]);
+                return self.buffer(&func.item, op, id, ins[0], outs[0]);
             }
             // CIRCT's accesses are cells (`hsir_load`, `hsir_store`); Dynamatic's pass address
             // and data through to their interface (`netlist.rs`'s `alias_of`).
@@ -725,12 +726,13 @@ impl Net {
     /// A buffer as the netlist lowers it: a chain of slots of its type.
     fn buffer(
         &mut self,
+        item: &Item,
         op: &OpData,
         id: OpId,
         input: usize,
         output: usize,
     ) -> Result<(), BuildError> {
-        let Some(info) = dataflow::buffer_info(op, id) else {
+        let Some(info) = dataflow::buffer_info(item, op, id) else {
             return Err((op.name_range, "is a buffer the model cannot read".into()));
         };
         let slots = info.slot_count().unwrap_or(1) as usize;
@@ -755,11 +757,13 @@ impl Net {
                 BufferType::ShiftRegBreakDv => stages = vec![(Kind::ShiftReg, None)],
             },
             BufferKind::CirctSeq => {
-                let init = crate::program::init_values(op).unwrap_or_default();
-                if op.attr("initValues").is_some() && crate::program::init_values(op).is_none() {
+                let init = crate::program::init_values(item, op).unwrap_or_default();
+                if item.attr(op, "initValues").is_some()
+                    && crate::program::init_values(item, op).is_none()
+                {
                     return Err((op.name_range, "has initial values the model cannot read".into()));
                 }
-                let n = op.bracket_ints.first().map_or(slots, |&n| n as usize).max(1);
+                let n = item.bracket_ints(op).first().map_or(slots, |&n| n as usize).max(1);
                 for k in 0..n {
                     // One `hsir_seq_stage`: a DV slot (which holds the initial token), then an R slot.
                     stages
@@ -768,7 +772,7 @@ impl Net {
                 }
             }
             BufferKind::CirctFifo => {
-                let n = op.bracket_ints.first().map_or(slots, |&n| n as usize).max(1);
+                let n = item.bracket_ints(op).first().map_or(slots, |&n| n as usize).max(1);
                 stages = vec![(Kind::Fifo { slots: n, transparent: false }, None)];
             }
             BufferKind::Missing => stages = vec![(Kind::Fifo { slots, transparent: true }, None)],
@@ -1197,7 +1201,7 @@ impl Net {
                 let v = self.chans[ch].value;
                 format!(
                     "`{}`",
-                    item.values[v as usize].display(hsir_analysis::ir::group_len(item, v))
+                    item.values[v as usize].display(item, hsir_analysis::ir::group_len(item, v))
                 )
             }
         };

@@ -73,7 +73,7 @@ pub fn plan(func: &Func) -> Result<Plan, String> {
     let mut params = Vec::new();
     for (i, &value) in args.iter().enumerate() {
         let name = names.get(i).cloned().unwrap_or_else(|| {
-            func.item.values[value as usize].name.trim_start_matches('%').into()
+            func.item.str(func.item.values[value as usize].name).trim_start_matches('%').into()
         });
         let spec = specs.iter().find(|m| m.kind == MemoryKind::Argument(i));
         let is_memref = matches!(func.ty(value), Some(hsir_analysis::types::Type::MemRef { .. }));
@@ -108,7 +108,7 @@ pub fn plan(func: &Func) -> Result<Plan, String> {
     if let Some(end) = func.terminator() {
         result_count = func.terminator_results(end);
         let mut data = Vec::new();
-        let value_of = |j: usize| func.item.uses[end.operands[j] as usize].value;
+        let value_of = |j: usize| func.item.uses[func.item.operands(end)[j] as usize].value;
         for j in 0..result_count.min(end.operands.len()) {
             let Some(value) = value_of(j) else { continue };
             let Some(shape) = func.shape(value) else { continue };

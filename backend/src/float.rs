@@ -312,9 +312,13 @@ pub fn unit(func: &Func, op: &OpData) -> Option<Result<FloatUnit, String>> {
 
 fn typed_unit(func: &Func, op: &OpData, kind: OpKind) -> Result<FloatUnit, String> {
     let operand = |i: usize| {
-        op.operands.get(i).and_then(|&u| func.item.uses[u as usize].value).map(|v| number(func, v))
+        func.item
+            .operands(op)
+            .get(i)
+            .and_then(|&u| func.item.uses[u as usize].value)
+            .map(|v| number(func, v))
     };
-    let result = op.results.first().map(|&v| number(func, v));
+    let result = func.item.results(op).first().map(|&v| number(func, v));
     let (Some(Ok(input)), Some(Ok(output))) = (operand(0), result.clone()) else {
         let problem = operand(0)
             .into_iter()
@@ -339,12 +343,14 @@ fn typed_unit(func: &Func, op: &OpData, kind: OpKind) -> Result<FloatUnit, Strin
     let fits = |w: u32| (2..=64).contains(&w);
     let kind = match unit_op {
         FloatOp::Cmp(_) => {
-            let text = op
-                .words
+            let text = func
+                .item
+                .words(op)
                 .first()
                 .map(|(w, _)| w.clone())
                 .or_else(|| {
-                    op.attr("predicate")
+                    func.item
+                        .attr(op, "predicate")
                         .map(|a| hsir_analysis::dataflow::attribute_scalar(&a.value).to_string())
                 })
                 .unwrap_or_default();

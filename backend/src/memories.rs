@@ -49,7 +49,7 @@
 //! (`Interface::steady_done`). The era is read here and nowhere else: the interpreter, the
 //! netlist and the testbench follow the roles and that flag.
 
-use hsir_analysis::ir::{Container, Def, OpData, OpId, TypeEntry, UseId, ValueId};
+use hsir_analysis::ir::{Container, Def, Item, OpData, OpId, TypeEntry, UseId, ValueId};
 use hsir_analysis::ops::{Era, OpKind};
 use hsir_analysis::types::Type;
 
@@ -204,9 +204,9 @@ pub fn memories(func: &Func) -> Vec<MemorySpec> {
         let Some(interface) = interface(func, id) else { continue };
         match interface.kind {
             InterfaceKind::Memory => {
-                let Some((depth, width)) = internal_shape(op) else { continue };
-                let number = op
-                    .attr("id")
+                let Some((depth, width)) = internal_shape(item, op) else { continue };
+                let number = item
+                    .attr(op, "id")
                     .and_then(|a| hsir_analysis::dataflow::attribute_scalar(&a.value).parse().ok())
                     .unwrap_or(id as u64);
                 let mut name = format!("mem{number}");
@@ -239,8 +239,10 @@ pub fn memories(func: &Func) -> Vec<MemorySpec> {
 pub fn interface(func: &Func, op: OpId) -> Option<Interface> {
     let data = &func.item.ops[op as usize];
     match OpKind::of(data)? {
-        OpKind::Memory => Some(circt_interface(data, op, InterfaceKind::Memory, 0)),
-        OpKind::ExtMemory => Some(circt_interface(data, op, InterfaceKind::ExtMemory, 1)),
+        OpKind::Memory => Some(circt_interface(&func.item, data, op, InterfaceKind::Memory, 0)),
+        OpKind::ExtMemory => {
+            Some(circt_interface(&func.item, data, op, InterfaceKind::ExtMemory, 1))
+        }
         OpKind::MemController => Some(mem_controller(func, data, op)),
         OpKind::Lsq => Some(lsq(func, data, op)),
         _ => None,
@@ -250,15 +252,15 @@ pub fn interface(func: &Func, op: OpId) -> Option<Interface> {
 /// The position of the memref argument an `extmemory` / `mem_controller` reaches.
 pub fn memref_operand(func: &Func, op: &OpData) -> Option<usize> {
     let item = &func.item;
-    let first = *op.operands.first()?;
+    let first = *item.operands(op).first()?;
     let value = item.uses[first as usize].value?;
     let Def::Arg { n, .. } = item.values[value as usize].def else { return None };
     func.args().get(n as usize).filter(|&&v| v == value).map(|_| n as usize)
 }
 
 /// `memory`'s `: memref<..>, (...) -> (...)`.
-fn internal_shape(op: &OpData) -> Option<(u64, u32)> {
-    op.types.iter().find_map(|entry| match entry {
+fn internal_shape(item: &Item, op: &OpData) -> Option<(u64, u32)> {
+    item.types(op).iter().find_map(|entry| match entry {
         TypeEntry::One(written) if matches!(&written.ty, Type::MemRef { .. }) => {
             memref_shape(&written.ty)
         }
@@ -266,17 +268,23 @@ fn internal_shape(op: &OpData) -> Option<(u64, u32)> {
     })
 }
 
-fn bracket_count(op: &OpData, key: &str) -> usize {
-    op.bracket_entries
+fn bracket_count(item: &Item, op: &OpData, key: &str) -> usize {
+    item.bracket_entries(op)
         .iter()
         .find(|(k, _)| k == key)
         .and_then(|(_, v)| v.trim().parse().ok())
         .unwrap_or(0)
 }
 
-fn circt_interface(op: &OpData, id: OpId, kind: InterfaceKind, skip: usize) -> Interface {
-    let loads = bracket_count(op, "ld");
-    let stores = bracket_count(op, "st");
+fn circt_interface(
+    item: &Item,
+    op: &OpData,
+    id: OpId,
+    kind: InterfaceKind,
+    skip: usize,
+) -> Interface {
+    let loads = bracket_count(item, op, "ld");
+    let stores = bracket_count(item, op, "st");
     let mut layout = Vec::new();
     for k in 0..stores {
         layout.push(Port::StoreData(k));
@@ -317,7 +325,7 @@ fn mem_controller(func: &Func, op: &OpData, id: OpId) -> Interface {
     let mut store_ops: Vec<OpId> = Vec::new();
     let mut store_counts = 0;
     let (mut lsq_load, mut lsq_store, mut lsq_op) = (None, None, None);
-    for &u in &op.operands {
+    for &u in item.operands(op) {
         let use_ = &item.uses[u as usize];
         let role = match &use_.container {
             Container::Bracket => Port::Memref,
@@ -415,8 +423,11 @@ fn mem_controller(func: &Func, op: &OpData, id: OpId) -> Interface {
 /// 1 store address, 2 store data): the three results after its load data.
 fn to_controller(func: &Func, lsq: OpId, n: u32) -> Option<usize> {
     let op = &func.item.ops[lsq as usize];
-    let bracket =
-        op.operands.iter().any(|&u| func.item.uses[u as usize].container == Container::Bracket);
+    let bracket = func
+        .item
+        .operands(op)
+        .iter()
+        .any(|&u| func.item.uses[u as usize].container == Container::Bracket);
     if bracket {
         return None;
     }
@@ -442,7 +453,7 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
         steady_done: func.era == Era::Dynamatic2024,
         problem: None,
     };
-    let container = |i: usize| &item.uses[op.operands[i] as usize].container;
+    let container = |i: usize| &item.uses[item.operands(op)[i] as usize].container;
     let paren: Vec<usize> =
         (0..op.operands.len()).filter(|&i| *container(i) == Container::Paren).collect();
     let memref: Vec<usize> =
@@ -451,7 +462,7 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
     for &i in &memref {
         iface.operands[i] = Port::Memref;
     }
-    let Some(sizes) = crate::program::integer_list(op, "groupSizes") else {
+    let Some(sizes) = crate::program::integer_list(item, op, "groupSizes") else {
         iface.problem = Some("it has no readable `groupSizes`".into());
         return iface;
     };
@@ -487,7 +498,7 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
                 Some(format!("`groupSizes` lists {} groups, its operands hold {g}", sizes.len()));
             break;
         };
-        if access_producer(func, op.operands[alloc]).is_some() {
+        if access_producer(func, item.operands(op)[alloc]).is_some() {
             problem = Some(format!(
                 "operand #{alloc} should allocate group {g} but is a memory access (group {} has more accesses than `groupSizes` says)",
                 g.saturating_sub(1)
@@ -499,9 +510,11 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
         let mut accesses = Vec::new();
         for _ in 0..size {
             let Some(&operand) = body.get(at) else { break };
-            match access_producer(func, op.operands[operand]) {
+            match access_producer(func, item.operands(op)[operand]) {
                 Some((access, Access::Load(_))) => {
-                    if let Some(wrong) = wrong_group(func.era, &func.item.ops[access as usize], g) {
+                    if let Some(wrong) =
+                        wrong_group(item, func.era, &func.item.ops[access as usize], g)
+                    {
                         problem.get_or_insert(wrong);
                     }
                     iface.operands[operand] = Port::LoadAddr(iface.loads);
@@ -510,11 +523,13 @@ fn lsq(func: &Func, op: &OpData, id: OpId) -> Interface {
                     at += 1;
                 }
                 Some((access, _)) => {
-                    if let Some(wrong) = wrong_group(func.era, &func.item.ops[access as usize], g) {
+                    if let Some(wrong) =
+                        wrong_group(item, func.era, &func.item.ops[access as usize], g)
+                    {
                         problem.get_or_insert(wrong);
                     }
                     let data = body.get(at + 1).copied();
-                    let same = data.and_then(|d| access_producer(func, op.operands[d]));
+                    let same = data.and_then(|d| access_producer(func, item.operands(op)[d]));
                     if same.map(|(s, _)| s) != Some(access) {
                         problem.get_or_insert(format!(
                             "the store address at operand #{operand} is not followed by the same store's data"
@@ -597,7 +612,7 @@ fn access_producer(func: &Func, use_: UseId) -> Option<(OpId, Access)> {
             OpKind::Fork | OpKind::LazyFork | OpKind::ExtSI | OpKind::ExtUI | OpKind::TruncI => {}
             _ => return None,
         }
-        let first = *item.ops[op as usize].operands.first()?;
+        let first = *item.operands(&item.ops[op as usize]).first()?;
         value = item.uses[first as usize].value?;
     }
     None
@@ -605,10 +620,10 @@ fn access_producer(func: &Func, use_: UseId) -> Option<(OpId, Access)> {
 
 /// A message when `access` says (`handshake.mem_interface = #handshake.mem_interface<LSQ: g>`,
 /// 2024's `mem_interface = ...`) that it belongs to another group than `group`.
-fn wrong_group(era: Era, access: &OpData, group: usize) -> Option<String> {
+fn wrong_group(item: &Item, era: Era, access: &OpData, group: usize) -> Option<String> {
     // Dynamatic 2024 named op-attached dialect attributes by their bare mnemonic.
     let key = if era == Era::Dynamatic2024 { "mem_interface" } else { "handshake.mem_interface" };
-    let attr = access.attr(key)?;
+    let attr = item.attr(access, key)?;
     let (_, after) = attr.value.split_once("LSQ")?;
     let digits: String = after
         .trim_start_matches(|c: char| c == ':' || c.is_whitespace())

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use hsir_analysis::dataflow::{self, BufferKind, BufferType};
-use hsir_analysis::ir::{Def, OpData, OpId, UseId, ValueId};
+use hsir_analysis::ir::{Def, Item, OpData, OpId, UseId, ValueId};
 use hsir_analysis::ops::OpKind;
 use hsir_analysis::{Diagnostic, DiagnosticCode as Code};
 
@@ -309,7 +309,7 @@ impl<'p> Lowering<'p> {
 
     fn value_label(&self, value: ValueId) -> String {
         let item = &self.func.item;
-        item.values[value as usize].display(hsir_analysis::ir::group_len(item, value))
+        item.values[value as usize].display(item, hsir_analysis::ir::group_len(item, value))
     }
 
     fn new_channel(&mut self, base: &str, shape: Shape, label: String) -> ChannelId {
@@ -373,7 +373,7 @@ impl<'p> Lowering<'p> {
                 Def::Arg { .. } if is_memref => continue,
                 Def::Result { op, n } => {
                     let op_data = &item.ops[op as usize];
-                    if let Some(u) = alias_of(op_data, n) {
+                    if let Some(u) = alias_of(item, op_data, n) {
                         self.sources[index] = Source::Alias(u);
                         continue;
                     }
@@ -394,7 +394,7 @@ impl<'p> Lowering<'p> {
         // Forks and sinks where a channel does not have exactly one use.
         for (index, value) in item.values.iter().enumerate() {
             let Source::Own(channel) = self.sources[index] else { continue };
-            let uses: Vec<UseId> = value.uses.clone();
+            let uses: Vec<UseId> = item.value_uses(value).to_vec();
             if self.module.channels[channel].raw {
                 // Wires: every use reads the same bus.
                 for &u in &uses {
@@ -410,7 +410,7 @@ impl<'p> Lowering<'p> {
                 let Some(channel) = self.resolve(index as ValueId, 0) else { continue };
                 // Before fork materialization (HS5002) a load's data, say, may have several
                 // uses: they read the operand's channel through a fork.
-                let uses = item.values[index].uses.clone();
+                let uses = item.value_uses(&item.values[index]).to_vec();
                 self.fan_out(index as ValueId, channel, &uses, item.values[index].range);
             }
         }
@@ -645,9 +645,9 @@ impl<'p> Lowering<'p> {
             return;
         }
         let ins: Option<Vec<ChannelId>> =
-            op.operands.iter().map(|&u| self.chan_of_use(u)).collect();
+            self.func.item.operands(op).iter().map(|&u| self.chan_of_use(u)).collect();
         let outs: Option<Vec<ChannelId>> =
-            op.results.iter().map(|&v| self.chan_of_value(v)).collect();
+            self.func.item.results(op).iter().map(|&v| self.chan_of_value(v)).collect();
         let unsupported = |this: &mut Self, why: &str| {
             this.error(
                 Code::BackendUnsupportedOp,
@@ -870,9 +870,13 @@ impl<'p> Lowering<'p> {
             K::Constant => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let w = width(self, outs[0]);
-                let value = match crate::float::format_of(func, op.results[0]) {
-                    Some(format) => float::constant_bits(op, format),
-                    None => constant_value(op, self.module.channels[outs[0]].shape.data),
+                let value = match crate::float::format_of(func, self.func.item.results(op)[0]) {
+                    Some(format) => float::constant_bits(&self.func.item, op, format),
+                    None => constant_value(
+                        &self.func.item,
+                        op,
+                        self.module.channels[outs[0]].shape.data,
+                    ),
                 };
                 let Some(value) = value else {
                     return unsupported(
@@ -998,8 +1002,10 @@ impl<'p> Lowering<'p> {
             K::Stream => {
                 let (ins, outs) = (need!(ins), need!(outs));
                 let w = width(self, outs[0]);
-                let step = attr_string(op, "step_op").unwrap_or_else(|| "+=".into());
-                let cond = attr_string(op, "cont_cond").unwrap_or_else(|| "<".into());
+                let step =
+                    attr_string(&self.func.item, op, "step_op").unwrap_or_else(|| "+=".into());
+                let cond =
+                    attr_string(&self.func.item, op, "cont_cond").unwrap_or_else(|| "<".into());
                 self.cell(
                     "hsir_stream",
                     base,
@@ -1098,7 +1104,9 @@ impl<'p> Lowering<'p> {
             | K::MinSI
             | K::MinUI
             | K::CmpI => {
-                let Some(opname) = binary_op(op) else { return unsupported(self, "") };
+                let Some(opname) = binary_op(&self.func.item, op) else {
+                    return unsupported(self, "");
+                };
                 let (ins, outs) = (need!(ins), need!(outs));
                 let w = width(self, ins[0]);
                 let ow = width(self, outs[0]);
@@ -1180,15 +1188,18 @@ impl<'p> Lowering<'p> {
     /// An op's instance name: its `handshake.name` where it has one (Dynamatic names every op,
     /// and its reports, timing and waveforms use those names), else its kind and result.
     fn cell_name(&mut self, op: &OpData, id: OpId) -> String {
-        if let Some(name) = op.attr("handshake.name") {
+        if let Some(name) = self.func.item.attr(op, "handshake.name") {
             let name = dataflow::attribute_scalar(&name.value).trim_matches('"');
             if !name.is_empty() {
                 return self.unique(name);
             }
         }
         let kind = op.short_name().rsplit('.').next().unwrap_or("op").to_string();
-        match op.result_groups.first() {
-            Some(group) => self.unique(&format!("{kind}_{}", group.name.trim_start_matches('%'))),
+        match self.func.item.result_groups(op).first() {
+            Some(group) => self.unique(&format!(
+                "{kind}_{}",
+                self.func.item.str(group.name).trim_start_matches('%')
+            )),
             None => self.unique(&format!("{kind}_{id}")),
         }
     }
@@ -1212,7 +1223,7 @@ impl<'p> Lowering<'p> {
     }
 
     fn buffer(&mut self, op: &OpData, id: OpId, base: String, input: ChannelId, output: ChannelId) {
-        let Some(info) = dataflow::buffer_info(op, id) else {
+        let Some(info) = dataflow::buffer_info(&self.func.item, op, id) else {
             self.error(
                 Code::BackendUnsupportedOp,
                 op.name_range,
@@ -1271,7 +1282,9 @@ impl<'p> Lowering<'p> {
                 }
             },
             BufferKind::CirctSeq => {
-                if op.attr("initValues").is_some() && init_values(op).is_none() {
+                if self.func.item.attr(op, "initValues").is_some()
+                    && init_values(&self.func.item, op).is_none()
+                {
                     self.error(
                         Code::BackendUnsupportedOp,
                         op.name_range,
@@ -1279,8 +1292,9 @@ impl<'p> Lowering<'p> {
                     );
                     return;
                 }
-                let init = init_values(op).unwrap_or_default();
-                let slots = op.bracket_ints.first().map_or(slots, |&n| n as u32).max(1);
+                let init = init_values(&self.func.item, op).unwrap_or_default();
+                let slots =
+                    self.func.item.bracket_ints(op).first().map_or(slots, |&n| n as u32).max(1);
                 chain(self, "hsir_seq_stage", slots, &|k| {
                     let value = init.get(k as usize).copied();
                     vec![
@@ -1294,11 +1308,12 @@ impl<'p> Lowering<'p> {
                 });
             }
             BufferKind::CirctFifo => {
-                if op.attr("initValues").is_some() {
+                if self.func.item.attr(op, "initValues").is_some() {
                     self.error(Code::BackendUnsupportedOp, op.name_range, format!("`{} ... fifo` with `initValues`: hsir gives initial tokens to `seq` buffers only", op.name));
                     return;
                 }
-                let slots = op.bracket_ints.first().map_or(slots, |&n| n as u32).max(1);
+                let slots =
+                    self.func.item.bracket_ints(op).first().map_or(slots, |&n| n as u32).max(1);
                 chain(self, "hsir_fifo_break_dv", 1, &|_| {
                     vec![("W", w.to_string()), ("SLOTS", slots.to_string())]
                 });
@@ -1351,10 +1366,16 @@ impl<'p> Lowering<'p> {
             return;
         }
         let operand = |this: &Self, role: Role| {
-            iface.operand(role).and_then(|i| op.operands.get(i)).and_then(|&u| this.chan_of_use(u))
+            iface
+                .operand(role)
+                .and_then(|i| self.func.item.operands(op).get(i))
+                .and_then(|&u| this.chan_of_use(u))
         };
         let result = |this: &Self, role: Role| {
-            iface.result(role).and_then(|i| op.results.get(i)).and_then(|&v| this.chan_of_value(v))
+            iface
+                .result(role)
+                .and_then(|i| self.func.item.results(op).get(i))
+                .and_then(|&v| this.chan_of_value(v))
         };
         let (ld, st) = (iface.loads, iface.stores);
         let ld_addr: Option<Vec<_>> = (0..ld).map(|k| operand(self, Role::LoadAddr(k))).collect();
@@ -1627,16 +1648,16 @@ impl<'p> Lowering<'p> {
 
 /// A result that is its operand renamed: `br`'s, a `return`'s before `end`, and Dynamatic's
 /// loads and stores (address and data pass through to the memory interface).
-fn alias_of(op: &OpData, n: u32) -> Option<UseId> {
+fn alias_of(item: &Item, op: &OpData, n: u32) -> Option<UseId> {
     match OpKind::of(op)? {
         // compose and decompose retype the same bits: data low, downstream signals above.
-        OpKind::Br | OpKind::Compose | OpKind::Decompose => op.operands.first().copied(),
+        OpKind::Br | OpKind::Compose | OpKind::Decompose => item.operands(op).first().copied(),
         // Result `n` of a `return` is its operand `n`.
-        OpKind::Return => op.operands.get(n as usize).copied(),
+        OpKind::Return => item.operands(op).get(n as usize).copied(),
         // Dynamatic: `load[%addr] %data` -> (addressResult, dataResult); stores alike, and
         // 2024's `mc_*` / `lsq_*` (whose operands are address, data too).
         kind if kind.is_access() && op.operands.len() == 2 => {
-            op.operands.get(n.min(1) as usize).copied()
+            item.operands(op).get(n.min(1) as usize).copied()
         }
         _ => None,
     }
@@ -1681,12 +1702,15 @@ pub fn address_width(depth: u64) -> u32 {
 }
 
 /// The `value` of a constant as an unsigned word of `width` bits.
-pub fn constant_value(op: &OpData, width: u32) -> Option<u64> {
-    Some(crate::program::parse_integer(&op.attr("value")?.value)? & crate::program::mask(width))
+pub fn constant_value(item: &Item, op: &OpData, width: u32) -> Option<u64> {
+    Some(
+        crate::program::parse_integer(&item.attr(op, "value")?.value)?
+            & crate::program::mask(width),
+    )
 }
 
-fn attr_string(op: &OpData, key: &str) -> Option<String> {
-    op.attr(key).map(|a| dataflow::attribute_scalar(&a.value).to_string())
+fn attr_string(item: &Item, op: &OpData, key: &str) -> Option<String> {
+    item.attr(op, key).map(|a| dataflow::attribute_scalar(&a.value).to_string())
 }
 
 /// Pipeline stages of the library unit for an integer op of `width` bits: the built-in timing
@@ -1700,13 +1724,13 @@ pub fn unit_latency(kind: OpKind, width: u32) -> u32 {
 
 /// The library's name for an integer op with two operands (`hsir_binary`'s `OP`): the op's key
 /// (`addi`), or for `cmpi` the key and its predicate (`cmpi_slt`).
-pub fn binary_op(op: &OpData) -> Option<String> {
+pub fn binary_op(item: &Item, op: &OpData) -> Option<String> {
     let kind = OpKind::of(op)?;
     if kind == OpKind::CmpI {
         const PREDICATES: &[&str] =
             &["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
         let predicate =
-            op.words.iter().map(|(w, _)| w.as_str()).find(|w| PREDICATES.contains(w))?;
+            item.words(op).iter().map(|(w, _)| w.as_str()).find(|w| PREDICATES.contains(w))?;
         return Some(format!("{}_{predicate}", kind.key()));
     }
     crate::sim::BinaryOp::of(kind).map(|_| kind.key().to_string())

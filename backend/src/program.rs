@@ -167,13 +167,13 @@ impl Func {
     /// Names of the arguments: `argNames` when given, else `in<N>`.
     pub fn arg_names(&self) -> Vec<String> {
         let count = self.op().signature.as_ref().map_or(0, |s| s.args.len());
-        names(self.op(), "argNames", "in", count)
+        names(&self.item, self.op(), "argNames", "in", count)
     }
 
     /// Names of the results: `resNames` when given, else `out<N>`.
     pub fn result_names(&self) -> Vec<String> {
         let count = self.op().signature.as_ref().map_or(0, |s| s.results.len());
-        names(self.op(), "resNames", "out", count)
+        names(&self.item, self.op(), "resNames", "out", count)
     }
 
     /// The argument that starts one run of the function (one token per invocation): the one
@@ -182,7 +182,9 @@ impl Func {
     pub fn start_arg(&self) -> Option<usize> {
         let args = self.args();
         let control = |i: usize| self.shape(args[i]).is_some_and(|s| s.control);
-        if let Some(i) = written_names(self.op(), "argNames").iter().position(|n| n == "start") {
+        if let Some(i) =
+            written_names(&self.item, self.op(), "argNames").iter().position(|n| n == "start")
+        {
             return (i < args.len() && control(i)).then_some(i);
         }
         let last = args.len().checked_sub(1)?;
@@ -224,8 +226,8 @@ impl Func {
 
 /// Port names from a `[\"a\", \"b\"]` attribute, made into Verilog identifiers and kept
 /// distinct; `prefix<N>` where missing.
-fn names(op: &OpData, key: &str, prefix: &str, count: usize) -> Vec<String> {
-    let written = written_names(op, key);
+fn names(item: &Item, op: &OpData, key: &str, prefix: &str, count: usize) -> Vec<String> {
+    let written = written_names(item, op, key);
     let mut out: Vec<String> = Vec::with_capacity(count);
     for i in 0..count {
         let base = written
@@ -245,8 +247,8 @@ fn names(op: &OpData, key: &str, prefix: &str, count: usize) -> Vec<String> {
 }
 
 /// The names an `argNames` / `resNames`-style attribute writes, in order, as written.
-pub fn written_names(op: &OpData, key: &str) -> Vec<String> {
-    let names = op.attr(key).and_then(|a| hsir_analysis::attrs::strings(&a.value));
+pub fn written_names(item: &Item, op: &OpData, key: &str) -> Vec<String> {
+    let names = item.attr(op, key).and_then(|a| hsir_analysis::attrs::strings(&a.value));
     names.unwrap_or_default().into_iter().map(str::to_string).collect()
 }
 
@@ -271,14 +273,14 @@ pub fn parse_integer(text: &str) -> Option<u64> {
 }
 
 /// CIRCT's `initValues = [1, 2]` of a buffer; `None` when absent or not all integers.
-pub fn init_values(op: &OpData) -> Option<Vec<u64>> {
-    integer_list(op, "initValues")
+pub fn init_values(item: &Item, op: &OpData) -> Option<Vec<u64>> {
+    integer_list(item, op, "initValues")
 }
 
 /// An attribute holding a list of integers (`[1, 2]`, `[3 : i32]`); `None` when absent or not
 /// all integers.
-pub fn integer_list(op: &OpData, key: &str) -> Option<Vec<u64>> {
-    let attr = op.attr(key)?;
+pub fn integer_list(item: &Item, op: &OpData, key: &str) -> Option<Vec<u64>> {
+    let attr = item.attr(op, key)?;
     hsir_analysis::attrs::array(&attr.value)?.into_iter().map(parse_integer).collect()
 }
 

@@ -277,7 +277,7 @@ fn stimulus(
     for left in &outcome.leftovers {
         if left.site.instances.is_empty() {
             let label = func.item.values[left.value as usize]
-                .display(hsir_analysis::ir::group_len(&func.item, left.value));
+                .display(&func.item, hsir_analysis::ir::group_len(&func.item, left.value));
             leftovers.insert(label);
         }
         diagnostics.push(Diagnostic::new(

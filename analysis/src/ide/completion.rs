@@ -470,7 +470,7 @@ fn values(cx: &Cx<'_, '_>, tokens: &[Tok<'_>]) -> Vec<Completion> {
         if line.contains_range(item.abs(value.range)) {
             continue;
         }
-        let label = value.display(ir::group_len(lowered, id));
+        let label = value.display(lowered, ir::group_len(lowered, id));
         let mut completion =
             cx.completion(&label, CompletionKind::Value, Insert::Text(label.clone()));
         completion.detail = item.type_of(id).map(|ty| ty.to_string());
@@ -496,7 +496,7 @@ fn cursor_block(cx: &Cx<'_, '_>) -> Option<(RegionId, BlockId)> {
     let owner_range = item.syntax_abs(owner_node.text_range());
     let lowered = &item.lowered.item;
     let owner = lowered.ops.iter().position(|op| item.abs(op.range) == owner_range)?;
-    let region = *lowered.ops[owner].regions.get(region_index)?;
+    let region = *lowered.op_regions(&lowered.ops[owner]).get(region_index)?;
     let block = *lowered.regions.get(region as usize)?.blocks.get(block_index)?;
     Some((region, block))
 }
@@ -548,7 +548,7 @@ fn visible_values(
                     matches!(OpKind::of(op), Some(OpKind::Constant | OpKind::ArithConstant))
                         || op.name.ends_with(".constant");
                 if own || !pipeline || reading_src || constant {
-                    out.extend(&op.results);
+                    out.extend(item.lowered.item.results(op));
                 }
             }
         }
@@ -756,7 +756,7 @@ fn written_buffer_type(cx: &Cx<'_, '_>) -> Option<BufferType> {
         .enumerate()
         .filter(|(_, op)| op.range.contains_inclusive(local) && op.block.is_some())
         .min_by_key(|(_, op)| op.range.len())?;
-    crate::dataflow::buffer_info(op, id as u32)?.buffer_type()
+    crate::dataflow::buffer_info(&item.lowered.item, op, id as u32)?.buffer_type()
 }
 
 fn timing(cx: &Cx<'_, '_>) -> Vec<Completion> {

@@ -93,7 +93,7 @@ pub fn graph(item: &ItemView<'_>) -> Option<Graph> {
         let (label, kind, range) = match fg.graph[n] {
             Node::Arg { value, .. } => {
                 let v = &lowered.values[value as usize];
-                (v.name.clone(), NodeKind::Arg, v.range)
+                (lowered.str(v.name).to_string(), NodeKind::Arg, v.range)
             }
             Node::Op(op) => {
                 let data = &lowered.ops[op as usize];
@@ -137,7 +137,7 @@ pub fn graph(item: &ItemView<'_>) -> Option<Graph> {
         out.edges.push(GraphEdge {
             from: index_of[a.index()],
             to: index_of[b.index()],
-            label: value.display(group_len(lowered, edge.value)),
+            label: value.display(&item.lowered.item, group_len(lowered, edge.value)),
             on_cycle,
             back: on_cycle && into_merge,
         });
@@ -150,11 +150,11 @@ pub fn graph(item: &ItemView<'_>) -> Option<Graph> {
 fn op_label(item: &crate::ir::Item, op: OpId) -> String {
     let data = &item.ops[op as usize];
     let name = data.short_name().trim_start_matches(Dialect::Arith.prefix());
-    match data.results.first() {
+    match item.results(data).first() {
         Some(&v) => {
             let value = &item.values[v as usize];
             match value.def {
-                Def::Result { .. } => format!("{name} {}", value.name),
+                Def::Result { .. } => format!("{name} {}", item.str(value.name)),
                 Def::Arg { .. } => name.to_string(),
             }
         }

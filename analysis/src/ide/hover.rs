@@ -118,7 +118,7 @@ fn buffer_word_at(ir: &Item, local: TextRange) -> Option<(OpId, TextRange)> {
         if !OpKind::of(data).is_some_and(OpKind::is_buffer) {
             return None;
         }
-        let (_, range) = data.words.iter().find(|(_, r)| r.contains_range(local))?;
+        let (_, range) = ir.words(data).iter().find(|(_, r)| r.contains_range(local))?;
         Some((op, *range))
     })
 }
@@ -170,8 +170,8 @@ fn block_hover(item: &ItemView<'_>, label: &str, local: TextRange) -> Option<Hov
         .map(|&v| {
             let value = &ir.values[v as usize];
             match &value.ty {
-                Some(ty) => format!("`{} : {ty}`", value.name),
-                None => format!("`{}`", value.name),
+                Some(ty) => format!("`{} : {ty}`", ir.str(value.name)),
+                None => format!("`{}`", ir.str(value.name)),
             }
         })
         .collect();
@@ -287,7 +287,7 @@ fn spelling(written: &str, ty: &Type, style: Option<Style>, in_function: bool) -
 fn attribute_at(ir: &Item, local: TextRange) -> Option<(OpId, usize)> {
     (0..ir.ops.len() as OpId)
         .filter_map(|op| {
-            let attrs = &ir.ops[op as usize].attrs;
+            let attrs = ir.attrs(&ir.ops[op as usize]);
             let i = attrs.iter().position(|a| a.range.contains_range(local))?;
             Some((op, i))
         })
@@ -301,7 +301,7 @@ fn attribute_hover(item: &ItemView<'_>, local: TextRange) -> Option<Hover> {
     let ir = &item.lowered.item;
     let (op, index) = attribute_at(ir, local)?;
     let data = &ir.ops[op as usize];
-    let attr = &data.attrs[index];
+    let attr = &ir.attrs(data)[index];
     let kind = OpKind::of(data);
     let function = data.signature.is_some();
     // Inside `hw.parameters = {...}`: the entry under the cursor.
@@ -422,7 +422,7 @@ fn style(item: &ItemView<'_>) -> Option<Style> {
 
 /// `%x`, `%x#1`, or `%x:3` for a whole group.
 fn value_name(ir: &Item, value: ValueId) -> String {
-    ir.values[value as usize].display(ir::group_len(ir, value))
+    ir.values[value as usize].display(ir, ir::group_len(ir, value))
 }
 
 fn value_markdown(item: &ItemView<'_>, values: &[ValueId]) -> String {
@@ -575,14 +575,14 @@ fn producer(item: &ItemView<'_>, value: ValueId) -> String {
 
 /// ` (\`%3\`)`: the names an op's results are known by, to tell ops of one name apart.
 fn results_suffix(ir: &Item, op: OpId) -> String {
-    let groups: Vec<String> = ir.ops[op as usize]
-        .result_groups
+    let groups: Vec<String> = ir
+        .result_groups(&ir.ops[op as usize])
         .iter()
         .map(|g| {
             if g.count > 1 {
-                format!("`{}:{}`", g.name, g.count)
+                format!("`{}:{}`", ir.str(g.name), g.count)
             } else {
-                format!("`{}`", g.name)
+                format!("`{}`", ir.str(g.name))
             }
         })
         .collect();
@@ -598,7 +598,7 @@ fn arg_owner(ir: &Item, block: BlockId, n: u32) -> String {
     let region = &ir.regions[data.region as usize];
     let owner = &ir.ops[region.owner as usize];
     let entry = region.blocks.first() == Some(&block);
-    if entry && owner.regions.first() == Some(&data.region) {
+    if entry && ir.op_regions(owner).first() == Some(&data.region) {
         if let Some(name) = owner.signature.as_ref().and_then(|s| s.name.as_ref()) {
             return format!("argument #{n} of `{}`", name.0);
         }
@@ -614,7 +614,7 @@ fn arg_owner(ir: &Item, block: BlockId, n: u32) -> String {
 
 fn consumers(item: &ItemView<'_>, value: ValueId) -> String {
     let ir = &item.lowered.item;
-    let uses = &ir.values[value as usize].uses;
+    let uses = ir.value_uses(&ir.values[value as usize]);
     if uses.is_empty() {
         return "\n**consumed by** nothing: unused\n".to_string();
     }
@@ -622,7 +622,7 @@ fn consumers(item: &ItemView<'_>, value: ValueId) -> String {
     for &u in uses {
         let use_ = &ir.uses[u as usize];
         let op = &ir.ops[use_.op as usize];
-        let position = op.operands.iter().position(|&x| x == u).unwrap_or(0);
+        let position = ir.operands(op).iter().position(|&x| x == u).unwrap_or(0);
         let role = crate::ide::signature_help::operand_role(item, use_.op, position)
             .map_or(String::new(), |r| format!(" ({r})"));
         let _ = writeln!(
@@ -729,16 +729,16 @@ pub(crate) fn op_signature(item: &ItemView<'_>, op: OpId) -> Option<String> {
             .enumerate()
             .map(|(i, t)| match t {
                 Some(t) => t.to_string(),
-                None => data
-                    .operands
+                None => ir
+                    .operands(data)
                     .get(i)
                     .and_then(|&u| ir.uses[u as usize].value)
                     .and_then(|v| item.type_of(v))
                     .map_or("?".to_string(), |t| t.to_string()),
             })
             .collect();
-        let results = data
-            .results
+        let results = ir
+            .results(data)
             .iter()
             .enumerate()
             .map(|(i, &v)| match item.type_of(v) {
@@ -751,7 +751,7 @@ pub(crate) fn op_signature(item: &ItemView<'_>, op: OpId) -> Option<String> {
     let written = |entries: &[TypeEntry]| -> Vec<String> {
         signatures::flat_types(entries).iter().map(|t| t.to_string()).collect()
     };
-    if let Some((ins, outs)) = data.types.iter().find_map(|e| match e {
+    if let Some((ins, outs)) = ir.types(data).iter().find_map(|e| match e {
         TypeEntry::Function(ins, outs, _) => Some((ins, outs)),
         _ => None,
     }) {
@@ -759,8 +759,8 @@ pub(crate) fn op_signature(item: &ItemView<'_>, op: OpId) -> Option<String> {
         let outs = outs.iter().map(|w| w.ty.to_string()).collect();
         return Some(format!("{} -> {}", list(ins), list(outs)));
     }
-    let before = written(&data.types);
-    let after = written(&data.types_after);
+    let before = written(ir.types(data));
+    let after = written(ir.types_after(data));
     match (before.is_empty(), after.is_empty()) {
         (true, true) => None,
         (false, true) => Some(format!(": {}", before.join(", "))),
@@ -826,8 +826,8 @@ fn buffer_markdown(ir: &Item, hover: &BufferHover) -> String {
             .channel_buffers
             .iter()
             .map(|&b| {
-                let name = ir.ops[b as usize]
-                    .results
+                let name = ir
+                    .results(&ir.ops[b as usize])
                     .first()
                     .map_or("?".to_string(), |&v| value_name(ir, v));
                 if b == hover.info.op {
@@ -908,7 +908,7 @@ pub(crate) struct Stages {
 impl Stages {
     pub fn of(item: &ItemView<'_>, pipeline: OpId) -> Option<Stages> {
         let ir = &item.lowered.item;
-        let region = *ir.ops.get(pipeline as usize)?.regions.first()?;
+        let region = *ir.op_regions(ir.ops.get(pipeline as usize)?).first()?;
         let blocks = &ir.regions[region as usize].blocks;
         let mut order = vec![*blocks.first()?];
         loop {
@@ -985,7 +985,7 @@ fn pipeline_markdown(item: &ItemView<'_>, value: ValueId) -> String {
     let ir = &item.lowered.item;
     let Some((pipeline, block)) = def_block(ir, value).and_then(|b| pipeline_block(ir, b)) else {
         // Defined outside: say so when a pipeline reads it.
-        let inside = ir.values[value as usize].uses.iter().any(|&u| {
+        let inside = ir.value_uses(&ir.values[value as usize]).iter().any(|&u| {
             ir.ops[ir.uses[u as usize].op as usize]
                 .block
                 .and_then(|b| pipeline_block(ir, b))
@@ -1015,15 +1015,15 @@ fn pipeline_markdown(item: &ItemView<'_>, value: ValueId) -> String {
                     let _ = writeln!(
                         out,
                         "- arrives as register {n} of the previous stage's `regs`, from `{}`",
-                        ir.uses[u as usize].text
+                        ir.str(ir.uses[u as usize].text)
                     );
                 } else if let Some(&u) = pass.get(n - regs.len()) {
-                    let _ = writeln!(out, "- arrives as pass-through {} of the previous stage's `pass` (no register), from `{}`", n - regs.len(), ir.uses[u as usize].text);
+                    let _ = writeln!(out, "- arrives as pass-through {} of the previous stage's `pass` (no register), from `{}`", n - regs.len(), ir.str(ir.uses[u as usize].text));
                 }
             }
         }
     }
-    for &u in &ir.values[value as usize].uses {
+    for &u in ir.value_uses(&ir.values[value as usize]) {
         let use_ = &ir.uses[u as usize];
         let op = &ir.ops[use_.op as usize];
         let used_stage = op
@@ -1068,8 +1068,7 @@ fn pipeline_markdown(item: &ItemView<'_>, value: ValueId) -> String {
 /// The operands a `pipeline.stage` sends: those of `regs(...)`, then those of `pass(...)`.
 fn sent_values(ir: &Item, stage: OpId) -> (Vec<ir::UseId>, Vec<ir::UseId>) {
     let in_group = |keyword: &str| -> Vec<ir::UseId> {
-        ir.ops[stage as usize]
-            .operands
+        ir.operands(&ir.ops[stage as usize])
             .iter()
             .copied()
             .filter(|&u| matches!(&ir.uses[u as usize].container, Container::Keyword(k) if k == keyword))

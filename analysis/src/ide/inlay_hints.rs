@@ -67,13 +67,13 @@ fn type_hints(item: &ItemView<'_>, out: &mut Vec<InlayHint>) {
         if op.generic || op.results.is_empty() || !op.types_after.is_empty() {
             continue;
         }
-        if op.types.iter().any(|e| matches!(e, TypeEntry::Function(..))) {
+        if ir.types(op).iter().any(|e| matches!(e, TypeEntry::Function(..))) {
             continue;
         }
-        let written = signatures::flat_types(&op.types);
+        let written = signatures::flat_types(ir.types(op));
         let mut next = 0;
-        for group in &op.result_groups {
-            let values = op.results.get(next..next + group.count as usize).unwrap_or(&[]);
+        for group in ir.result_groups(op) {
+            let values = ir.results(op).get(next..next + group.count as usize).unwrap_or(&[]);
             next += group.count as usize;
             let types: Option<Vec<&Type>> = values.iter().map(|&v| item.type_of(v)).collect();
             let Some(types) = types.filter(|t| !t.is_empty()) else { continue };
@@ -101,7 +101,7 @@ fn latency_hints(item: &ItemView<'_>, out: &mut Vec<InlayHint>) {
     for (op, info) in buffers.iter().enumerate() {
         let Some(info) = info else { continue };
         let data = &ir.ops[op];
-        let Some(group) = data.result_groups.first() else { continue };
+        let Some(group) = ir.result_groups(data).first() else { continue };
         let own = info.latency();
         let mut label = short_timing(own);
         let upstream = upstream_latency(ir, &buffers, op as OpId);
@@ -121,7 +121,7 @@ fn upstream_latency(
     if !dataflow::is_channel_buffer(ir, buffers, op) {
         return None;
     }
-    let input = ir.uses[*ir.ops[op as usize].operands.first()? as usize].value?;
+    let input = ir.uses[*ir.operands(&ir.ops[op as usize]).first()? as usize].value?;
     let (crossed, _) = dataflow::upstream_buffers(ir, buffers, input);
     // A ring of buffers comes back to `op`: count each buffer once.
     let crossed: Vec<OpId> = crossed.into_iter().take_while(|&b| b != op).collect();

@@ -86,10 +86,10 @@ pub fn signature_help(analysis: &Analysis<'_>, pos: FilePosition) -> Option<Sign
 pub fn operand_role(item: &ItemView<'_>, op: OpId, position: usize) -> Option<String> {
     let ir = &item.lowered.item;
     let data = ir.ops.get(op as usize)?;
-    let use_ = ir.uses.get(*data.operands.get(position)? as usize)?;
+    let use_ = ir.uses.get(*ir.operands(data).get(position)? as usize)?;
     match (&use_.container, OpKind::of(data)) {
         (Container::Keyword(k), Some(OpKind::PipelineStage)) if k == "regs" || k == "pass" => {
-            let index = data.operands[..position]
+            let index = ir.operands(data)[..position]
                 .iter()
                 .filter(|&&u| ir.uses[u as usize].container == use_.container)
                 .count();
@@ -99,9 +99,9 @@ pub fn operand_role(item: &ItemView<'_>, op: OpId, position: usize) -> Option<St
         _ if data.name == "hw.output" => return Some(format!("output {position}")),
         _ => {}
     }
-    let first_plain = data.operands.first().map(|&u| ir.uses[u as usize].container.clone());
-    let loads = entry(&data.bracket_entries, "ld");
-    let stores = entry(&data.bracket_entries, "st");
+    let first_plain = ir.operands(data).first().map(|&u| ir.uses[u as usize].container.clone());
+    let loads = entry(ir.bracket_entries(data), "ld");
+    let stores = entry(ir.bracket_entries(data), "st");
     let callee = data.symbol.as_ref().map(|(name, _)| {
         let name = name.trim_start_matches('@').trim_matches('"').to_string();
         (name, Vec::new())

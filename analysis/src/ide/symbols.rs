@@ -322,8 +322,8 @@ fn item_search(view: &ItemView<'_>, start: TextSize) -> Vec<SearchEntry> {
         if OpKind::of(op) != Some(OpKind::Instance) {
             continue;
         }
-        let results = results_text(op);
-        let own = handshake_name(op).or_else(|| (!results.is_empty()).then_some(results));
+        let results = results_text(ir, op);
+        let own = handshake_name(ir, op).or_else(|| (!results.is_empty()).then_some(results));
         let callee = op.symbol.as_ref().map(|(callee, _)| callee.as_str());
         let name = match (own, callee) {
             (Some(own), Some(callee)) => format!("{own} {callee}"),
@@ -489,7 +489,7 @@ impl<'a, 'v> ItemContext<'a, 'v> {
         let op = &ir.ops[id as usize];
         let pipeline = is_pipeline(op);
         let stages = if pipeline { self.stage_order(id) } else { HashMap::new() };
-        for &region in &op.regions {
+        for &region in ir.op_regions(op) {
             for &block in &ir.regions[region as usize].blocks {
                 let mut inner = Vec::new();
                 for &child in &ir.blocks[block as usize].ops {
@@ -541,10 +541,10 @@ impl<'a, 'v> ItemContext<'a, 'v> {
         let ir = self.ir();
         let op = &ir.ops[id as usize];
         let item = self.item;
-        let results = results_text(op);
+        let results = results_text(self.ir(), op);
         let (kind, name, detail) = if is_pipeline(op) {
-            let stages = ir.ops[id as usize]
-                .regions
+            let stages = ir
+                .op_regions(&ir.ops[id as usize])
                 .first()
                 .map_or(0, |&r| ir.regions[r as usize].blocks.len());
             let name = self
@@ -554,7 +554,7 @@ impl<'a, 'v> ItemContext<'a, 'v> {
             let plural = if stages == 1 { "" } else { "s" };
             (SymbolKind::Pipeline, name, Some(format!("{}, {stages} stage{plural}", op.name)))
         } else if is_memory(op) {
-            let name = handshake_name(op)
+            let name = handshake_name(self.ir(), op)
                 .or_else(|| (!results.is_empty()).then(|| results.clone()))
                 .unwrap_or_else(|| op.short_name().to_string());
             let bracket = self
@@ -567,7 +567,7 @@ impl<'a, 'v> ItemContext<'a, 'v> {
             };
             (SymbolKind::Memory, name, Some(detail))
         } else if let Some(info) = self.buffers.get(id as usize).and_then(|b| b.as_ref()) {
-            let name = handshake_name(op)
+            let name = handshake_name(self.ir(), op)
                 .or_else(|| (!results.is_empty()).then(|| results.clone()))
                 .unwrap_or_else(|| op.short_name().to_string());
             let type_name = match &info.kind {
@@ -611,7 +611,7 @@ impl<'a, 'v> ItemContext<'a, 'v> {
         let end = last_op.map_or(focus.end(), |r| r.end().max(focus.end()));
         let detail = if kind == SymbolKind::Block && !data.args.is_empty() {
             let args: Vec<&str> =
-                data.args.iter().map(|&v| ir.values[v as usize].name.as_str()).collect();
+                data.args.iter().map(|&v| ir.str(ir.values[v as usize].name)).collect();
             Some(format!("({})", args.join(", ")))
         } else {
             None
@@ -631,7 +631,7 @@ impl<'a, 'v> ItemContext<'a, 'v> {
     fn stage_order(&self, pipeline: OpId) -> HashMap<BlockId, usize> {
         let ir = self.ir();
         let mut order = HashMap::new();
-        let Some(&region) = ir.ops[pipeline as usize].regions.first() else { return order };
+        let Some(&region) = ir.op_regions(&ir.ops[pipeline as usize]).first() else { return order };
         let blocks = &ir.regions[region as usize].blocks;
         let mut current = blocks.first().copied();
         while let Some(block) = current {
@@ -697,17 +697,23 @@ fn item_kind(op: &OpData) -> SymbolKind {
 }
 
 /// Dynamatic's `handshake.name = "fork0"`, unquoted.
-fn handshake_name(op: &OpData) -> Option<String> {
-    let value = &op.attr("handshake.name")?.value;
+fn handshake_name(item: &Item, op: &OpData) -> Option<String> {
+    let value = &item.attr(op, "handshake.name")?.value;
     let name = value.trim().trim_matches('"');
     (!name.is_empty()).then(|| name.to_string())
 }
 
 /// `%a, %b:2` as the op's result list writes it.
-fn results_text(op: &OpData) -> String {
-    op.result_groups
+fn results_text(item: &Item, op: &OpData) -> String {
+    item.result_groups(op)
         .iter()
-        .map(|g| if g.explicit_count { format!("{}:{}", g.name, g.count) } else { g.name.clone() })
+        .map(|g| {
+            if g.explicit_count {
+                format!("{}:{}", item.str(g.name), g.count)
+            } else {
+                item.str(g.name).to_string()
+            }
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -73,7 +73,7 @@ pub struct BufferHover {
 /// Dynamatic's `init`).
 pub fn buffer_hover(item: &Item, op: OpId) -> Option<BufferHover> {
     let data = item.ops.get(op as usize)?;
-    let info = dataflow::buffer_info(data, op)?;
+    let info = dataflow::buffer_info(item, data, op)?;
     let buffers = dataflow::buffers(item);
     let channel_buffers = chain(item, &buffers, op);
     let channel_latency = channel_buffers
@@ -98,7 +98,7 @@ pub fn buffer_hover(item: &Item, op: OpId) -> Option<BufferHover> {
 /// The buffers of the channel through `op`, in channel order, `op` included.
 fn chain(item: &Item, buffers: &[Option<BufferInfo>], op: OpId) -> Vec<OpId> {
     let data = &item.ops[op as usize];
-    let mut out = match data.operands.first().and_then(|&u| item.uses[u as usize].value) {
+    let mut out = match item.operands(data).first().and_then(|&u| item.uses[u as usize].value) {
         Some(input) => dataflow::upstream_buffers(item, buffers, input).0,
         None => Vec::new(),
     };
@@ -108,7 +108,7 @@ fn chain(item: &Item, buffers: &[Option<BufferInfo>], op: OpId) -> Vec<OpId> {
     }
     out.reverse();
     out.push(op);
-    if let Some(&result) = data.results.first() {
+    if let Some(&result) = item.results(data).first() {
         for b in dataflow::channel_buffers(item, buffers, result).0 {
             if out.contains(&b) {
                 break;
@@ -377,30 +377,31 @@ impl MemoryPorts {
 fn memory_ports(item: &Item, op: &OpData, style: Style) -> Option<(Vec<UseId>, Vec<ValueId>)> {
     let container = |u: UseId| &item.uses[u as usize].container;
     let paren: Vec<UseId> =
-        op.operands.iter().copied().filter(|&u| *container(u) == Container::Paren).collect();
+        item.operands(op).iter().copied().filter(|&u| *container(u) == Container::Paren).collect();
     let all_but_last = |v: &[ValueId]| v[..v.len().saturating_sub(1)].to_vec();
     match OpKind::of(op)? {
         OpKind::MemController => {
-            let listed = op.types.iter().find_map(|e| match e {
+            let listed = item.types(op).iter().find_map(|e| match e {
                 TypeEntry::Function(_, results, _) => Some(results.len()),
                 _ => None,
             });
             let results = match listed {
-                Some(n) => op.results[..n.min(op.results.len())].to_vec(),
-                None => all_but_last(&op.results),
+                Some(n) => item.results(op)[..n.min(item.results(op).len())].to_vec(),
+                None => all_but_last(item.results(op)),
             };
             Some((paren, results))
         }
-        OpKind::Lsq if op.operands.iter().any(|&u| *container(u) == Container::Bracket) => {
-            Some((all_but_last(paren.get(1..).unwrap_or_default()), all_but_last(&op.results)))
+        OpKind::Lsq if item.operands(op).iter().any(|&u| *container(u) == Container::Bracket) => {
+            Some((all_but_last(paren.get(1..).unwrap_or_default()), all_but_last(item.results(op))))
         }
-        OpKind::Lsq => Some((paren, op.results.clone())),
+        OpKind::Lsq => Some((paren, item.results(op).to_vec())),
         OpKind::Memory if style == Style::Dynamatic => {
-            Some((op.operands.clone(), op.results.clone()))
+            Some((item.operands(op).to_vec(), item.results(op).to_vec()))
         }
-        OpKind::ExtMemory if style == Style::Dynamatic => {
-            Some((op.operands.get(1..).unwrap_or_default().to_vec(), op.results.clone()))
-        }
+        OpKind::ExtMemory if style == Style::Dynamatic => Some((
+            item.operands(op).get(1..).unwrap_or_default().to_vec(),
+            item.results(op).to_vec(),
+        )),
         _ => None,
     }
 }
@@ -417,16 +418,17 @@ fn unbufferizable(
 ) {
     let item = cx.item;
     let op = &item.ops[info.op as usize];
-    let Some(input) = item.uses[op.operands[0] as usize].value else { return };
+    let Some(input) = item.uses[cx.item.operands(op)[0] as usize].value else { return };
     let source = dataflow::upstream_buffers(item, &cx.buffers, input).1;
-    let (_, consumer) = dataflow::channel_buffers(item, &cx.buffers, op.results[0]);
-    let port_operand = consumer
-        .filter(|&(c, i)| ports.operands[item.ops[c as usize].operands[i as usize] as usize]);
+    let (_, consumer) = dataflow::channel_buffers(item, &cx.buffers, cx.item.results(op)[0]);
+    let port_operand = consumer.filter(|&(c, i)| {
+        ports.operands[item.operands(&item.ops[c as usize])[i as usize] as usize]
+    });
     let memref = cx.ty(source).is_some_and(is_memref);
     if !memref && ports.results[source as usize].is_none() && port_operand.is_none() {
         return;
     }
-    let name = item.values[source as usize].display(crate::ir::group_len(item, source));
+    let name = item.values[source as usize].display(cx.item, crate::ir::group_len(item, source));
     let mut d = if memref {
         Diagnostic::new(
             Code::UnbufferizableChannel,
@@ -447,7 +449,7 @@ fn unbufferizable(
         .with_related(interface.name_range, format!("the `{}` whose port it is", interface.short_name()))
     } else if let Some((consumer, operand)) = port_operand {
         let interface = &item.ops[consumer as usize];
-        let use_ = &item.uses[interface.operands[operand as usize] as usize];
+        let use_ = &item.uses[cx.item.operands(interface)[operand as usize] as usize];
         Diagnostic::new(
             Code::UnbufferizableChannel,
             op.name_range,
@@ -476,13 +478,13 @@ fn remove_buffer(cx: &Context<'_>, op: &OpData) -> Option<Fix> {
     if !text[line_start..start].trim().is_empty() || !text[end..line_end].trim().is_empty() {
         return None;
     }
-    let input = &cx.item.uses[op.operands[0] as usize].text;
+    let input = cx.item.str(cx.item.uses[cx.item.operands(op)[0] as usize].text);
     let mut edits = vec![TextEdit {
         range: TextRange::new(TextSize::from(line_start as u32), TextSize::from(line_end as u32)),
         new_text: String::new(),
     }];
-    for &u in &cx.item.values[op.results[0] as usize].uses {
-        edits.push(TextEdit { range: cx.item.uses[u as usize].range, new_text: input.clone() });
+    for &u in cx.item.value_uses(&cx.item.values[cx.item.results(op)[0] as usize]) {
+        edits.push(TextEdit { range: cx.item.uses[u as usize].range, new_text: input.to_string() });
     }
     Some(Fix { label: "Remove the buffer".to_string(), edits })
 }
@@ -507,7 +509,7 @@ fn lsq_accesses(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         if !matches!(kind, Some(OpKind::Load | OpKind::Store)) || op.broken {
             continue;
         }
-        let Some(lsq) = op.results.iter().find_map(|&r| {
+        let Some(lsq) = cx.item.results(op).iter().find_map(|&r| {
             let (_, consumer) = dataflow::channel_buffers(item, &cx.buffers, r);
             consumer
                 .map(|(c, _)| c)
@@ -515,8 +517,9 @@ fn lsq_accesses(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         }) else {
             continue;
         };
-        let unbuffered: Vec<UseId> = op
-            .operands
+        let unbuffered: Vec<UseId> = cx
+            .item
+            .operands(op)
             .iter()
             .copied()
             .filter(|&u| {
@@ -535,8 +538,10 @@ fn lsq_accesses(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         if unbuffered.is_empty() {
             continue;
         }
-        let inputs: Vec<String> =
-            unbuffered.iter().map(|&u| format!("`{}`", item.uses[u as usize].text)).collect();
+        let inputs: Vec<String> = unbuffered
+            .iter()
+            .map(|&u| format!("`{}`", item.str(item.uses[u as usize].text)))
+            .collect();
         let mut d = Diagnostic::new(
             Code::LsqAccessUnbuffered,
             op.name_range,

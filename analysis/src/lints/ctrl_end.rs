@@ -45,7 +45,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     let Some(entry) = item
         .ops
         .first()
-        .and_then(|f| f.regions.first())
+        .and_then(|f| cx.item.op_regions(f).first())
         .and_then(|&r| item.regions[r as usize].blocks.first().copied())
     else {
         return;
@@ -63,13 +63,13 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
             continue;
         }
         let Some(i) = OpKind::ctrl_end_operand(item, op, cx.era) else { continue };
-        let use_ = &item.uses[op.operands[i] as usize];
+        let use_ = &item.uses[cx.item.operands(op)[i] as usize];
         let Some(ctrl_end) = use_.value else { continue };
         let Some(through) = from_start(cx, ctrl_end, start) else { continue };
         let Some(store) = late_store(cx, id as OpId, start) else { continue };
         let iface = iface_label(cx, id as OpId);
         let store_op = &item.ops[store.op as usize];
-        let store_name = match store_op.results.first() {
+        let store_name = match cx.item.results(store_op).first() {
             Some(&v) => format!("`{}` `{}`", store_op.short_name(), name(cx, v)),
             None => format!("`{}`", store_op.short_name()),
         };
@@ -80,7 +80,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         };
         let message = format!(
             "the end control `{}` of {iface} is {start_name}{route}: the interface may report itself done before its {store_name} {} has landed, so `end` may fire before memory is final; Dynamatic's rule makes it the control of the function's return block",
-            use_.text, store.place
+            cx.item.str(use_.text), store.place
         );
         acc.push(
             Diagnostic::new(Code::CtrlEndFromStart, use_.range, message)
@@ -92,7 +92,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
 
 /// "the start token `%arg10` (`start`)".
 fn start_label(cx: &Context<'_>, n: usize, start: ValueId) -> String {
-    let named = cx.item.ops[0].attr("argNames").and_then(|a| {
+    let named = cx.item.attr(&cx.item.ops[0], "argNames").and_then(|a| {
         crate::attrs::strings(&a.value).and_then(|names| names.get(n).map(|s| s.to_string()))
     });
     match named {
@@ -102,19 +102,22 @@ fn start_label(cx: &Context<'_>, n: usize, start: ValueId) -> String {
 }
 
 fn name(cx: &Context<'_>, v: ValueId) -> String {
-    cx.item.values[v as usize].display(ir::group_len(cx.item, v))
+    cx.item.values[v as usize].display(cx.item, ir::group_len(cx.item, v))
 }
 
 /// "`lsq` of `%arg2` (`lsq2`)".
 fn iface_label(cx: &Context<'_>, id: OpId) -> String {
     let op = &cx.item.ops[id as usize];
     let mut label = format!("`{}`", op.short_name());
-    if let Some(&u) =
-        op.operands.iter().find(|&&u| cx.item.uses[u as usize].container == Container::Bracket)
+    if let Some(&u) = cx
+        .item
+        .operands(op)
+        .iter()
+        .find(|&&u| cx.item.uses[u as usize].container == Container::Bracket)
     {
-        label.push_str(&format!(" of `{}`", cx.item.uses[u as usize].text));
+        label.push_str(&format!(" of `{}`", cx.item.str(cx.item.uses[u as usize].text)));
     }
-    if let Some(n) = op.attr("handshake.name") {
+    if let Some(n) = cx.item.attr(op, "handshake.name") {
         label.push_str(&format!(" (`{}`)", n.value.trim().trim_matches('"')));
     }
     label
@@ -145,7 +148,7 @@ fn from_start(cx: &Context<'_>, mut value: ValueId, start: ValueId) -> Option<Ve
         if !through.contains(&key) {
             through.push(key);
         }
-        value = item.uses[data.operands[0] as usize].value?;
+        value = item.uses[cx.item.operands(data)[0] as usize].value?;
     }
 }
 
@@ -171,13 +174,13 @@ fn late_store(cx: &Context<'_>, iface: OpId, start: ValueId) -> Option<LateStore
         }
         let data = &item.ops[op as usize];
         let lsq = OpKind::of(data) == Some(OpKind::Lsq);
-        for (j, &u) in data.operands.iter().enumerate() {
+        for (j, &u) in cx.item.operands(data).iter().enumerate() {
             let Some(mut v) = item.uses[u as usize].value else { continue };
             // Through buffers.
             let producer = loop {
                 let Def::Result { op: p, .. } = item.values[v as usize].def else { break None };
                 if dataflow::is_channel_buffer(item, &cx.buffers, p) {
-                    match item.uses[item.ops[p as usize].operands[0] as usize].value {
+                    match item.uses[item.operands(&item.ops[p as usize])[0] as usize].value {
                         Some(next) => v = next,
                         None => break None,
                     }
@@ -190,7 +193,7 @@ fn late_store(cx: &Context<'_>, iface: OpId, start: ValueId) -> Option<LateStore
                 Some(k) if k.is_store() && !stores.contains(&p) => {
                     stores.push(p);
                     // An LSQ's group: its allocation token, the last control before the access.
-                    let alloc = data.operands[..j]
+                    let alloc = cx.item.operands(data)[..j]
                         .iter()
                         .rev()
                         .filter(|&&a| item.uses[a as usize].container == Container::Paren)
@@ -208,10 +211,10 @@ fn late_store(cx: &Context<'_>, iface: OpId, start: ValueId) -> Option<LateStore
     stores.retain(|s| !with_start.contains(s));
     stores.sort_unstable();
     // The entry block: Dynamatic's bb 0, or the first block a snippet without one uses.
-    let entry = item.ops.iter().skip(1).filter_map(block).min();
+    let entry = item.ops.iter().skip(1).filter_map(|op| block(item, op)).min();
     stores.into_iter().find_map(|s| {
         let op = &item.ops[s as usize];
-        match block(op) {
+        match block(item, op) {
             Some(bb) => {
                 (Some(bb) != entry).then(|| LateStore { op: s, place: format!("in block {bb}") })
             }
@@ -221,8 +224,8 @@ fn late_store(cx: &Context<'_>, iface: OpId, start: ValueId) -> Option<LateStore
 }
 
 /// The basic block an op came from (`handshake.bb`).
-fn block(op: &crate::ir::OpData) -> Option<u64> {
-    dataflow::attribute_scalar(&op.attr("handshake.bb")?.value).trim().parse().ok()
+fn block(item: &crate::ir::Item, op: &crate::ir::OpData) -> Option<u64> {
+    dataflow::attribute_scalar(&item.attr(op, "handshake.bb")?.value).trim().parse().ok()
 }
 
 /// Whether a loop feeds op `op`: a dataflow cycle upstream of it that does not pass through a

@@ -375,7 +375,7 @@ fn cycle_through(
 }
 
 fn value_name(cx: &Context<'_>, value: ValueId) -> String {
-    cx.item.values[value as usize].display(crate::ir::group_len(cx.item, value))
+    cx.item.values[value as usize].display(cx.item, crate::ir::group_len(cx.item, value))
 }
 
 fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnostic {
@@ -425,7 +425,7 @@ fn merges_in_cycles(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         if !merge_like || op.results.len() != 1 {
             continue;
         }
-        let output = op.results[0];
+        let output = cx.item.results(op)[0];
         if !cx.graph.value_on_cycle(cx.item, output) {
             continue;
         }
@@ -455,7 +455,7 @@ fn first_fork_without_slot(cx: &Context<'_>, value: ValueId) -> Option<OpId> {
     let mut current = value;
     for _ in 0..cx.item.ops.len() {
         let values = &cx.item.values[current as usize];
-        let &u = values.uses.first()?;
+        let &u = cx.item.value_uses(values).first()?;
         let op_id = cx.item.uses[u as usize].op;
         let op = &cx.item.ops[op_id as usize];
         if matches!(OpKind::of(op), Some(OpKind::Fork | OpKind::LazyFork)) {
@@ -467,7 +467,7 @@ fn first_fork_without_slot(cx: &Context<'_>, value: ValueId) -> Option<OpId> {
         if op.results.len() != 1 {
             return None;
         }
-        current = op.results[0];
+        current = cx.item.results(op)[0];
     }
     None
 }

@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::Context;
 use crate::dataflow::{attribute_scalar, is_control};
-use crate::ir::{group_len, Container, Def, OpData, OpId, UseId, ValueId};
+use crate::ir::{group_len, Container, Def, Item, OpData, OpId, UseId, ValueId};
 use crate::ops::OpKind;
 use crate::signatures;
 use crate::types::Type;
@@ -71,10 +71,10 @@ fn malformed(cx: &Context<'_>, id: OpId, op: &OpData, acc: &mut Vec<Diagnostic>)
     let name = kind.key();
     let err = |msg: String| Diagnostic::new(Code::LoomOpMalformed, op.name_range, msg);
     if kind == OpKind::Stream {
-        stream_attributes(op, acc);
+        stream_attributes(cx.item, op, acc);
     }
     let (ins, outs) = signatures::loom_shape(kind);
-    let (written_ins, written_outs) = written_counts(op);
+    let (written_ins, written_outs) = written_counts(cx.item, op);
     let optional = kind == OpKind::Stream;
     if !optional && written_ins == 0 && written_outs == 0 && !op.generic {
         acc.push(err(format!(
@@ -186,22 +186,25 @@ fn malformed(cx: &Context<'_>, id: OpId, op: &OpData, acc: &mut Vec<Diagnostic>)
 }
 
 /// Operand and result types written (a function type, or the lists around `->`).
-fn written_counts(op: &OpData) -> (usize, usize) {
+fn written_counts(item: &Item, op: &OpData) -> (usize, usize) {
     use crate::ir::TypeEntry;
-    if let Some((ins, outs)) = op.types.iter().find_map(|e| match e {
+    if let Some((ins, outs)) = item.types(op).iter().find_map(|e| match e {
         TypeEntry::Function(i, o, _) => Some((i.len(), o.len())),
         _ => None,
     }) {
         return (ins, outs);
     }
-    (signatures::flat_types(&op.types).len(), signatures::flat_types(&op.types_after).len())
+    (
+        signatures::flat_types(item.types(op)).len(),
+        signatures::flat_types(item.types_after(op)).len(),
+    )
 }
 
-fn stream_attributes(op: &OpData, acc: &mut Vec<Diagnostic>) {
+fn stream_attributes(item: &Item, op: &OpData, acc: &mut Vec<Diagnostic>) {
     for (key, allowed) in
         [("step_op", STEP_OPS), ("cont_cond", CONT_CONDS), ("stop_cond", CONT_CONDS)]
     {
-        let Some(attr) = op.attr(key) else { continue };
+        let Some(attr) = item.attr(op, key) else { continue };
         let value = attribute_scalar(&attr.value);
         if !allowed.contains(&value) {
             acc.push(Diagnostic::new(
@@ -233,10 +236,12 @@ pub(crate) enum LoopClass {
 }
 
 /// Ops whose result is their operand's token sequence unchanged.
-fn is_identity(op: &OpData) -> bool {
+fn is_identity(item: &Item, op: &OpData) -> bool {
     match OpKind::of(op) {
         Some(OpKind::Fork | OpKind::LazyFork | OpKind::Br) => op.operands.len() == 1,
-        Some(OpKind::Buffer) => op.operands.len() == 1 && op.attr("initValues").is_none(),
+        Some(OpKind::Buffer) => {
+            item.operands(op).len() == 1 && item.attr(op, "initValues").is_none()
+        }
         _ => false,
     }
 }
@@ -258,10 +263,10 @@ impl Classes {
             for _ in 0..n {
                 let Def::Result { op, .. } = item.values[current as usize].def else { break };
                 let op = &item.ops[op as usize];
-                if !is_identity(op) {
+                if !is_identity(item, op) {
                     break;
                 }
-                match item.uses[op.operands[0] as usize].value {
+                match item.uses[cx.item.operands(op)[0] as usize].value {
                     Some(next) if next != current => current = next,
                     _ => break,
                 }
@@ -291,9 +296,13 @@ impl Classes {
     /// The stream whose raw streams a gate takes, if its operands come from one.
     fn gate_stream(&self, cx: &Context<'_>, gate: OpId) -> Option<OpId> {
         let op = &cx.item.ops[gate as usize];
-        op.operands.iter().find_map(|&u| match self.of(cx.item.uses[u as usize].value?)? {
-            LoopClass::RawWillContinue { stream } | LoopClass::RawIndex { stream } => Some(stream),
-            _ => None,
+        cx.item.operands(op).iter().find_map(|&u| {
+            match self.of(cx.item.uses[u as usize].value?)? {
+                LoopClass::RawWillContinue { stream } | LoopClass::RawIndex { stream } => {
+                    Some(stream)
+                }
+                _ => None,
+            }
         })
     }
 
@@ -307,11 +316,11 @@ impl Classes {
 }
 
 fn operand_value(cx: &Context<'_>, op: &OpData, i: usize) -> Option<ValueId> {
-    cx.item.uses[*op.operands.get(i)? as usize].value
+    cx.item.uses[*cx.item.operands(op).get(i)? as usize].value
 }
 
 fn display(cx: &Context<'_>, v: ValueId) -> String {
-    cx.item.values[v as usize].display(group_len(cx.item, v))
+    cx.item.values[v as usize].display(cx.item, group_len(cx.item, v))
 }
 
 /// The operand position of a CIRCT load's or store's ctrl: after its addresses and data.
@@ -319,8 +328,9 @@ fn ctrl_operand(cx: &Context<'_>, op: &OpData) -> Option<usize> {
     if !matches!(OpKind::of(op), Some(OpKind::Load | OpKind::Store)) {
         return None;
     }
-    let addresses = op
-        .operands
+    let addresses = cx
+        .item
+        .operands(op)
         .iter()
         .filter(|&&u| cx.item.uses[u as usize].container == Container::Bracket)
         .count();
@@ -337,14 +347,14 @@ fn raw_body_control(cx: &Context<'_>, classes: &Classes, acc: &mut Vec<Diagnosti
             continue;
         }
         let kind = OpKind::of(op);
-        let Some(&key_use) = op.operands.first() else { continue };
+        let Some(&key_use) = cx.item.operands(op).first() else { continue };
         let Some(key) = item.uses[key_use as usize].value else { continue };
         let Some(LoopClass::RawWillContinue { stream }) = classes.of(key) else { continue };
-        let key_text = &item.uses[key_use as usize].text;
+        let key_text = item.str(item.uses[key_use as usize].text);
         match kind {
             Some(loop_op @ (OpKind::Carry | OpKind::Invariant)) => {
                 let short = loop_op.key();
-                let Some(&out) = op.results.first() else { continue };
+                let Some(&out) = cx.item.results(op).first() else { continue };
                 if !cx.ty(out).is_some_and(is_control) {
                     continue;
                 }
@@ -366,7 +376,7 @@ fn raw_body_control(cx: &Context<'_>, classes: &Classes, acc: &mut Vec<Diagnosti
             Some(OpKind::CondBr) => {
                 let Some(data) = operand_value(cx, op, 1) else { continue };
                 let Some(done) = done_token_source(cx, data) else { continue };
-                let data_text = &item.uses[op.operands[1] as usize].text;
+                let data_text = item.str(item.uses[cx.item.operands(op)[1] as usize].text);
                 let d = Diagnostic::new(
                     Code::RawWillContinueBodyControl,
                     item.uses[key_use as usize].range,
@@ -428,7 +438,7 @@ fn reaches_access(
             let op = &item.ops[op_id as usize];
             let position = position as usize;
             if ctrl_operand(cx, op) == Some(position) {
-                return Some((op_id, op.operands[position]));
+                return Some((op_id, cx.item.operands(op)[position]));
             }
             let next: &[ValueId] = match OpKind::of(op) {
                 Some(OpKind::CondBr) if position == 1 => {
@@ -436,7 +446,7 @@ fn reaches_access(
                     if cond == Some(LoopClass::RawWillContinue { stream }) {
                         continue;
                     }
-                    &op.results
+                    cx.item.results(op)
                 }
                 Some(
                     OpKind::Fork
@@ -448,8 +458,8 @@ fn reaches_access(
                     | OpKind::Wait
                     | OpKind::Merge
                     | OpKind::Mux,
-                ) => &op.results,
-                Some(OpKind::ControlMerge) => &op.results[..op.results.len().min(1)],
+                ) => cx.item.results(op),
+                Some(OpKind::ControlMerge) => &cx.item.results(op)[..op.results.len().min(1)],
                 _ => &[],
             };
             stack.extend(next.iter().rev());
@@ -471,7 +481,7 @@ fn done_token_source(cx: &Context<'_>, v: ValueId) -> Option<OpId> {
         let op = &item.ops[id as usize];
         match OpKind::of(op) {
             Some(OpKind::Memory | OpKind::ExtMemory) => {
-                let loads = memory_ports(op).map_or(0, |(loads, _)| loads);
+                let loads = memory_ports(cx.item, op).map_or(0, |(loads, _)| loads);
                 if n as usize >= loads {
                     return Some(id);
                 }
@@ -485,7 +495,9 @@ fn done_token_source(cx: &Context<'_>, v: ValueId) -> Option<OpId> {
                 | OpKind::Sync
                 | OpKind::Wait,
             ) => {
-                stack.extend(op.operands.iter().filter_map(|&u| item.uses[u as usize].value));
+                stack.extend(
+                    cx.item.operands(op).iter().filter_map(|&u| item.uses[u as usize].value),
+                );
             }
             _ => {}
         }
@@ -494,9 +506,12 @@ fn done_token_source(cx: &Context<'_>, v: ValueId) -> Option<OpId> {
 }
 
 /// `[ld = L, st = S]` of a memory op.
-fn memory_ports(op: &OpData) -> Option<(usize, usize)> {
+fn memory_ports(item: &Item, op: &OpData) -> Option<(usize, usize)> {
     let get = |key: &str| {
-        op.bracket_entries.iter().find(|(k, _)| k == key).and_then(|(_, v)| v.trim().parse().ok())
+        item.bracket_entries(op)
+            .iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, v)| v.trim().parse().ok())
     };
     Some((get("ld")?, get("st")?))
 }
@@ -505,14 +520,14 @@ fn memory_ports(op: &OpData) -> Option<(usize, usize)> {
 fn rewire_fix(cx: &Context<'_>, op: OpId, key_use: UseId, gate: OpId) -> Option<Fix> {
     let item = cx.item;
     let text = cx.text;
-    let after = *item.ops[gate as usize].results.get(1)?;
+    let after = *item.results(&item.ops[gate as usize]).get(1)?;
     let after_name = display(cx, after);
     let after_ty = cx.ty(after).cloned().unwrap_or_else(|| cx.style.i1());
     let key = &item.uses[key_use as usize];
     let old = key.value?;
     let mut edits = Vec::new();
-    let uses = &item.values[after as usize].uses;
-    let new_key = match uses.as_slice() {
+    let uses = item.value_uses(&item.values[after as usize]);
+    let new_key = match uses {
         [] => after_name.clone(),
         [only] => {
             let consumer = &item.ops[item.uses[*only as usize].op as usize];
@@ -525,7 +540,7 @@ fn rewire_fix(cx: &Context<'_>, op: OpId, key_use: UseId, gate: OpId) -> Option<
                     let base = after_name.replace('#', "_");
                     let mut fork = format!("{base}_fork");
                     let mut k = 1;
-                    while item.values.iter().any(|v| v.name == fork) {
+                    while item.values.iter().any(|v| cx.item.str(v.name) == fork) {
                         fork = format!("{base}_fork{k}");
                         k += 1;
                     }
@@ -553,7 +568,7 @@ fn rewire_fix(cx: &Context<'_>, op: OpId, key_use: UseId, gate: OpId) -> Option<
         edits.push(line_before(
             text,
             item.ops[op as usize].range.start(),
-            &format!("sink {} : {ty}", key.text),
+            &format!("sink {} : {ty}", cx.item.str(key.text)),
         ));
     }
     Some(Fix {
@@ -570,9 +585,9 @@ fn widen_fork(cx: &Context<'_>, fork: &OpData) -> Option<(Vec<TextEdit>, String)
     if OpKind::of(fork) != Some(OpKind::Fork) || fork.result_groups.len() != 1 {
         return None;
     }
-    let group = &fork.result_groups[0];
+    let group = &cx.item.result_groups(fork)[0];
     let k = group.count as u64;
-    if !group.explicit_count || fork.bracket_ints.first() != Some(&k) {
+    if !group.explicit_count || cx.item.bracket_ints(fork).first() != Some(&k) {
         return None;
     }
     let text = cx.text;
@@ -600,7 +615,7 @@ fn widen_fork(cx: &Context<'_>, fork: &OpData) -> Option<(Vec<TextEdit>, String)
             },
             TextEdit { range: range(open + 1, close), new_text: (k + 1).to_string() },
         ],
-        format!("{}#{k}", group.name),
+        format!("{}#{k}", cx.item.str(group.name)),
     ))
 }
 
@@ -635,7 +650,9 @@ fn data_carry_after_cond(cx: &Context<'_>, classes: &Classes, acc: &mut Vec<Diag
         if op.broken || OpKind::of(op) != Some(OpKind::Carry) {
             continue;
         }
-        let (Some(&key_use), Some(&out)) = (op.operands.first(), op.results.first()) else {
+        let (Some(&key_use), Some(&out)) =
+            (cx.item.operands(op).first(), cx.item.results(op).first())
+        else {
             continue;
         };
         let Some(key) = item.uses[key_use as usize].value else { continue };
@@ -650,7 +667,7 @@ fn data_carry_after_cond(cx: &Context<'_>, classes: &Classes, acc: &mut Vec<Diag
             format!(
                 "loop-carried `{ty}` value `{}` is keyed by `{}`, a gate's after_cond: after_cond has N events per loop entry (none when the loop runs zero times), but a loop-carried value takes N+1 (its initial value, then one per iteration); key it by the stream's raw_will_continue",
                 display(cx, out),
-                item.uses[key_use as usize].text
+                item.str(item.uses[key_use as usize].text)
             ),
         )
         .with_related(item.ops[gate as usize].name_range, "the gate giving after_cond");
@@ -713,8 +730,8 @@ impl Rate {
                 Atom::Invocation => None,
                 Atom::Trips(stream) => Some(format!(
                     "trips({})",
-                    cx.item.ops[*stream as usize]
-                        .results
+                    cx.item
+                        .results(&cx.item.ops[*stream as usize])
                         .first()
                         .map_or("?".into(), |&v| display(cx, v))
                 )),
@@ -773,7 +790,7 @@ impl Rates {
             gate_stream,
         };
         // Function arguments: one token each per invocation (memrefs carry none).
-        if let Some(region) = item.ops.first().and_then(|f| f.regions.first()) {
+        if let Some(region) = item.ops.first().and_then(|f| cx.item.op_regions(f).first()) {
             if let Some(&block) = item.regions[*region as usize].blocks.first() {
                 for &v in &item.blocks[block as usize].args {
                     let memref = matches!(cx.ty(v), Some(Type::MemRef { .. }));
@@ -795,7 +812,7 @@ impl Rates {
             }
             let eval = rates.eval(cx, id, op);
             for (i, r) in eval.results.into_iter().enumerate() {
-                let (Some(r), Some(&v)) = (r, op.results.get(i)) else { continue };
+                let (Some(r), Some(&v)) = (r, cx.item.results(op).get(i)) else { continue };
                 // A count of zero (an op with no inputs) says nothing useful.
                 if r.0.is_empty() {
                     continue;
@@ -804,7 +821,7 @@ impl Rates {
                     continue;
                 }
                 rates.rate[v as usize] = Some(r);
-                for &u in &item.values[v as usize].uses {
+                for &u in item.value_uses(&item.values[v as usize]) {
                     let consumer = item.uses[u as usize].op;
                     if !queued[consumer as usize] {
                         queued[consumer as usize] = true;
@@ -836,7 +853,7 @@ impl Rates {
         let root = self.classes_root[v as usize];
         let total = self.rate[v as usize].as_ref()?;
         let raw_split = |stream: OpId| -> Option<(Rate, Rate)> {
-            let raw = cx.item.ops[stream as usize].results.get(1)?;
+            let raw = cx.item.results(&cx.item.ops[stream as usize]).get(1)?;
             let trips = Rate::atom(Atom::Trips(stream));
             let entries = self.rate[*raw as usize].as_ref()?.minus(&trips);
             Some((trips, entries))
@@ -866,42 +883,46 @@ impl Rates {
         match kind {
             // No inputs, an instance's own behaviour, or a token held from the start.
             Sink | Source | Instance | Init | ArithConstant => none(None),
-            Buffer if op.attr("initValues").is_some() => none(None),
+            Buffer if cx.item.attr(op, "initValues").is_some() => none(None),
             // Results leave through independent ports: `return` does not synchronize them.
             End | Return => none(None),
             Merge | ControlMerge if op.operands.is_empty() => none(None),
             Merge | ControlMerge => {
-                let sum = op
-                    .operands
+                let sum = cx
+                    .item
+                    .operands(op)
                     .iter()
                     .try_fold(Rate::default(), |acc, &u| Some(acc.plus(self.of_use(cx, u)?)));
                 Eval { results: vec![sum; n_results], mismatch: None }
             }
             Mux => {
-                let select = op.operands.first().and_then(|&u| self.of_use(cx, u)).cloned();
-                let data = op
-                    .operands
+                let select =
+                    cx.item.operands(op).first().and_then(|&u| self.of_use(cx, u)).cloned();
+                let data = cx
+                    .item
+                    .operands(op)
                     .iter()
                     .skip(1)
                     .try_fold(Rate::default(), |acc, &u| Some(acc.plus(self.of_use(cx, u)?)));
                 // Only a mux inside branch or loop structure is checked: one whose data comes
                 // from a split or a loop. A mux of per-invocation values alone (an op-level
                 // test) has nothing to compare against.
-                let structured = op.operands.iter().skip(1).any(|&u| {
+                let structured = cx.item.operands(op).iter().skip(1).any(|&u| {
                     self.of_use(cx, u).is_some_and(|r| r.0.keys().any(|a| *a != Atom::Invocation))
                 });
                 let mismatch = match (&select, &data) {
                     (Some(s), Some(d)) if s != d && structured => Some(Mismatch {
                         what: "`mux`".into(),
-                        operands: op
-                            .operands
+                        operands: cx
+                            .item
+                            .operands(op)
                             .iter()
                             .skip(1)
                             .filter_map(|&u| Some((u, self.of_use(cx, u)?.clone())))
                             .collect(),
                         expected: Some(format!(
                             "its select `{}` picks {} data tokens in all",
-                            cx.item.uses[op.operands[0] as usize].text,
+                            cx.item.str(cx.item.uses[cx.item.operands(op)[0] as usize].text),
                             s.render(cx)
                         )),
                     }),
@@ -912,7 +933,7 @@ impl Rates {
             CondBr => {
                 let (rate, mismatch) = self.same(cx, op, &all, &all);
                 let split = match rate {
-                    Some(_) => op.operands.first().and_then(|&u| self.split(cx, u)),
+                    Some(_) => cx.item.operands(op).first().and_then(|&u| self.split(cx, u)),
                     None => None,
                 };
                 let results = match split {
@@ -929,14 +950,16 @@ impl Rates {
             Gate => {
                 let (rate, mismatch) = self.same(cx, op, &all, &all);
                 let after = match rate {
-                    Some(_) => op.operands.get(1).and_then(|&u| self.split(cx, u)).map(|(t, _)| t),
+                    Some(_) => {
+                        cx.item.operands(op).get(1).and_then(|&u| self.split(cx, u)).map(|(t, _)| t)
+                    }
                     None => None,
                 };
                 Eval { results: vec![after; n_results], mismatch }
             }
             Carry | Invariant => {
-                let key = op.operands.first().and_then(|&u| self.of_use(cx, u)).cloned();
-                let split = op.operands.first().and_then(|&u| self.loop_split(cx, u));
+                let key = cx.item.operands(op).first().and_then(|&u| self.of_use(cx, u)).cloned();
+                let split = cx.item.operands(op).first().and_then(|&u| self.loop_split(cx, u));
                 let mut mismatch = None;
                 if let Some((t, f)) = split {
                     // The initial value once per loop entry (per false key), the carried value
@@ -946,7 +969,7 @@ impl Rates {
                         (2, t, "one carried value per true key"),
                     ];
                     for (i, want, why) in expect {
-                        let Some(&u) = op.operands.get(i) else { continue };
+                        let Some(&u) = cx.item.operands(op).get(i) else { continue };
                         if i == 2 && kind == Invariant {
                             continue;
                         }
@@ -966,8 +989,9 @@ impl Rates {
             Load => {
                 // The data from memory is excluded from the result's rate: it depends on the
                 // load's own address result (a cycle through the memory op).
-                let data = op
-                    .operands
+                let data = cx
+                    .item
+                    .operands(op)
                     .iter()
                     .filter(|&&u| cx.item.uses[u as usize].container == Container::Bracket)
                     .count();
@@ -1028,7 +1052,7 @@ impl Rates {
         let known: Vec<(UseId, Rate)> = checked
             .iter()
             .filter_map(|&i| {
-                let u = *op.operands.get(i)?;
+                let u = *cx.item.operands(op).get(i)?;
                 Some((u, self.of_use(cx, u)?.clone()))
             })
             .collect();
@@ -1043,9 +1067,9 @@ impl Rates {
         }
         let all_known = drive
             .iter()
-            .all(|&i| op.operands.get(i).is_some_and(|&u| self.of_use(cx, u).is_some()));
+            .all(|&i| cx.item.operands(op).get(i).is_some_and(|&u| self.of_use(cx, u).is_some()));
         let rate = if all_known && !drive.is_empty() {
-            drive.first().and_then(|&i| self.of_use(cx, op.operands[i])).cloned()
+            drive.first().and_then(|&i| self.of_use(cx, cx.item.operands(op)[i])).cloned()
         } else {
             None
         };
@@ -1058,7 +1082,7 @@ impl Rates {
     fn memory(&self, cx: &Context<'_>, op: &OpData, kind: OpKind) -> Eval {
         let n_results = op.results.len();
         let unknown = Eval { results: vec![None; n_results], mismatch: None };
-        let Some((loads, stores)) = memory_ports(op) else { return unknown };
+        let Some((loads, stores)) = memory_ports(cx.item, op) else { return unknown };
         let base = usize::from(kind == OpKind::ExtMemory);
         if op.operands.len() != base + 2 * stores + loads || n_results != 2 * loads + stores {
             return unknown;
@@ -1072,7 +1096,7 @@ impl Rates {
             mismatch = mismatch.or(m);
         }
         for i in 0..loads {
-            let rate = self.of_use(cx, op.operands[base + 2 * stores + i]).cloned();
+            let rate = self.of_use(cx, cx.item.operands(op)[base + 2 * stores + i]).cloned();
             results[i] = rate.clone();
             results[loads + stores + i] = rate;
         }
@@ -1088,7 +1112,13 @@ impl Rates {
             let shown: Vec<String> = m
                 .operands
                 .iter()
-                .map(|(u, r)| format!("`{}` gets {}", cx.item.uses[*u as usize].text, r.render(cx)))
+                .map(|(u, r)| {
+                    format!(
+                        "`{}` gets {}",
+                        cx.item.str(cx.item.uses[*u as usize].text),
+                        r.render(cx)
+                    )
+                })
                 .collect();
             let message = match &m.expected {
                 None => format!(

@@ -166,7 +166,8 @@ impl<'a, 'c> Memory<'a, 'c> {
             match OpKind::of(op) {
                 Some(kind @ (OpKind::Memory | OpKind::ExtMemory)) => {
                     let get = |key: &str| {
-                        op.bracket_entries
+                        cx.item
+                            .bracket_entries(op)
                             .iter()
                             .find(|(k, _)| k == key)
                             .and_then(|(_, v)| v.trim().parse::<usize>().ok())
@@ -184,13 +185,15 @@ impl<'a, 'c> Memory<'a, 'c> {
                     });
                 }
                 Some(kind @ (OpKind::Load | OpKind::Store)) if op.types.len() == 2 => {
-                    let naddr = op
-                        .operands
+                    let naddr = cx
+                        .item
+                        .operands(op)
                         .iter()
                         .filter(|&&u| item.uses[u as usize].container == Container::Bracket)
                         .count();
-                    let value =
-                        |i: usize| op.operands.get(i).and_then(|&u| item.uses[u as usize].value);
+                    let value = |i: usize| {
+                        cx.item.operands(op).get(i).and_then(|&u| item.uses[u as usize].value)
+                    };
                     let shaped = op.operands.len() == naddr + 2 && op.results.len() == naddr + 1;
                     access_of[id] = Some(accesses.len());
                     accesses.push(Access {
@@ -213,7 +216,7 @@ impl<'a, 'c> Memory<'a, 'c> {
         let entry_block = item
             .ops
             .first()
-            .and_then(|f| f.regions.first())
+            .and_then(|f| cx.item.op_regions(f).first())
             .and_then(|&r| item.regions[r as usize].blocks.first().copied());
         let args: &[ValueId] = entry_block.map_or(&[], |b| &item.blocks[b as usize].args);
         // A function without a control argument passes its tokens as `i1` (LOOM's `_esi`
@@ -231,7 +234,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                 *item.blocks[b as usize].ops.iter().rev().find(|&&o| {
                     OpKind::of(&item.ops[o as usize]).is_some_and(OpKind::is_terminator)
                 })?;
-            let operands = &item.ops[op as usize].operands;
+            let operands = item.operands(&item.ops[op as usize]);
             let ctrls = (0..operands.len())
                 .filter(|&i| {
                     let u = operands[i];
@@ -253,7 +256,7 @@ impl<'a, 'c> Memory<'a, 'c> {
     }
 
     fn name(&self, v: ValueId) -> String {
-        self.cx.item.values[v as usize].display(ir::group_len(self.cx.item, v))
+        self.cx.item.values[v as usize].display(self.cx.item, ir::group_len(self.cx.item, v))
     }
 
     fn value_range(&self, v: ValueId) -> TextRange {
@@ -266,11 +269,14 @@ impl<'a, 'c> Memory<'a, 'c> {
         let op = self.op(iface.op);
         let mut label = format!("`{}`", op.short_name());
         if iface.offset == 1 {
-            if let Some(&u) = op.operands.first() {
-                label.push_str(&format!(" of `{}`", self.cx.item.uses[u as usize].text));
+            if let Some(&u) = self.cx.item.operands(op).first() {
+                label.push_str(&format!(
+                    " of `{}`",
+                    self.cx.item.str(self.cx.item.uses[u as usize].text)
+                ));
             }
         }
-        if let Some(id) = op.attr("id") {
+        if let Some(id) = self.cx.item.attr(op, "id") {
             label.push_str(&format!(" (id {})", crate::dataflow::attribute_scalar(&id.value)));
         }
         label
@@ -280,7 +286,7 @@ impl<'a, 'c> Memory<'a, 'c> {
     fn access_label(&self, a: usize) -> String {
         let access = &self.accesses[a];
         let kind = self.op(access.op).short_name();
-        match self.op(access.op).results.first() {
+        match self.cx.item.results(self.op(access.op)).first() {
             Some(&v) => format!("{kind} `{}`", self.name(v)),
             None => kind.to_string(),
         }
@@ -300,12 +306,13 @@ impl<'a, 'c> Memory<'a, 'c> {
             if !seen.insert(v) {
                 continue;
             }
-            for &u in &item.values[v as usize].uses {
+            for &u in item.value_uses(&item.values[v as usize]) {
                 let op = item.uses[u as usize].op;
                 let data = self.op(op);
-                let position = data.operands.iter().position(|&x| x == u).unwrap_or(0);
+                let position =
+                    self.cx.item.operands(data).iter().position(|&x| x == u).unwrap_or(0);
                 if self.is_buffer(op) {
-                    stack.push(data.results[0]);
+                    stack.push(self.cx.item.results(data)[0]);
                 } else {
                     out.push((op, position));
                 }
@@ -323,7 +330,7 @@ impl<'a, 'c> Memory<'a, 'c> {
     /// addresses.
     fn memory_results(&self, a: usize) -> &'a [ValueId] {
         let access = &self.accesses[a];
-        let results = &self.op(access.op).results;
+        let results = self.cx.item.results(self.op(access.op));
         if access.is_load {
             results.get(1..).unwrap_or(&[])
         } else {
@@ -405,7 +412,7 @@ impl<'a, 'c> Memory<'a, 'c> {
 
     fn result_role(&self, a: usize, r: ValueId) -> &'static str {
         let access = &self.accesses[a];
-        let first = self.op(access.op).results.first() == Some(&r);
+        let first = self.cx.item.results(self.op(access.op)).first() == Some(&r);
         if !access.is_load && first {
             "data result"
         } else {
@@ -471,13 +478,19 @@ impl<'a, 'c> Memory<'a, 'c> {
         };
         let done_index = if access.is_load { iface.ld + iface.st + port } else { iface.ld + port };
         let iface_op = self.op(iface.op);
-        let done = if iface.results_ok { iface_op.results.get(done_index).copied() } else { None };
+        let done = if iface.results_ok {
+            self.cx.item.results(iface_op).get(done_index).copied()
+        } else {
+            None
+        };
         // A load reads the load-data result of its own port.
         if access.is_load && iface.results_ok && access.naddr >= 1 {
-            if let (Some(data), Some(&expected)) = (access.data_in, iface_op.results.get(port)) {
+            if let (Some(data), Some(&expected)) =
+                (access.data_in, self.cx.item.results(iface_op).get(port))
+            {
                 let got = self.source(data);
                 if got != expected {
-                    let u = op.operands[access.naddr];
+                    let u = self.cx.item.operands(op)[access.naddr];
                     acc.push(
                         Diagnostic::new(
                             Code::AccessPortMismatch,
@@ -501,12 +514,12 @@ impl<'a, 'c> Memory<'a, 'c> {
                 continue;
             }
             let op = self.op(iface.op);
-            let outs = op.types.iter().find_map(|e| match e {
+            let outs = self.cx.item.types(op).iter().find_map(|e| match e {
                 TypeEntry::Function(_, outs, _) => Some(outs),
                 _ => None,
             });
             let attached = self.accesses.iter().any(|a| a.iface == Some(i));
-            for (n, &v) in op.results.iter().enumerate() {
+            for (n, &v) in self.cx.item.results(op).iter().enumerate() {
                 match iface.result_kind(n) {
                     Some(kind @ (ResultKind::StoreDone(k) | ResultKind::LoadDone(k))) => {
                         let Some(ty) = self.cx.ty(v) else { continue };
@@ -625,7 +638,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                 continue;
             }
             let op = self.op(access.op);
-            let ctrl_use = op.operands[access.naddr + 1];
+            let ctrl_use = self.cx.item.operands(op)[access.naddr + 1];
             let range = self.cx.item.uses[ctrl_use as usize].range;
             let label = self.access_label(a);
             let (start, dones) = self.roots(ctrl);
@@ -640,7 +653,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                     range,
                     format!(
                         "CTRL_MULTI_MEM: the ctrl `{}` of {label}, an access of {}, depends on done tokens of {}; each memory's ctrl-done network must stay independent",
-                        self.cx.item.uses[ctrl_use as usize].text,
+                        self.cx.item.str(self.cx.item.uses[ctrl_use as usize].text),
                         self.iface_label(own.unwrap_or_default()),
                         list.join(" and ")
                     ),
@@ -657,7 +670,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                     Some((_, v)) => format!("the start token `{}`", self.name(v)),
                     None => "a start token (the function has no `none` argument)".to_string(),
                 };
-                let ctrl_text = &self.cx.item.uses[ctrl_use as usize].text;
+                let ctrl_text = self.cx.item.str(self.cx.item.uses[ctrl_use as usize].text);
                 let message = match own {
                     Some(i) => format!(
                         "the ctrl `{ctrl_text}` of {label} derives neither from {start_text} nor from done tokens of {}, its memory",
@@ -690,14 +703,14 @@ impl<'a, 'c> Memory<'a, 'c> {
             if !seen.insert(v) {
                 continue;
             }
-            let uses = &item.values[v as usize].uses;
+            let uses = item.value_uses(&item.values[v as usize]);
             if uses.is_empty() {
                 bad(&mut walk, End::Unused(v));
             }
             for &u in uses {
                 let c = item.uses[u as usize].op;
                 let op = self.op(c);
-                let position = op.operands.iter().position(|&x| x == u);
+                let position = self.cx.item.operands(op).iter().position(|&x| x == u);
                 if let Some((r, ctrls)) = &self.ret {
                     if c == *r {
                         if position.is_some_and(|p| ctrls.contains(&p)) {
@@ -723,7 +736,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                 } else if op.results.is_empty() {
                     bad(&mut walk, End::NoResults(c));
                 } else {
-                    queue.extend(op.results.iter().copied());
+                    queue.extend(self.cx.item.results(op).iter().copied());
                 }
             }
         }
@@ -792,7 +805,10 @@ impl<'a, 'c> Memory<'a, 'c> {
                 None => continue,
             };
             let ret_op = self.op(ret);
-            let ctrl_text = &self.cx.item.uses[ret_op.operands[ctrl] as usize].text;
+            let ctrl_text = self
+                .cx
+                .item
+                .str(self.cx.item.uses[self.cx.item.operands(ret_op)[ctrl] as usize].text);
             let mut d = Diagnostic::new(
                 Code::DoneNotCompleted,
                 self.value_range(done),
@@ -817,9 +833,9 @@ impl<'a, 'c> Memory<'a, 'c> {
         let (ret, ctrls) = self.ret.as_ref()?;
         let (ret, ctrl) = (*ret, *ctrls.last()?);
         let sink_op = self.op(sink);
-        let sunk = &item.uses[*sink_op.operands.first()? as usize];
+        let sunk = &item.uses[*self.cx.item.operands(sink_op).first()? as usize];
         let ret_op = self.op(ret);
-        let ctrl_use = &item.uses[ret_op.operands[ctrl] as usize];
+        let ctrl_use = &item.uses[self.cx.item.operands(ret_op)[ctrl] as usize];
         let ctrl_ty = self.cx.ty(ctrl_use.value?)?;
         let sunk_ty = self.cx.ty(sunk.value?)?;
         // The sink's line, when the sink is alone on it.
@@ -835,8 +851,8 @@ impl<'a, 'c> Memory<'a, 'c> {
         if !indent.trim().is_empty() {
             return None;
         }
-        let base = format!("{}_joined", item.values[done as usize].name);
-        let taken = |name: &str| item.values.iter().any(|v| v.name == name);
+        let base = format!("{}_joined", item.str(item.values[done as usize].name));
+        let taken = |name: &str| item.values.iter().any(|v| self.cx.item.str(v.name) == name);
         let mut name = base.clone();
         let mut n = 1;
         while taken(&name) {
@@ -845,7 +861,7 @@ impl<'a, 'c> Memory<'a, 'c> {
         }
         let at = |offset: usize| TextSize::from(offset as u32);
         Some(Fix {
-            label: format!("Join `{}` into the returned control", sunk.text),
+            label: format!("Join `{}` into the returned control", item.str(sunk.text)),
             edits: vec![
                 TextEdit {
                     range: TextRange::new(at(line_start), at(line_end)),
@@ -855,7 +871,8 @@ impl<'a, 'c> Memory<'a, 'c> {
                     range: TextRange::empty(at(ret_line)),
                     new_text: format!(
                         "{indent}{name} = join {}, {} : {sunk_ty}, {ctrl_ty}\n",
-                        sunk.text, ctrl_use.text
+                        item.str(sunk.text),
+                        item.str(ctrl_use.text)
                     ),
                 },
                 TextEdit { range: ctrl_use.range, new_text: name },
@@ -876,7 +893,7 @@ impl<'a, 'c> Memory<'a, 'c> {
             }
             let mut all = BTreeSet::new();
             let mut mixed_already = false;
-            for &u in &op.operands {
+            for &u in self.cx.item.operands(op) {
                 let Some(v) = item.uses[u as usize].value else { continue };
                 let (_, dones) = self.roots(v);
                 mixed_already |= dones.len() > 1;
@@ -885,7 +902,7 @@ impl<'a, 'c> Memory<'a, 'c> {
             if all.len() < 2 || mixed_already {
                 continue;
             }
-            let walk = self.walk(op.results[0], false);
+            let walk = self.walk(self.cx.item.results(op)[0], false);
             if walk.bad.is_none() && walk.reached_return {
                 continue;
             }

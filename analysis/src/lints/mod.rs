@@ -44,7 +44,7 @@ impl Context<'_> {
             let op = &self.item.ops[b.op as usize];
             b.breaks_dv()
                 && OpKind::of(op).is_some_and(OpKind::is_buffer)
-                && op.attr("initValues").is_none()
+                && self.item.attr(op, "initValues").is_none()
         })
     }
 

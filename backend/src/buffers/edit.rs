@@ -100,12 +100,13 @@ pub fn edits(func: &Func, placement: &Placement, file_text: &str) -> Vec<TextEdi
     let item = &func.item;
     let graph = &placement.graph;
     let form = form(func);
-    let named = item.ops.iter().skip(1).any(|op| op.attr("handshake.name").is_some());
-    let mut names: BTreeSet<String> = item.values.iter().map(|v| v.name.clone()).collect();
+    let named = item.ops.iter().skip(1).any(|op| item.attr(op, "handshake.name").is_some());
+    let mut names: BTreeSet<String> =
+        item.values.iter().map(|v| item.str(v.name).to_string()).collect();
     let mut op_names: BTreeSet<String> = item
         .ops
         .iter()
-        .filter_map(|op| op.attr("handshake.name"))
+        .filter_map(|op| item.attr(op, "handshake.name"))
         .map(|a| dataflow::attribute_scalar(&a.value).trim_matches('"').to_string())
         .collect();
     let fresh = |set: &mut BTreeSet<String>, stem: &str| {
@@ -213,23 +214,23 @@ pub fn apply(text: &str, edits: &[TextEdit]) -> String {
 fn reference(func: &Func, value: ValueId) -> String {
     let item = &func.item;
     let data = &item.values[value as usize];
-    if let Some(&u) = data.uses.first() {
-        return item.uses[u as usize].text.clone();
+    if let Some(&u) = item.value_uses(data).first() {
+        return item.str(item.uses[u as usize].text).to_string();
     }
     match data.def {
         Def::Result { op, .. } => {
-            let group_len = item.ops[op as usize]
-                .results
+            let group_len = item
+                .results(&item.ops[op as usize])
                 .iter()
-                .filter(|&&v| item.values[v as usize].name == data.name)
+                .filter(|&&v| item.str(item.values[v as usize].name) == item.str(data.name))
                 .count();
             if group_len > 1 {
-                format!("{}#{}", data.name, data.index)
+                format!("{}#{}", item.str(data.name), data.index)
             } else {
-                data.name.clone()
+                item.str(data.name).to_string()
             }
         }
-        Def::Arg { .. } => data.name.clone(),
+        Def::Arg { .. } => item.str(data.name).to_string(),
     }
 }
 

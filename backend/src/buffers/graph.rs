@@ -195,7 +195,7 @@ impl Graph {
                     op: None,
                     kind: None,
                     name: "argument".into(),
-                    label: format!("argument {}", v.name),
+                    label: format!("argument {}", item.str(v.name)),
                     range: func.absolute(v.range),
                     timing: OpTiming { ..fallback_zero(&fallback) },
                     missing_timing: false,
@@ -213,11 +213,11 @@ impl Graph {
                 continue;
             }
             let name = op.short_name().rsplit('.').next().unwrap_or("").to_string();
-            let width = op
-                .operands
+            let width = item
+                .operands(op)
                 .iter()
                 .filter_map(|&u| item.uses[u as usize].value)
-                .chain(op.results.iter().copied())
+                .chain(item.results(op).iter().copied())
                 .filter_map(|v| func.shape(v))
                 .map(|s| s.data)
                 .max()
@@ -249,8 +249,9 @@ impl Graph {
                 missing_timing: missing,
                 merge_like: kind.is_some_and(OpKind::is_merge_like),
                 memory_interface: kind.is_some_and(|k| k.is_interface() || k.is_memory()),
-                block: op
-                    .attr("handshake.bb")
+                block: func
+                    .item
+                    .attr(op, "handshake.bb")
                     .and_then(|a| {
                         crate::program::parse_integer(dataflow::attribute_scalar(&a.value))
                     })
@@ -263,7 +264,7 @@ impl Graph {
         let mut channels = Vec::new();
         for (id, op) in item.ops.iter().enumerate().skip(1) {
             let Some(to) = unit_of_op[id] else { continue };
-            for (operand, &use_) in op.operands.iter().enumerate() {
+            for (operand, &use_) in item.operands(op).iter().enumerate() {
                 let Some(value) = item.uses[use_ as usize].value else { continue };
                 if func.shape(value).is_none() {
                     continue; // memrefs and other non-channels
@@ -350,7 +351,7 @@ fn section(func: &Func, op: OpId, kind: Option<OpKind>) -> Option<String> {
         })
     };
     let data = &item.ops[op as usize];
-    (kind == OpKind::LsqLoad || (kind.is_load() && data.operands.iter().any(from_lsq)))
+    (kind == OpKind::LsqLoad || (kind.is_load() && item.operands(data).iter().any(from_lsq)))
         .then(|| "load.lsq".to_string())
 }
 
@@ -359,7 +360,7 @@ fn section(func: &Func, op: OpId, kind: Option<OpKind>) -> Option<String> {
 fn shifts_by_constant(func: &Func, shift: OpId) -> bool {
     let item = &func.item;
     let mut value =
-        item.ops[shift as usize].operands.get(1).and_then(|&u| item.uses[u as usize].value);
+        item.operands(&item.ops[shift as usize]).get(1).and_then(|&u| item.uses[u as usize].value);
     // Each step moves to an earlier op; the bound only guards against malformed cycles.
     for _ in 0..item.ops.len() {
         let Some(v) = value else { return false };
@@ -368,7 +369,7 @@ fn shifts_by_constant(func: &Func, shift: OpId) -> bool {
         match OpKind::of(data) {
             Some(OpKind::Constant | OpKind::ArithConstant) => return true,
             Some(k) if k.forwards_value() => {
-                value = data.operands.first().and_then(|&u| item.uses[u as usize].value);
+                value = item.operands(data).first().and_then(|&u| item.uses[u as usize].value);
             }
             _ => return false,
         }
@@ -384,13 +385,13 @@ fn fallback_zero(fallback: &OpTiming) -> OpTiming {
 /// `addi0` (Dynamatic's `handshake.name`), else `addi %5`.
 pub fn label(func: &Func, op: OpId) -> String {
     let data = &func.item.ops[op as usize];
-    if let Some(name) = data.attr("handshake.name") {
+    if let Some(name) = func.item.attr(data, "handshake.name") {
         return dataflow::attribute_scalar(&name.value).trim_matches('"').to_string();
     }
-    match data.results.first() {
+    match func.item.results(data).first() {
         Some(&v) => {
             let value = &func.item.values[v as usize];
-            format!("{} {}", data.short_name(), value.name)
+            format!("{} {}", data.short_name(), func.item.str(value.name))
         }
         None => data.short_name().to_string(),
     }

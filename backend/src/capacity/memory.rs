@@ -669,7 +669,7 @@ impl Net {
         if let Some(&(_, ch)) = self.controller_done.iter().find(|(l, _)| *l == lsq) {
             return ch;
         }
-        let value = func.item.ops[lsq as usize].results.first().copied().unwrap_or(0);
+        let value = func.item.results(&func.item.ops[lsq as usize]).first().copied().unwrap_or(0);
         self.chans.push(Chan::idle(value, None));
         let ch = self.chans.len() - 1;
         self.controller_done.push((lsq, ch));

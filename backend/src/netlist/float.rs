@@ -1,15 +1,15 @@
 //! Float ops in the netlist: one `hsir_float_binary` or `hsir_float_unary` cell each, with the
 //! op's latency from `crate::float::float_latency_in` (by the function's era); float constants as their bit patterns.
 
-use hsir_analysis::ir::OpData;
+use hsir_analysis::ir::{Item, OpData};
 use hsir_analysis::DiagnosticCode as Code;
 
 use super::{pins, ChannelId, Lowering};
 use crate::float::{FloatFormat, Number};
 
 /// The bits of a float `constant`'s `value` (`1.000000e+00 : f32`, or MLIR's hex form).
-pub(super) fn constant_bits(op: &OpData, format: FloatFormat) -> Option<u64> {
-    let attr = op.attr("value")?;
+pub(super) fn constant_bits(item: &Item, op: &OpData, format: FloatFormat) -> Option<u64> {
+    let attr = item.attr(op, "value")?;
     format.literal(hsir_analysis::dataflow::attribute_scalar(&attr.value))
 }
 

@@ -93,10 +93,16 @@ impl Lowering<'_> {
             Some((spec, arg))
         };
         let operand = |this: &Self, role: Role| {
-            iface.operand(role).and_then(|i| op.operands.get(i)).and_then(|&u| this.chan_of_use(u))
+            iface
+                .operand(role)
+                .and_then(|i| func.item.operands(op).get(i))
+                .and_then(|&u| this.chan_of_use(u))
         };
         let result = |this: &Self, role: Role| {
-            iface.result(role).and_then(|i| op.results.get(i)).and_then(|&v| this.chan_of_value(v))
+            iface
+                .result(role)
+                .and_then(|i| func.item.results(op).get(i))
+                .and_then(|&v| this.chan_of_value(v))
         };
         let (ld, st) = (iface.loads, iface.stores);
         let all = |this: &Self, roles: &mut dyn Iterator<Item = Role>, output: bool| {

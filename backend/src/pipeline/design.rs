@@ -487,13 +487,13 @@ pub(crate) fn read(module: &HwModule) -> Result<Design, Vec<Diagnostic>> {
             place: vec![Place::Module; values],
             origin: vec![Origin::Unknown; values],
             clock: None,
-            value_names: module.item.values.iter().map(|v| v.display(1)).collect(),
+            value_names: module.item.values.iter().map(|v| v.display(&module.item, 1)).collect(),
         },
         diagnostics: Vec::new(),
     };
     for (v, data) in module.item.values.iter().enumerate() {
         let len = hsir_analysis::ir::group_len(&module.item, v as ValueId);
-        reader.design.value_names[v] = data.display(len);
+        reader.design.value_names[v] = data.display(&module.item, len);
     }
     reader.read_module(&output_names);
     if reader.diagnostics.is_empty() {
@@ -573,7 +573,7 @@ impl Reader<'_> {
     fn operands(&mut self, op: OpId, filter: impl Fn(&Container) -> bool) -> Option<Vec<ValueId>> {
         let item = &self.module.item;
         let mut out = Vec::new();
-        for &u in &item.ops[op as usize].operands {
+        for &u in item.operands(&item.ops[op as usize]) {
             let use_ = &item.uses[u as usize];
             if !filter(&use_.container) {
                 continue;
@@ -581,7 +581,7 @@ impl Reader<'_> {
             match use_.value {
                 Some(v) => out.push(v),
                 None => {
-                    let text = use_.text.clone();
+                    let text = self.module.item.str(use_.text).to_string();
                     self.error(
                         DiagnosticCode::BackendUnsupportedOp,
                         op,
@@ -644,7 +644,9 @@ impl Reader<'_> {
         };
         for port in &signature.args {
             let Some(value) = port.value else { continue };
-            let name = unique(identifier(item.values[value as usize].name.trim_start_matches('%')));
+            let name = unique(identifier(
+                item.str(item.values[value as usize].name).trim_start_matches('%'),
+            ));
             let (width, clock) = match &port.ty {
                 Some(ty) if is_clock(ty) => (1, true),
                 ty => match ty.as_ref().and_then(bits) {
@@ -719,7 +721,7 @@ impl Reader<'_> {
             });
         }
 
-        let Some(&region) = top.regions.first() else { return };
+        let Some(&region) = item.op_regions(top).first() else { return };
         let Some(&block) = item.regions[region as usize].blocks.first() else { return };
         let body: Vec<OpId> = item.blocks[block as usize].ops.clone();
         let mut saw_output = false;
@@ -770,21 +772,21 @@ impl Reader<'_> {
             self.unsupported(op, ": ops with regions are not supported here");
             return None;
         }
-        let first_type = data.types.first().and_then(|t| match t {
+        let first_type = self.module.item.types(&data).first().and_then(|t| match t {
             hsir_analysis::ir::TypeEntry::One(w) => Some(w.ty.clone()),
             _ => None,
         });
-        let last_type = data.types.last().and_then(|t| match t {
+        let last_type = self.module.item.types(&data).last().and_then(|t| match t {
             hsir_analysis::ir::TypeEntry::One(w) => Some(w.ty.clone()),
             _ => None,
         });
-        let function_out = data.types.first().and_then(|t| match t {
+        let function_out = self.module.item.types(&data).first().and_then(|t| match t {
             hsir_analysis::ir::TypeEntry::Function(_, outs, _) => {
                 outs.first().map(|w| w.ty.clone())
             }
             _ => None,
         });
-        let after_type = data.types_after.first().and_then(|t| match t {
+        let after_type = self.module.item.types_after(&data).first().and_then(|t| match t {
             hsir_analysis::ir::TypeEntry::One(w) => Some(w.ty.clone()),
             _ => None,
         });
@@ -809,7 +811,7 @@ impl Reader<'_> {
         } else {
             match (kind, name) {
                 (Some(OpKind::CmpI), _) | (None, "comb.icmp") => {
-                    let predicate = data.words.iter().find_map(|(w, _)| {
+                    let predicate = self.module.item.words(&data).iter().find_map(|(w, _)| {
                         Some(match w.as_str() {
                             "eq" | "ceq" | "weq" => Predicate::Eq,
                             "ne" | "cne" | "wne" => Predicate::Ne,
@@ -845,7 +847,7 @@ impl Reader<'_> {
                 }
                 (None, "comb.concat") => {
                     let mut total = 0;
-                    for entry in &data.types {
+                    for entry in self.module.item.types(&data) {
                         let hsir_analysis::ir::TypeEntry::One(w) = entry else {
                             self.unsupported(op, " with a type list it cannot read");
                             return None;
@@ -904,13 +906,15 @@ impl Reader<'_> {
                     (Kind::Constant(value), vec![w])
                 }
                 (None, "seq.compreg" | "seq.compreg.ce") => {
-                    if data.word("initial") || data.word("powerOn") {
+                    if self.module.item.word(&data, "initial")
+                        || self.module.item.word(&data, "powerOn")
+                    {
                         self.unsupported(op, " with a power-on value");
                         return None;
                     }
                     let w = self.type_width(op, first_type.as_ref())?;
                     let ce = name == "seq.compreg.ce";
-                    let with_reset = data.word("reset");
+                    let with_reset = self.module.item.word(&data, "reset");
                     let expected = 2 + ce as usize + 2 * with_reset as usize;
                     if operands.len() != expected {
                         self.unsupported(op, &format!(" with {} operands", operands.len()));
@@ -961,7 +965,7 @@ impl Reader<'_> {
             return None;
         }
         let index = self.design.nodes.len();
-        for (n, (&r, &w)) in data.results.iter().zip(&widths).enumerate() {
+        for (n, (&r, &w)) in self.module.item.results(&data).iter().zip(&widths).enumerate() {
             self.design.width[r as usize] = w;
             self.design.place[r as usize] = place;
             self.design.origin[r as usize] = Origin::Node { node: index, index: n };
@@ -970,7 +974,7 @@ impl Reader<'_> {
             op,
             kind: node,
             operands,
-            results: data.results.clone(),
+            results: self.module.item.results(&data).to_vec(),
             place,
         });
         Some(index)
@@ -992,7 +996,7 @@ impl Reader<'_> {
         };
         let item = &self.module.item;
         let Some(&block) =
-            data.regions.first().and_then(|r| item.regions[*r as usize].blocks.first())
+            item.op_regions(&data).first().and_then(|r| item.regions[*r as usize].blocks.first())
         else {
             self.unsupported(op, " without a body");
             return None;
@@ -1028,7 +1032,7 @@ impl Reader<'_> {
             return None;
         }
         let index = self.design.nodes.len();
-        for (n, (&r, ty)) in data.results.iter().zip(&facts.arrow_types).enumerate() {
+        for (n, (&r, ty)) in item.results(&data).iter().zip(&facts.arrow_types).enumerate() {
             let ty = types::builtin(ty);
             let w = self.type_width(op, ty.as_ref())?;
             self.design.width[r as usize] = w;
@@ -1039,7 +1043,7 @@ impl Reader<'_> {
             op,
             kind: Kind::Latency { cycles, body, returned },
             operands: Vec::new(),
-            results: data.results.clone(),
+            results: item.results(&data).to_vec(),
             place,
         });
         Some(index)
@@ -1071,7 +1075,7 @@ impl Reader<'_> {
             Some(name) => identifier_or_empty(&name),
             None => format!("p{pipeline}"),
         };
-        let stallability = match data.attr("stallability") {
+        let stallability = match item.attr(&data, "stallability") {
             None => None,
             Some(attr) => {
                 let entries = hsir_analysis::attrs::array(&attr.value).unwrap_or_default();
@@ -1097,7 +1101,7 @@ impl Reader<'_> {
         };
 
         // The stages: the chain of `pipeline.stage` targets from the entry block.
-        let Some(&region) = data.regions.first() else {
+        let Some(&region) = item.op_regions(&data).first() else {
             self.unsupported(op, " without a body");
             return;
         };
@@ -1191,7 +1195,7 @@ impl Reader<'_> {
             );
             return;
         }
-        for (index, &r) in data.results.iter().enumerate() {
+        for (index, &r) in item.results(&data).iter().enumerate() {
             let w = match facts.outputs.get(index) {
                 Some((_, ty)) => match self.type_width(op, ty.as_ref()) {
                     Some(w) => w,
@@ -1247,7 +1251,7 @@ impl Reader<'_> {
             clock,
             stallability,
             stages: Vec::new(),
-            results: data.results.clone(),
+            results: item.results(&data).to_vec(),
         });
         for (s, &b) in order.iter().enumerate() {
             let block_ops = item.blocks[blocks[b] as usize].ops.clone();

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use hsir_analysis::ir::{Container, Def, OpData, OpId, ValueId};
+use hsir_analysis::ir::{Container, Def, Item, OpData, OpId, ValueId};
 use hsir_analysis::ops::OpKind;
 use hsir_analysis::signatures::Style;
 use hsir_analysis::types::Type;
@@ -408,7 +408,10 @@ impl<'p> Builder<'p> {
         let Some(shape) = func.shape(value) else {
             let data = &func.item.values[value as usize];
             let shown = func.ty(value).map_or("unknown".to_string(), |t| t.to_string());
-            let reason = format!("`{}` has type `{shown}`, which has no known width", data.name);
+            let reason = format!(
+                "`{}` has type `{shown}`, which has no known width",
+                func.item.str(data.name)
+            );
             return Err(match data.def {
                 Def::Result { op, .. } => unsupported(func, &func.item.ops[op as usize], reason),
                 Def::Arg { .. } => SimError::Unsupported {
@@ -473,7 +476,7 @@ impl<'p> Builder<'p> {
         }
         // A channel for every result of every op, but memrefs.
         for &op in &entry.ops {
-            for &value in &item.ops[op as usize].results {
+            for &value in item.results(&item.ops[op as usize]) {
                 let memref = func.ty(value).is_some_and(memref);
                 if !memref {
                     channels[value as usize] = Some(self.channel(ctx, func, value)?);
@@ -487,11 +490,16 @@ impl<'p> Builder<'p> {
             .args
             .iter()
             .copied()
-            .chain(entry.ops.iter().flat_map(|&op| item.ops[op as usize].results.iter().copied()))
+            .chain(
+                entry
+                    .ops
+                    .iter()
+                    .flat_map(|&op| item.results(&item.ops[op as usize]).iter().copied()),
+            )
             .collect();
         for value in values {
             let Some(c) = channels[value as usize] else { continue };
-            let uses = &item.values[value as usize].uses;
+            let uses = item.value_uses(&item.values[value as usize]);
             let at = match item.values[value as usize].def {
                 Def::Result { op, .. } => op,
                 Def::Arg { .. } => 0,
@@ -522,15 +530,19 @@ impl<'p> Builder<'p> {
             if !op.regions.is_empty() {
                 return Err(unsupported(func, op, "ops with regions are not dataflow"));
             }
-            let operand_value = |i: usize| item.uses[op.operands[i] as usize].value;
+            let operand_value = |i: usize| item.uses[item.operands(op)[i] as usize].value;
             let operand_channel = |i: usize| -> Result<usize, SimError> {
-                let use_ = &item.uses[op.operands[i] as usize];
-                use_channels[op.operands[i] as usize].ok_or_else(|| {
-                    malformed(func, use_.range, format!("`{}` is not a channel", use_.text))
+                let use_ = &item.uses[item.operands(op)[i] as usize];
+                use_channels[item.operands(op)[i] as usize].ok_or_else(|| {
+                    malformed(
+                        func,
+                        use_.range,
+                        format!("`{}` is not a channel", item.str(use_.text)),
+                    )
                 })
             };
             let result_channel = |i: usize| -> Result<usize, SimError> {
-                channels[op.results[i] as usize].ok_or_else(|| {
+                channels[item.results(op)[i] as usize].ok_or_else(|| {
                     malformed(func, op.name_range, format!("a result of `{}` is a memref", op.name))
                 })
             };
@@ -644,13 +656,13 @@ impl<'p> Builder<'p> {
             let channel = &mut self.net.channels[c];
             if channel.consumer.is_some() {
                 let position = positions.get(k).copied().unwrap_or(k);
-                let use_ = &func.item.uses[data.operands[position] as usize];
+                let use_ = &func.item.uses[func.item.operands(data)[position] as usize];
                 return Err(malformed(
                     func,
                     use_.range,
                     format!(
                         "`{}` is consumed more than once; a channel needs a `{}`",
-                        use_.text,
+                        func.item.str(use_.text),
                         OpKind::Fork.key()
                     ),
                 ));
@@ -664,7 +676,7 @@ impl<'p> Builder<'p> {
         if let Kind::Pass = kind {
             // CIRCT's `initValues`: stage i holds value i, stage 0 nearest the input, so the
             // last value listed leaves first.
-            if let Some(values) = init_values(data) {
+            if let Some(values) = init_values(&func.item, data) {
                 let channel = &mut self.net.channels[outputs[0]];
                 for v in values.into_iter().rev() {
                     channel.tokens.push_back(Token::new(v & channel.mask, Clock::new()));
@@ -730,10 +742,11 @@ impl<'p> Builder<'p> {
         let parent = &self.net.contexts[ctx];
         let mut instances = parent.site.instances.clone();
         instances.push(op);
-        let label = data
-            .results
+        let label = caller
+            .item
+            .results(data)
             .first()
-            .map(|&v| caller.item.values[v as usize].name.clone())
+            .map(|&v| caller.item.str(caller.item.values[v as usize].name).to_string())
             .unwrap_or_else(|| data.name.clone());
         let prefix = format!(
             "{}in `@{}` (instance `{label}` in `@{}`): ",
@@ -772,7 +785,7 @@ impl<'p> Builder<'p> {
                 ))
             }
         };
-        let operand_value = |i: usize| item.uses[op.operands[i] as usize].value;
+        let operand_value = |i: usize| item.uses[item.operands(op)[i] as usize].value;
         let width = |value: Option<ValueId>| -> Result<u32, SimError> {
             value
                 .and_then(|v| data_width(func, v))
@@ -807,7 +820,7 @@ impl<'p> Builder<'p> {
                 // Raw signals in order: the data in the low bits, then each extra signal.
                 let split = model == Model::Split;
                 let (signals, control): (Vec<Option<ValueId>>, bool) = if split {
-                    (op.results.iter().skip(1).map(|&v| Some(v)).collect(), ins == 1)
+                    (item.results(op).iter().skip(1).map(|&v| Some(v)).collect(), ins == 1)
                 } else {
                     ((1..ins).map(operand_value).collect(), outs == 1)
                 };
@@ -863,12 +876,12 @@ impl<'p> Builder<'p> {
             }
             Model::Constant => {
                 shape(ins <= 1 && outs == 1)?;
-                let text = match op.attr("value") {
+                let text = match item.attr(op, "value") {
                     Some(attr) => attr.value.clone(),
                     None => constant_text(func, op),
                 };
                 // A float constant's value is its bit pattern.
-                if let Some(format) = crate::float::format_of(func, op.results[0]) {
+                if let Some(format) = crate::float::format_of(func, item.results(op)[0]) {
                     let scalar = hsir_analysis::dataflow::attribute_scalar(&text);
                     let Some(bits) = format.literal(scalar) else {
                         return Err(unsupported(
@@ -886,7 +899,7 @@ impl<'p> Builder<'p> {
                         format!("its value `{}` is not an integer", text.trim()),
                     ));
                 };
-                Kind::Constant(value & mask(width(Some(op.results[0]))?))
+                Kind::Constant(value & mask(width(Some(item.results(op)[0]))?))
             }
             Model::Float { binary } => {
                 shape(ins == if binary { 2 } else { 1 } && outs == 1)?;
@@ -908,7 +921,7 @@ impl<'p> Builder<'p> {
             }
             Model::Compare => {
                 shape(ins == 2 && outs == 1)?;
-                let text = predicate_text(op);
+                let text = predicate_text(item, op);
                 let Some(pred) = Predicate::parse(&text) else {
                     return Err(unsupported(func, op, format!("unknown predicate `{text}`")));
                 };
@@ -917,7 +930,7 @@ impl<'p> Builder<'p> {
             Model::Unary(unary) => {
                 shape(ins == 1 && outs == 1)?;
                 let from = width(operand_value(0))?;
-                let to = width(Some(op.results[0]))?;
+                let to = width(Some(item.results(op)[0]))?;
                 Kind::Unary { op: unary, from, to }
             }
             Model::Select => {
@@ -932,8 +945,8 @@ impl<'p> Builder<'p> {
             Model::Store => access(func, op, false)?,
             Model::Memory => Kind::Memory(self.memory_node(func, id, memories, internal)?),
             Model::Lsq => {
-                let memory = op
-                    .operands
+                let memory = item
+                    .operands(op)
                     .first()
                     .and_then(|&u| func.item.uses[u as usize].value)
                     .and_then(|v| memories[v as usize]);
@@ -944,7 +957,7 @@ impl<'p> Builder<'p> {
                 shape(ins == 3 && outs == 2)?;
                 let attr = |keys: &[&str], default: &str| {
                     keys.iter()
-                        .find_map(|k| op.attr(k))
+                        .find_map(|k| item.attr(op, k))
                         .map(|a| hsir_analysis::dataflow::attribute_scalar(&a.value).to_string())
                         .unwrap_or_else(|| default.to_string())
                 };
@@ -962,7 +975,7 @@ impl<'p> Builder<'p> {
                 Kind::Stream(Stream {
                     step_op,
                     cond,
-                    width: width(Some(op.results[0]))?,
+                    width: width(Some(item.results(op)[0]))?,
                     state: None,
                 })
             }
@@ -995,8 +1008,9 @@ impl<'p> Builder<'p> {
         };
         let memory = match interface.kind {
             InterfaceKind::Memory => internal.iter().find(|(o, _)| *o == id).map(|(_, m)| *m),
-            _ => op
-                .operands
+            _ => func
+                .item
+                .operands(op)
                 .first()
                 .and_then(|&u| func.item.uses[u as usize].value)
                 .and_then(|v| memories[v as usize]),
@@ -1339,8 +1353,8 @@ fn data_width(func: &Func, value: ValueId) -> Option<u32> {
 /// data; 2024's `mc_*` / `lsq_*` too, whose stores write the data type first).
 fn access(func: &Func, op: &OpData, is_load: bool) -> Result<Kind, SimError> {
     let item = &func.item;
-    let naddr = op
-        .operands
+    let naddr = item
+        .operands(op)
         .iter()
         .filter(|&&u| item.uses[u as usize].container == Container::Bracket)
         .count();
@@ -1366,12 +1380,12 @@ fn access(func: &Func, op: &OpData, is_load: bool) -> Result<Kind, SimError> {
 }
 
 /// A `cmpi`'s predicate as written: its first word, or its `predicate` attribute.
-pub(crate) fn predicate_text(op: &OpData) -> String {
-    op.words
+pub(crate) fn predicate_text(item: &Item, op: &OpData) -> String {
+    item.words(op)
         .first()
         .map(|(w, _)| w.clone())
         .or_else(|| {
-            op.attr("predicate")
+            item.attr(op, "predicate")
                 .map(|a| hsir_analysis::dataflow::attribute_scalar(&a.value).to_string())
         })
         .unwrap_or_default()

@@ -32,7 +32,7 @@ pub(crate) fn outcome(program: &Program, net: Network, firings: u64) -> Outcome 
             Some((ctx, op, operand)) => {
                 let func = func_of(ctx);
                 let data = &func.item.ops[op as usize];
-                let use_ = &func.item.uses[data.operands[operand] as usize];
+                let use_ = &func.item.uses[func.item.operands(data)[operand] as usize];
                 let value = use_.value.unwrap_or(channel.origin.1);
                 Leftover {
                     site: net.contexts[ctx].site.clone(),
@@ -44,7 +44,7 @@ pub(crate) fn outcome(program: &Program, net: Network, firings: u64) -> Outcome 
                         net.contexts[ctx].prefix,
                         operand_role(func, data, op, operand),
                         op_name(data),
-                        use_.text
+                        func.item.str(use_.text)
                     ),
                     range: use_.range,
                     tokens,
@@ -169,14 +169,14 @@ fn op_name(op: &OpData) -> &str {
 
 /// ` (`%x`)`: the op's first result, when it has one.
 fn op_label(func: &Func, op: &OpData) -> String {
-    match op.results.first() {
+    match func.item.results(op).first() {
         Some(&v) => format!(" (`{}`)", value_text(func, v)),
         None => String::new(),
     }
 }
 
 fn value_text(func: &Func, value: ValueId) -> String {
-    func.item.values[value as usize].display(group_len(&func.item, value))
+    func.item.values[value as usize].display(&func.item, group_len(&func.item, value))
 }
 
 /// What operand `i` of `op` is, in words, as the op table's layout in the function's era names

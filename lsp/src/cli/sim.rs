@@ -76,8 +76,11 @@ pub fn run(args: &SimArgs) -> u8 {
     }
     let mut inputs = stimulus::inputs(func, &directives, args.seed);
     // Arguments by their SSA names, as the text and the `.sim` files write them.
-    let names: Vec<String> =
-        func.args().iter().map(|&a| func.item.values[a as usize].name.clone()).collect();
+    let names: Vec<String> = func
+        .args()
+        .iter()
+        .map(|&a| func.item.str(func.item.values[a as usize].name).to_string())
+        .collect();
     let channel_args: Vec<usize> = func
         .args()
         .iter()
@@ -169,7 +172,7 @@ pub fn run(args: &SimArgs) -> u8 {
     for (name, words) in &before {
         let _ = writeln!(out, "  mem {name} before: [{}]", list(words));
     }
-    let results = hsir_backend::program::written_names(func.op(), "resNames");
+    let results = hsir_backend::program::written_names(&func.item, func.op(), "resNames");
     for (j, tokens) in outcome.results.iter().enumerate() {
         let name = results.get(j).filter(|n| !n.is_empty()).cloned().unwrap_or(j.to_string());
         let _ = writeln!(out, "  out {name}: [{}]", list(tokens));

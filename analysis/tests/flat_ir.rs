@@ -1,0 +1,88 @@
+//! The flat `Item` (`ir.rs`): every span and name an op, value or use holds points into the
+//! item's own arrays and agrees with the other side of the relation, and an item lowers to an
+//! equal `Item` wherever it sits in a file.
+
+use hsir_analysis::ir::{self, Def, Item};
+
+const FIRST: &str = "handshake.func @g(%a: i32) -> (i32) {\n  return %a : i32\n}\n";
+
+const ITEM: &str = r#"handshake.func @f(%x: i32, %c: i1, %start: none) -> (i32, none) {
+  %0:2 = fork [2] %x : i32
+  %t, %f = cond_br %c, %0#0 : i32
+  %m = merge %t, %back : i32
+  %back = buffer [2] seq %f {hw.name = "b"} : i32
+  sink %0#1 : i32
+  %r = instance @g(%m) : (i32) -> i32
+  return %r, %start : i32, none
+}
+"#;
+
+fn lowered(text: &str) -> Vec<Item> {
+    let parse = hsir_parser::parse(text.to_string());
+    hsir_analysis::items(&parse).into_iter().map(ir::lower).collect()
+}
+
+/// Each relation read both ways: results and their definitions, operands and their ops, uses
+/// and the values they name (in text order), names and the text at their ranges.
+fn assert_consistent(item: &Item, text: &str) {
+    for (id, op) in item.ops.iter().enumerate() {
+        for (n, &v) in item.results(op).iter().enumerate() {
+            let Def::Result { op: def, n: index } = item.values[v as usize].def else {
+                panic!("result {v} of op {id} is not defined by an op")
+            };
+            assert_eq!((def as usize, index as usize), (id, n));
+        }
+        for &u in item.operands(op) {
+            assert_eq!(item.uses[u as usize].op as usize, id);
+        }
+        for &r in item.op_regions(op) {
+            assert_eq!(item.regions[r as usize].owner as usize, id);
+        }
+    }
+    for (u, use_) in item.uses.iter().enumerate() {
+        let range = use_.range;
+        assert_eq!(item.str(use_.text), &text[range], "use {u} names the text at its range");
+        if let Some(v) = use_.value {
+            assert!(item.value_uses(&item.values[v as usize]).contains(&(u as u32)));
+        }
+    }
+    for (v, value) in item.values.iter().enumerate() {
+        let uses = item.value_uses(value);
+        assert!(uses.iter().all(|&u| item.uses[u as usize].value == Some(v as u32)));
+        assert!(
+            uses.windows(2)
+                .all(|w| item.uses[w[0] as usize].range.start()
+                    < item.uses[w[1] as usize].range.start()),
+            "the uses of {} are in text order",
+            item.str(value.name)
+        );
+        assert_eq!(item.str(value.name), &text[value.range]);
+    }
+}
+
+#[test]
+fn spans_and_names_agree_with_what_they_point_at() {
+    let items = lowered(ITEM);
+    let item = &items[0];
+    assert_consistent(item, ITEM);
+    let fork = &item.ops[1];
+    assert_eq!(item.bracket_ints(fork), &[2]);
+    assert_eq!(item.results(fork).len(), 2);
+    assert_eq!(item.value_uses(&item.values[item.results(fork)[0] as usize]).len(), 1);
+    let buffer = item.ops.iter().find(|op| op.name == "buffer").expect("the buffer");
+    assert!(item.word(buffer, "seq"));
+    assert_eq!(item.attr(buffer, "hw.name").map(|a| a.value.as_str()), Some("\"b\""));
+    let merge = item.ops.iter().find(|op| op.name == "merge").expect("the merge");
+    let back = item.operands(merge)[1];
+    assert_eq!(item.str(item.uses[back as usize].text), "%back", "a use before its definition");
+    assert!(item.uses[back as usize].value.is_some(), "resolved in a graph region");
+}
+
+#[test]
+fn an_item_that_moved_lowers_to_an_equal_item() {
+    let alone = lowered(ITEM);
+    let moved = lowered(&format!("{FIRST}{ITEM}"));
+    assert_eq!(moved.len(), 2);
+    assert_eq!(alone[0], moved[1]);
+    assert_consistent(&moved[0], FIRST);
+}
