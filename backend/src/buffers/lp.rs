@@ -268,7 +268,10 @@ pub struct Limits<'a> {
     pub cancel: Option<&'a AtomicBool>,
 }
 
-/// Solves `model` with microlp, in slices of at most 200 ms so that a cancel is seen quickly.
+/// Solves `model` with microlp; with a cancel flag, in slices of at most 200 ms so that a cancel
+/// is seen quickly. Without one, in one call up to the time limit: microlp counts a node that a
+/// slice interrupted after its LP was solved, and solves it again on resume, so slices falling
+/// differently (a loaded machine) would spend the node budget differently.
 pub fn solve_microlp(model: &Model, limits: &Limits) -> Solved {
     let started = Instant::now();
     let mut problem = microlp::Problem::new(microlp::OptimizationDirection::Maximize);
@@ -299,7 +302,7 @@ pub fn solve_microlp(model: &Model, limits: &Limits) -> Solved {
         };
         problem.add_constraint(expr, cmp, row.rhs);
     }
-    let slice = Duration::from_millis(200);
+    let slice = if limits.cancel.is_some() { Duration::from_millis(200) } else { Duration::MAX };
     let remaining = |now: Instant| limits.time_limit.saturating_sub(now - started);
     let mut options = microlp::SolveOptions::default();
     options.mip_gap = limits.gap;
