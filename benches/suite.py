@@ -173,7 +173,6 @@ def main():
         verdict, cycles, final, note = cosim(args.hsir, args.simulator, stem + "_export.mlir",
                                              c_file)
         ours = cycles + DYNAMATIC_TB_CYCLES if cycles else None
-        after_end = final - cycles if cycles and final and final > cycles else 0
         cosim_rows.append("| " + " | ".join([
             f"{kernel} | {flow}", verdict, str(cycles) if cycles else "–",
             str(final) if final else "–", str(ours) if ours else "–", str(theirs),
@@ -183,7 +182,7 @@ def main():
         # cycles to the last write that changed memory, in hsir's RTL of its export (the same
         # simulator as hsir's placements).
         dyn_end = theirs - DYNAMATIC_TB_CYCLES
-        dyn_final = final if after_end else None
+        dyn_final = final if cycles and final and final > cycles else None
         bufs, slots = dynamatic_buffers(stem + "_buffered.mlir")
         row = [f"{kernel} | {flow}", str(dyn_end), str(dyn_final) if dyn_final else "–",
                f"{bufs} / {slots}", f"{float(result['slack_ns']):+.3f}"]

@@ -210,6 +210,30 @@ fn stripped_channels_are_open_to_the_slack_search() {
     assert_eq!(v["cycles"].as_u64(), Some(after), "the RTL runs the cycles the model counted: {v}");
 }
 
+/// gcd_FTD under FPL22: the MILP of its main loop's region finds no placement within its node
+/// budget (the heuristic's is kept), and the warning says so, not that a time limit ended it.
+#[test]
+fn a_milp_without_a_placement_says_so() {
+    let Some(suite) = suite() else { return };
+    let ir = suite.join("ir/gcd_FTD__handshake.mlir");
+    let args = ["--algorithm", "fpl22", "--no-slack"];
+    let (_, report, stderr) = place_file(&ir, &scratch("no-solution"), "gcd", &args);
+    let models = report["functions"][0]["models"].as_array().unwrap();
+    let none = models.iter().find(|m| m["status"] == "no-solution");
+    let none = none.unwrap_or_else(|| panic!("{report}"));
+    assert_eq!(none["kept"], "heuristic", "{report}");
+    let message = format!(
+        "the MILP of the {} found no placement within its ",
+        none["name"].as_str().unwrap()
+    );
+    let line = stderr.lines().find(|l| l.contains(&message)).unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        line.contains("[HS6003]") && line.ends_with("-node limit; the heuristic placement is used"),
+        "{line}"
+    );
+    assert!(!line.contains("time limit"), "{line}");
+}
+
 /// gcd's testbench draws random inputs, negative ones among them, on which its
 /// `while (a != 0)` loop of arithmetic shifts never ends: the slack search says it could not
 /// measure. Given the C program's inputs (`--inputs`), it runs the circuit on them; a file it
