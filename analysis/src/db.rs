@@ -38,6 +38,9 @@ pub struct Counters {
     pub file_parses: u64,
     /// Items reparsed on their own after an edit inside them.
     pub item_parses: u64,
+    /// Pieces of files parsed on their own (`Split`); a file whose pieces did not all parse
+    /// cleanly is parsed whole as well, a second file parse.
+    pub piece_parses: u64,
     /// Items lowered (and their text-only diagnostics computed).
     pub lowerings: u64,
     /// Items checked.
@@ -102,7 +105,7 @@ struct Checked {
     diagnostics: Vec<Diagnostic>,
     /// The item revision checked.
     revision: u64,
-    deps: Vec<(String, Option<Callee>)>,
+    deps: Vec<(String, Option<Arc<Callee>>)>,
     /// The symbol table `deps` were last found to agree with: while it is the current one,
     /// they need not be looked up again.
     symbols: u64,
@@ -177,7 +180,31 @@ struct FileData {
     slots: Vec<Slot>,
     /// Diagnostics outside every item (absolute).
     outside: Vec<Diagnostic>,
+    /// Pieces of the text not parsed yet (`Split`): the next analysis parses each on its own,
+    /// lowers and checks its items, and lets its syntax go, so that no tree of the whole text
+    /// is ever held. `slots` is empty meanwhile.
+    pending: Option<Vec<TextRange>>,
 }
+
+/// How `Database::set_text` parses a file new to the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Split {
+    /// In pieces (`hsir_parser::pieces`) of about `PIECE_MIN` bytes, for texts of at least
+    /// `SPLIT_MIN` bytes whose shape allows it; whole otherwise.
+    Auto,
+    /// In pieces of at least this many bytes whenever the text's shape allows it: what tests
+    /// use to compare the two ways on small texts.
+    Always(usize),
+    /// Whole.
+    Never,
+}
+
+/// Texts from this size up are parsed in pieces (`Split::Auto`).
+pub const SPLIT_MIN: usize = 128 << 10;
+
+/// The smallest piece (`Split::Auto`): a parse has a fixed cost (its own stack, its first
+/// allocations), which a piece of this size makes small.
+pub const PIECE_MIN: usize = 64 << 10;
 
 #[derive(Debug)]
 pub struct Database {
@@ -200,14 +227,22 @@ pub struct Database {
     lints: bool,
     /// How many threads lower and check items (`set_threads`).
     threads: Threads,
+    /// How new files are parsed (`set_split`).
+    split: Split,
 }
 
-/// Functions by name, with where each is defined.
-type SymbolTable = HashMap<String, Vec<(FileId, u32, Callee)>>;
+/// Functions by name, with where each is defined. Signatures are shared with the checks that
+/// read them (`Checked::deps`), one copy however many instances name a function.
+type SymbolTable = HashMap<String, Vec<(FileId, u32, Arc<Callee>)>>;
 
 /// The function `name` means in `file`'s case `case`: one of that case, else one from another
 /// file (cases of one file never see each other).
-fn resolve<'a>(table: &'a SymbolTable, name: &str, file: FileId, case: u32) -> Option<&'a Callee> {
+fn resolve<'a>(
+    table: &'a SymbolTable,
+    name: &str,
+    file: FileId,
+    case: u32,
+) -> Option<&'a Arc<Callee>> {
     resolve_def(table, name, file, case).map(|(_, _, callee)| callee)
 }
 
@@ -217,7 +252,7 @@ fn resolve_def<'a>(
     name: &str,
     file: FileId,
     case: u32,
-) -> Option<&'a (FileId, u32, Callee)> {
+) -> Option<&'a (FileId, u32, Arc<Callee>)> {
     let defs = table.get(name)?;
     defs.iter()
         .find(|(f, c, _)| *f == file && *c == case)
@@ -273,6 +308,7 @@ impl Default for Database {
             symbols_generation: 0,
             lints: true,
             threads: Threads::Auto,
+            split: Split::Auto,
         }
     }
 }
@@ -310,6 +346,12 @@ impl Database {
     /// share. The results, and their order, are the same on any number.
     pub fn set_threads(&mut self, threads: Threads) {
         self.threads = threads;
+    }
+
+    /// How `set_text` parses a file new to the database: whole, or in pieces. The results are
+    /// the same either way; pieces take less memory and share the parsing among threads.
+    pub fn set_split(&mut self, split: Split) {
+        self.split = split;
     }
 
     fn next_revision(&mut self) -> u64 {
@@ -358,8 +400,56 @@ impl Database {
     }
 
     /// Sets a file's whole text. Items whose text did not change keep their lowering and checks.
+    /// A large file new to the database is parsed in pieces by the next analysis (`Split`).
     pub fn set_text(&mut self, file: FileId, text: String) {
+        let min_piece = match self.split {
+            Split::Auto if text.len() >= SPLIT_MIN => Some(PIECE_MIN),
+            Split::Always(min) => Some(min),
+            Split::Auto | Split::Never => None,
+        };
+        let text = match min_piece {
+            Some(min) if !self.files.contains_key(&file) => {
+                match self.set_pieces(file, text, min) {
+                    Ok(()) => return,
+                    Err(text) => text,
+                }
+            }
+            _ => text,
+        };
         self.set_parse(file, hsir_parser::parse(text));
+    }
+
+    /// Sets a new file's text to be parsed in pieces, if the text allows it; gives the text
+    /// back if not. The text around the pieces (a `module` line and its `}`) is parsed here,
+    /// and must be an empty module without errors.
+    fn set_pieces(&mut self, file: FileId, mut text: String, min: usize) -> Result<(), String> {
+        let Some(pieces) = hsir_parser::pieces(&text, min) else { return Err(text) };
+        let mut outside = Vec::new();
+        if pieces.body.len() < text.len() {
+            let wrapper = hsir_parser::parse(pieces.wrapper(&text));
+            if !wrapper.errors().is_empty() || !crate::items(&wrapper).is_empty() {
+                return Err(text);
+            }
+            outside = outside_diagnostics(&wrapper, &[]);
+            let at = |r: TextRange| {
+                let r = pieces.wrapper_range(r.start().into()..r.end().into());
+                TextRange::new(TextSize::from(r.start as u32), TextSize::from(r.end as u32))
+            };
+            for d in &mut outside {
+                d.map_ranges(at);
+            }
+        }
+        let to_range = |r: &std::ops::Range<usize>| {
+            TextRange::new(TextSize::from(r.start as u32), TextSize::from(r.end as u32))
+        };
+        let pending = pieces.pieces.iter().map(to_range).collect();
+        // Room for typing, as `set_parse` leaves.
+        text.reserve_exact((text.len() / 64).max(4096));
+        self.counters.file_parses += 1;
+        self.files
+            .insert(file, FileData { text, slots: Vec::new(), outside, pending: Some(pending) });
+        self.symbols = None;
+        Ok(())
     }
 
     /// Sets a file's text from a parse of it made elsewhere (`hsir check` parses while it
@@ -416,7 +506,7 @@ impl Database {
             slots.push(slot);
         }
         let outside = outside_diagnostics(&parse, &covered);
-        self.files.insert(file, FileData { text, slots, outside });
+        self.files.insert(file, FileData { text, slots, outside, pending: None });
         self.symbols = None;
     }
 
@@ -424,6 +514,9 @@ impl Database {
     /// one item that leaves it one balanced item reparses that item alone; anything else
     /// reparses the file.
     pub fn edit(&mut self, file: FileId, range: TextRange, new_text: &str) {
+        if self.files.get(&file).is_some_and(|d| d.pending.is_some()) {
+            self.check_all();
+        }
         let Some(data) = self.files.get_mut(&file) else { return };
         if range.end() > TextSize::of(data.text.as_str())
             || !data.text.is_char_boundary(range.start().into())
@@ -547,33 +640,58 @@ impl Database {
     /// the whole table afterwards and made again if it answers differently. Details beyond
     /// the budget are let go right after their item's check, as `evict_details` would after
     /// the whole analysis, so that a large file's lowerings are never all held at once.
+    ///
+    /// A file set in pieces (`Split`) has its pieces parsed here, each as a chunk's first
+    /// step, and its items made from them; a piece's tree lives only as long as the details of
+    /// its items. If a piece does not parse cleanly on its own, the file is parsed whole
+    /// instead and left unlowered: the caller runs this again.
     fn lower_and_check_cold(&mut self) {
         let clock = self.clock.fetch_add(1, Ordering::Relaxed) + 1;
         let total: usize = self.files.values().map(|f| f.text.len()).sum();
         let release = total > self.detail_budget;
         let generation = self.symbols_generation + 1;
         let lints = self.lints;
+        let revisions = AtomicU64::new(self.revisions);
         let (lowered, checked, released) =
             (AtomicU64::new(0), AtomicU64::new(0), std::sync::atomic::AtomicUsize::new(0));
+        let pieces_parsed = AtomicU64::new(0);
         let mut files: Vec<(&FileId, &mut FileData)> = self.files.iter_mut().collect();
         files.sort_by_key(|(id, _)| **id);
+        /// An item to lower if it is not yet, and to check if it was lowered in this pass.
+        enum Work<'a> {
+            Slot {
+                slot: &'a mut Slot,
+                fresh: bool,
+            },
+            /// A piece of the file to parse, with the items made of it (all of them fresh) and
+            /// the diagnostics between them; `None` if it did not parse cleanly.
+            Piece {
+                range: TextRange,
+                made: Option<PieceItems>,
+            },
+        }
         struct Job<'a> {
             file: FileId,
             text: &'a str,
-            slot: &'a mut Slot,
-            /// Lowered in this pass, so to be checked in it.
-            fresh: bool,
+            work: Work<'a>,
         }
         let mut jobs: Vec<Job<'_>> = Vec::new();
         for (&file, data) in files {
             let text = data.text.as_str();
+            for &range in data.pending.iter().flatten() {
+                jobs.push(Job { file, text, work: Work::Piece { range, made: None } });
+            }
             for slot in &mut data.slots {
-                jobs.push(Job { file, text, slot, fresh: false });
+                jobs.push(Job { file, text, work: Work::Slot { slot, fresh: false } });
             }
         }
         let sizes: Vec<usize> = jobs
             .iter()
-            .map(|j| if j.slot.summary.is_none() { usize::from(j.slot.len) } else { 0 })
+            .map(|j| match &j.work {
+                Work::Slot { slot, .. } if slot.summary.is_none() => usize::from(slot.len),
+                Work::Slot { .. } => 0,
+                Work::Piece { range, .. } => usize::from(range.len()),
+            })
             .collect();
         let plan = Plan::new(&sizes, self.threads);
         let table = schedule::pipeline(
@@ -583,14 +701,35 @@ impl Database {
             |chunk| {
                 let mut functions = Vec::new();
                 for job in chunk {
-                    if job.slot.summary.is_none() {
-                        lower_slot(job.slot, job.text, clock);
-                        lowered.fetch_add(1, Ordering::Relaxed);
-                        job.fresh = true;
-                    }
-                    let summary = job.slot.summary.as_ref();
-                    if let Some((name, callee)) = summary.and_then(|s| s.callee.clone()) {
-                        functions.push((name, job.file, job.slot.case, callee));
+                    let (file, text) = (job.file, job.text);
+                    let fresh: &mut [Slot] = match &mut job.work {
+                        Work::Slot { slot, fresh } => {
+                            if slot.summary.is_none() {
+                                lower_slot(slot, text, clock);
+                                lowered.fetch_add(1, Ordering::Relaxed);
+                                *fresh = true;
+                            }
+                            std::slice::from_mut(&mut **slot)
+                        }
+                        Work::Piece { range, made } => {
+                            pieces_parsed.fetch_add(1, Ordering::Relaxed);
+                            let Some(piece) = piece_items(text, *range, &revisions) else {
+                                continue;
+                            };
+                            let (slots, _) = made.insert(piece);
+                            for slot in slots.iter_mut() {
+                                lower_slot(slot, text, clock);
+                            }
+                            lowered.fetch_add(slots.len() as u64, Ordering::Relaxed);
+                            slots
+                        }
+                    };
+                    for slot in fresh.iter() {
+                        if let Some((name, callee)) =
+                            slot.summary.as_ref().and_then(|s| s.callee.clone())
+                        {
+                            functions.push((name, file, slot.case, Arc::new(callee)));
+                        }
                     }
                 }
                 functions
@@ -602,25 +741,40 @@ impl Database {
                 }
             },
             |chunk, table| {
-                for job in chunk.iter_mut().filter(|j| j.fresh) {
-                    let (file, case) = (job.file, job.slot.case);
-                    let mut settled = true;
-                    let lookup = |name: &str| {
-                        let table = table.read().unwrap_or_else(std::sync::PoisonError::into_inner);
-                        let def = resolve_def(&table, name, file, case);
-                        settled &= def.is_some_and(|(f, c, _)| *f == file && *c == case);
-                        def.map(|(_, _, callee)| callee.clone())
-                    };
-                    // Generation 0 is no table's: unless settled below, the ordinary pass
-                    // compares the lookups with the whole table.
-                    check_slot(job.slot, job.text, lints, lookup, 0);
-                    checked.fetch_add(1, Ordering::Relaxed);
-                    let slot = &mut *job.slot;
-                    if settled {
-                        if let Some(c) = slot.checked.as_mut() {
-                            c.symbols = generation;
+                for job in chunk.iter_mut() {
+                    let (file, text) = (job.file, job.text);
+                    // An item made of a piece lets its detail go even if a later item may
+                    // change what its checks found: its detail holds the piece's whole tree.
+                    let (fresh, pieced): (&mut [Slot], bool) = match &mut job.work {
+                        Work::Slot { slot, fresh: true } => {
+                            (std::slice::from_mut(&mut **slot), false)
                         }
-                        if release && slot.kept_detail().is_some_and(|d| !d.owns_parse(slot.len)) {
+                        Work::Piece { made: Some((slots, _)), .. } => (slots, true),
+                        _ => continue,
+                    };
+                    for slot in fresh {
+                        let case = slot.case;
+                        let mut settled = true;
+                        let lookup = |name: &str| {
+                            let table =
+                                table.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+                            let def = resolve_def(&table, name, file, case);
+                            settled &= def.is_some_and(|(f, c, _)| *f == file && *c == case);
+                            def.map(|(_, _, callee)| callee.clone())
+                        };
+                        // Generation 0 is no table's: unless settled below, the ordinary pass
+                        // compares the lookups with the whole table.
+                        check_slot(slot, text, lints, lookup, 0);
+                        checked.fetch_add(1, Ordering::Relaxed);
+                        if settled {
+                            if let Some(c) = slot.checked.as_mut() {
+                                c.symbols = generation;
+                            }
+                        }
+                        if release
+                            && (settled || pieced)
+                            && slot.kept_detail().is_some_and(|d| !d.owns_parse(slot.len))
+                        {
                             slot.detail = OnceLock::new();
                             released.fetch_add(usize::from(slot.len), Ordering::Relaxed);
                         }
@@ -628,13 +782,47 @@ impl Database {
                 }
             },
         );
-        drop(jobs);
+        // The items made of pieces, in order, by file; `None` for a file with a piece that
+        // did not parse cleanly.
+        let mut made: HashMap<FileId, Option<PieceItems>> = HashMap::new();
+        for job in jobs {
+            if let Work::Piece { made: piece, .. } = job.work {
+                let entry = made.entry(job.file).or_insert_with(|| Some(Default::default()));
+                match (entry.as_mut(), piece) {
+                    (Some((slots, outside)), Some((more, between))) => {
+                        slots.extend(more);
+                        outside.extend(between);
+                    }
+                    _ => *entry = None,
+                }
+            }
+        }
+        self.revisions = revisions.into_inner();
+        self.counters.piece_parses += pieces_parsed.into_inner();
         self.counters.lowerings += lowered.into_inner();
         self.counters.checks += checked.into_inner();
         self.released += released.into_inner();
         self.counters.symbol_tables += 1;
         self.symbols_generation = generation;
         self.symbols = Some(Arc::new(table));
+        for (file, made) in made {
+            let Some(data) = self.files.get_mut(&file) else { continue };
+            data.pending = None;
+            match made {
+                Some((slots, between)) => {
+                    data.slots = slots;
+                    data.outside.extend(between);
+                    data.outside.sort_by_key(|d| (d.range.start(), d.range.end()));
+                }
+                None => {
+                    // Parsed whole after all: what was found in its pieces goes, and so does
+                    // the symbol table they added to.
+                    let text = std::mem::take(&mut data.text);
+                    self.files.remove(&file);
+                    self.set_parse(file, hsir_parser::parse(text));
+                }
+            }
+        }
     }
 
     fn symbol_table(&mut self) -> Arc<SymbolTable> {
@@ -648,7 +836,7 @@ impl Database {
             for slot in &data.slots {
                 if let Some((name, callee)) = slot.summary.as_ref().and_then(|l| l.callee.clone()) {
                     // In file order, so the first definition is found first.
-                    table.entry(name).or_default().push((file, slot.case, callee));
+                    table.entry(name).or_default().push((file, slot.case, Arc::new(callee)));
                 }
             }
         }
@@ -660,10 +848,17 @@ impl Database {
     }
 
     fn check_all(&mut self) {
-        let cold = self.symbols.is_none()
-            && self.files.values().any(|f| f.slots.iter().any(|s| s.summary.is_none()));
-        if cold {
+        let cold = |db: &Database| {
+            db.files.values().any(|f| f.pending.is_some())
+                || (db.symbols.is_none()
+                    && db.files.values().any(|f| f.slots.iter().any(|s| s.summary.is_none())))
+        };
+        if cold(self) {
             self.lower_and_check_cold();
+            // Again for a file set in pieces that had to be parsed whole after all.
+            if cold(self) {
+                self.lower_and_check_cold();
+            }
         } else {
             self.lower_all();
         }
@@ -788,7 +983,8 @@ impl Database {
             let Some(detail) = kept.or_else(|| detail_of(item_text)) else { continue };
             let Detail { lowered, typed, .. } = detail;
             let typed = typed.into_inner().unwrap_or_else(|| {
-                let mut lookup = |name: &str| resolve(&symbols, name, file, item.case).cloned();
+                let mut lookup =
+                    |name: &str| resolve(&symbols, name, file, item.case).map(|c| Callee::clone(c));
                 let check = if lints { check_item::check_item } else { check_item::check_types };
                 check(&lowered.item, item_text, &mut lookup, &mut Vec::new())
             });
@@ -1098,7 +1294,9 @@ impl<'db> Analysis<'db> {
         let syntax = detail.node()?;
         let syntax_base = SyntaxBase::between(syntax.syntax().text_range().start(), slot.start);
         let typed = detail.typed.get_or_init(|| {
-            let mut lookup = |name: &str| resolve(&self.symbols, name, file, slot.case).cloned();
+            let mut lookup = |name: &str| {
+                resolve(&self.symbols, name, file, slot.case).map(|c| Callee::clone(c))
+            };
             let check =
                 if self.db.lints { check_item::check_item } else { check_item::check_types };
             check(&detail.lowered.item, text, &mut lookup, &mut Vec::new())
@@ -1147,7 +1345,7 @@ fn check_slot(
     slot: &mut Slot,
     text: &str,
     lints: bool,
-    mut lookup: impl FnMut(&str) -> Option<Callee>,
+    mut lookup: impl FnMut(&str) -> Option<Arc<Callee>>,
     generation: u64,
 ) {
     let item_text = &text[TextRange::at(slot.start, slot.len)];
@@ -1155,7 +1353,7 @@ fn check_slot(
     let mut lookup = |name: &str| {
         let found = lookup(name);
         deps.push((name.to_string(), found.clone()));
-        found
+        found.map(|c| Callee::clone(&c))
     };
     let mut diagnostics = Vec::new();
     if let Some(detail) = slot.kept_detail() {
@@ -1191,6 +1389,38 @@ fn standalone_item(parse: &Parse) -> Option<u32> {
         && !parse.errors().iter().any(|e| e.kind == SyntaxErrorKind::Unclosed)
         && !op.syntax().tokens().any(|t| t.kind() == SyntaxKind::SPLIT_MARKER);
     whole.then(|| op.syntax().index())
+}
+
+/// The items a piece of a file's text makes (`Split`), and the diagnostics between them.
+type PieceItems = (Vec<Slot>, Vec<Diagnostic>);
+
+/// The items of a piece of a file's text (`Split`) parsed on its own, not lowered yet, and the
+/// diagnostics between them (absolute ranges); `None` if the piece has a syntax error, since
+/// the whole text might then parse differently there.
+fn piece_items(text: &str, range: TextRange, revisions: &AtomicU64) -> Option<PieceItems> {
+    let options = hsir_parser::ParseOptions { threads: 1, ..Default::default() };
+    let parse = hsir_parser::parse_with(&text[range], options);
+    if !parse.errors().is_empty() {
+        return None;
+    }
+    let parse = Arc::new(parse);
+    let items = crate::items(&parse);
+    let mut slots = Vec::with_capacity(items.len());
+    let mut covered = Vec::with_capacity(items.len());
+    for op in &items {
+        let local = op.syntax().text_range();
+        covered.push(local);
+        let syntax = (parse.clone(), op.syntax().index());
+        let mut slot = Slot::new(range.start() + local.start(), local.len(), syntax, 0);
+        (slot.hash, slot.error_at_start) = item_key(&parse, local);
+        slot.revision = revisions.fetch_add(1, Ordering::Relaxed) + 1;
+        slots.push(slot);
+    }
+    let mut between = outside_diagnostics(&parse, &covered);
+    for d in &mut between {
+        shift_diagnostic(d, &|at: TextSize| at + range.start());
+    }
+    Some((slots, between))
 }
 
 /// The detail of the item at `node` of `parse`.

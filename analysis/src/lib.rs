@@ -23,7 +23,7 @@ pub mod types;
 
 pub use check_item::{callee_of, check_types, Callee, Symbols, Typed};
 pub use db::{
-    Analysis, Config, Counters, Database, FileId, ItemRef, ItemView, Reported, SyntaxBase,
+    Analysis, Config, Counters, Database, FileId, ItemRef, ItemView, Reported, Split, SyntaxBase,
     TakenItem, Threads,
 };
 pub use diagnostics::{
@@ -75,7 +75,18 @@ pub fn ast_node_range(op: hsir_parser::ast::Op<'_>) -> std::ops::Range<usize> {
 /// Decodes file bytes and parses them. A decoding problem is returned as a diagnostic, the
 /// one place where non-UTF-8 input is handled.
 pub fn parse_bytes(bytes: &[u8]) -> (Parse, Option<Diagnostic>) {
-    let (text, error) = hsir_parser::decode(bytes);
-    let parse = hsir_parser::parse(text.into_owned());
-    (parse, error.map(|e| syntax::from_syntax_error(&e)))
+    let (text, error) = decode_bytes(bytes.to_vec());
+    (hsir_parser::parse(text), error)
+}
+
+/// Decodes file bytes into text, as `parse_bytes` does, keeping the bytes' memory when they
+/// are valid UTF-8 (a large file is not copied).
+pub fn decode_bytes(bytes: Vec<u8>) -> (String, Option<Diagnostic>) {
+    match String::from_utf8(bytes) {
+        Ok(text) => (text, None),
+        Err(err) => {
+            let (text, error) = hsir_parser::decode(err.as_bytes());
+            (text.into_owned(), error.map(|e| syntax::from_syntax_error(&e)))
+        }
+    }
 }

@@ -13,13 +13,27 @@ pub struct LoadedFile {
     pub decode_error: Option<hsir_analysis::Diagnostic>,
 }
 
-/// Reads and parses `path`, or says why it cannot.
-pub fn load(path: &Path) -> Result<LoadedFile, String> {
+/// A file's decoded text, not parsed yet (`hsir check` lets the database parse it, in pieces
+/// if it is large).
+pub struct SourceText {
+    pub name: String,
+    pub text: String,
+    pub decode_error: Option<hsir_analysis::Diagnostic>,
+}
+
+/// Reads and decodes `path`, or says why it cannot.
+pub fn read(path: &Path) -> Result<SourceText, String> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|err| format!("cannot read `{name}`: {err}"))?;
     if bytes.len() >= u32::MAX as usize {
         return Err(format!("`{name}` is {} bytes; hsir handles files under 4 GiB", bytes.len()));
     }
-    let (parse, decode_error) = hsir_analysis::parse_bytes(&bytes);
-    Ok(LoadedFile { name, parse, decode_error })
+    let (text, decode_error) = hsir_analysis::decode_bytes(bytes);
+    Ok(SourceText { name, text, decode_error })
+}
+
+/// Reads and parses `path`, or says why it cannot.
+pub fn load(path: &Path) -> Result<LoadedFile, String> {
+    let SourceText { name, text, decode_error } = read(path)?;
+    Ok(LoadedFile { name, parse: hsir_parser::parse(text), decode_error })
 }

@@ -9,6 +9,7 @@ mod grammar;
 mod input;
 mod lexer;
 mod memory;
+mod pieces;
 mod syntax_kind;
 mod tree;
 
@@ -18,6 +19,7 @@ use std::borrow::Cow;
 
 pub use input::MAX_DEPTH;
 pub use lexer::{lex, LexedToken};
+pub use pieces::{pieces, Pieces};
 pub use syntax_kind::SyntaxKind;
 pub use text_size::{TextRange, TextSize};
 pub use tree::{Children, SyntaxElement, SyntaxNode, SyntaxToken, SyntaxTree};

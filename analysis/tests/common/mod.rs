@@ -49,6 +49,7 @@ pub fn delta(before: Counters, after: Counters) -> Counters {
     Counters {
         file_parses: after.file_parses - before.file_parses,
         item_parses: after.item_parses - before.item_parses,
+        piece_parses: after.piece_parses - before.piece_parses,
         lowerings: after.lowerings - before.lowerings,
         checks: after.checks - before.checks,
         symbol_tables: after.symbol_tables - before.symbol_tables,

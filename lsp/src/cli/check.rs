@@ -8,7 +8,7 @@ use hsir_analysis::{Database, Diagnostic, DiagnosticCode, FileId, Severity, Text
 use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 
-use super::LoadedFile;
+use crate::source::SourceText;
 
 /// One file's output: its name, its text and what was found in it.
 struct Checked<'a> {
@@ -110,21 +110,22 @@ pub fn run(paths: &[PathBuf], format: Format, severity: &[String]) -> u8 {
         return super::EXIT_USAGE_OR_IO;
     };
     let mut io_failed = false;
-    let mut loaded: Vec<LoadedFile> = Vec::new();
+    let mut loaded: Vec<SourceText> = Vec::new();
     for path in paths {
-        match super::load(path) {
+        match super::read(path) {
             Ok(file) => loaded.push(file),
             Err(()) => io_failed = true,
         }
     }
-    // All files in one database, so that instances resolve across them. The parses move in;
-    // the output reads the texts back from the database.
+    // All files in one database, so that instances resolve across them. The texts move in (a
+    // large one is parsed in pieces, never whole); the output reads them back from the
+    // database.
     let mut db = Database::new();
     db.set_config(config);
     let mut files: Vec<(FileId, String, Option<Diagnostic>)> = Vec::new();
     for (i, file) in loaded.into_iter().enumerate() {
         let id = FileId(i as u32);
-        db.set_parse(id, file.parse);
+        db.set_text(id, file.text);
         files.push((id, file.name, file.decode_error));
     }
     let mut files = Files { db, files };

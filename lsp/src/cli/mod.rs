@@ -19,3 +19,8 @@ pub use crate::source::LoadedFile;
 pub fn load(path: &Path) -> Result<LoadedFile, ()> {
     crate::source::load(path).map_err(|message| eprintln!("error: {message}"))
 }
+
+/// Reads and decodes `path` (`crate::source::read`), or says on stderr why it cannot.
+pub fn read(path: &Path) -> Result<crate::source::SourceText, ()> {
+    crate::source::read(path).map_err(|message| eprintln!("error: {message}"))
+}

@@ -1,0 +1,201 @@
+//! A file parsed in pieces (`Split`) reports what it reports parsed whole: the same items at the
+//! same ranges, the same diagnostics with their notes and fixes, the same IDE answers. On real
+//! compiler output of every era, on generated files, and on damaged files, where a piece that
+//! does not parse cleanly on its own sends the file back to a whole parse.
+
+mod common;
+
+#[path = "../../test-support/shared.rs"]
+mod shared;
+
+use std::path::PathBuf;
+
+use common::generated;
+use hsir_analysis::{Counters, Database, FileId, Split, TextRange, Threads};
+
+/// What a database that parses the way `split` says finds in `text`: each item's range and the
+/// file's diagnostics in full (`Debug`, so related notes and fixes count), with its counters.
+fn analyse(text: &str, split: Split, threads: Threads) -> (Vec<TextRange>, String, Counters) {
+    let mut db = Database::new();
+    db.set_split(split);
+    db.set_threads(threads);
+    db.set_detail_budget(0);
+    db.set_text(FileId(0), text.to_string());
+    let diagnostics = format!("{:#?}", db.diagnostics(FileId(0)));
+    let items = db.analysis().item_ranges(FileId(0));
+    (items, diagnostics, db.counters())
+}
+
+/// Whether `text` in pieces of at least `min` bytes reports as it does whole; `Some(true)` if
+/// it was parsed in pieces, `Some(false)` if it went back to a whole parse, `None` if the scan
+/// proposed no pieces.
+fn same_in_pieces(text: &str, min: usize, what: &str) -> Option<bool> {
+    let (items, diagnostics, whole) = analyse(text, Split::Never, Threads::Exactly(1));
+    assert_eq!((whole.file_parses, whole.piece_parses), (1, 0), "{what}: parsed whole");
+    for threads in [Threads::Exactly(1), Threads::Exactly(3)] {
+        let (in_items, in_diagnostics, counters) = analyse(text, Split::Always(min), threads);
+        assert_eq!(in_items, items, "{what}: items in pieces of {min} bytes on {threads:?}");
+        assert_eq!(
+            in_diagnostics, diagnostics,
+            "{what}: diagnostics in pieces of {min} bytes on {threads:?}"
+        );
+        if counters.piece_parses == 0 {
+            assert_eq!(counters.file_parses, 1, "{what}: no pieces, one parse");
+            return None;
+        }
+        assert!(counters.piece_parses >= 2, "{what}: two pieces at least");
+        if counters.file_parses == 2 {
+            return Some(false);
+        }
+        assert_eq!(counters.file_parses, 1, "{what}: the pieces made the file");
+    }
+    Some(true)
+}
+
+/// Every `.mlir` file under these shared folders.
+fn real_files(folders: &[&str]) -> Option<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for folder in folders {
+        let mut dirs = vec![shared::path(folder)?];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).expect("a readable folder") {
+                let path = entry.expect("an entry").path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "mlir") {
+                    out.push(path);
+                }
+            }
+        }
+    }
+    out.sort();
+    Some(out)
+}
+
+fn read(path: &PathBuf) -> String {
+    String::from_utf8_lossy(&std::fs::read(path).expect("readable")).into_owned()
+}
+
+/// Real compiler output of every era: CIRCT's and Dynamatic's 2026 files, Dynamatic's 2024 and
+/// 2025 output. Those with several items are parsed in pieces (most of Dynamatic's have one
+/// function, and most of CIRCT's `// -----` cases, so they are not); one, whose items sit
+/// unindented in a `kanagawa.design`, is cut inside that op, and goes back to a whole parse.
+#[test]
+fn real_files_report_the_same_in_pieces() {
+    let Some(paths) = real_files(&["corpus", "dynamatic-2024", "dynamatic-suite/ir"]) else {
+        return;
+    };
+    assert!(paths.len() > 100, "the shared folders have their files");
+    let (mut split, mut whole_again) = (0, 0);
+    for path in &paths {
+        let text = read(path);
+        for min in [1, 4000] {
+            match same_in_pieces(&text, min, &path.display().to_string()) {
+                Some(true) => split += 1,
+                Some(false) => whole_again += 1,
+                None => {}
+            }
+        }
+    }
+    assert!(split >= 12, "the files with several items go in pieces ({split} runs did)");
+    assert!(whole_again <= 2, "{whole_again} runs went back to a whole parse");
+}
+
+/// The shared generator's circuits and the tests' own generated functions, with the automatic
+/// choice too.
+#[test]
+fn generated_files_report_the_same_in_pieces() {
+    let text = generated(300, 3);
+    assert_eq!(same_in_pieces(&text, 1, "generated(300, 3)"), Some(true));
+    assert_eq!(same_in_pieces(&text, 5000, "generated(300, 3), 5000 bytes"), Some(true));
+    let Some(tool) = shared::path("tools/gen_handshake.py") else { return };
+    let output = std::process::Command::new("python3")
+        .arg(&tool)
+        .args(["--target-bytes", "400k", "--seed", "11"])
+        .output()
+        .expect("python3 runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    assert!(text.len() >= hsir_analysis::db::SPLIT_MIN, "large enough to go in pieces by itself");
+    assert_eq!(same_in_pieces(&text, hsir_analysis::db::PIECE_MIN, "gen_handshake.py"), Some(true));
+    let (items, diagnostics, _) = analyse(&text, Split::Never, Threads::Auto);
+    let (auto_items, auto_diagnostics, counters) = analyse(&text, Split::Auto, Threads::Auto);
+    assert!(counters.piece_parses >= 2, "the automatic choice parses it in pieces");
+    assert_eq!((auto_items, auto_diagnostics), (items, diagnostics));
+}
+
+/// Damage at many places of real and generated files: a brace or bracket gone or added, a
+/// string or comment opened, a line joined to the next, an indentation changed, a marker. Each
+/// damaged file reports the same in pieces as whole, whether its pieces still parse or not.
+#[test]
+fn damaged_files_report_the_same_in_pieces() {
+    let mut texts = vec![generated(40, 2)];
+    if let Some(suite) = shared::path("dynamatic-suite/ir") {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&suite)
+            .expect("a readable folder")
+            .map(|e| e.expect("an entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
+            .collect();
+        paths.sort();
+        texts.extend(paths.iter().take(3).map(read));
+    }
+    let damages: [(&str, &str); 10] = [
+        ("}", ""),
+        ("{", ""),
+        ("\n", "\n{\n"),
+        ("\n", "\n}\n"),
+        ("\n", " \""),
+        ("\n", " // "),
+        ("\n", ""),
+        ("\n  ", "\n"),
+        ("\n", "\n// -----\n"),
+        (")", ""),
+    ];
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let (mut split, mut whole_again) = (0, 0);
+    for (t, text) in texts.iter().enumerate() {
+        for round in 0..12 {
+            let (from, to) = damages[round % damages.len()];
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let starts: Vec<usize> = text.match_indices(from).map(|(i, _)| i).collect();
+            let at = starts[(seed % starts.len() as u64) as usize];
+            let damaged = format!("{}{to}{}", &text[..at], &text[at + from.len()..]);
+            let what = format!("text {t}, `{from:?}` -> `{to:?}` at {at}");
+            match same_in_pieces(&damaged, 1, &what) {
+                Some(true) => split += 1,
+                Some(false) => whole_again += 1,
+                None => {}
+            }
+        }
+    }
+    assert!(split > 0 && whole_again > 0, "both ways were taken ({split} and {whole_again})");
+}
+
+/// Edits after a file was set in pieces apply to the items its pieces made, as they would to
+/// a whole parse's: an edit inside one item reparses that item alone.
+#[test]
+fn a_file_set_in_pieces_takes_edits_as_a_whole_parse_does() {
+    let text = generated(60, 2);
+    let mut dbs: Vec<Database> = [Split::Never, Split::Always(1)]
+        .into_iter()
+        .map(|split| {
+            let mut db = Database::new();
+            db.set_split(split);
+            db.set_text(FileId(0), text.clone());
+            db
+        })
+        .collect();
+    // Renames the argument of @f10's callee-to-be: its callers' instances no longer match.
+    let at = text.find("handshake.func @f10(").expect("f10") + "handshake.func @f10(%a: i".len();
+    let range = TextRange::new((at as u32).into(), (at as u32 + 2).into());
+    let mut seen = Vec::new();
+    for db in &mut dbs {
+        db.edit(FileId(0), range, "64");
+        seen.push(format!("{:#?}", db.diagnostics(FileId(0))));
+        assert_eq!(db.counters().item_parses, 1, "the edit was spliced into its item");
+    }
+    assert_eq!(seen[0], seen[1]);
+    assert!(seen[0].contains("UseTypeMismatch"), "the edit is reported: {}", seen[0]);
+}
