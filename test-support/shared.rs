@@ -66,6 +66,28 @@ pub fn mlir_files(rel: &str) -> Option<Vec<PathBuf>> {
     Some(files)
 }
 
+/// The `.mlir` files of `<shared>/<rel>` and of its folders, at any depth, sorted; `None`
+/// (skipped) without the folder.
+pub fn mlir_files_under(rel: &str) -> Option<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut dirs = vec![path(rel)?];
+    while let Some(dir) = dirs.pop() {
+        let entries = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()));
+        for entry in entries {
+            let path =
+                entry.unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display())).path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "mlir") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Some(files)
+}
+
 /// Dynamatic's 2025 suite (`dynamatic-suite`: `ir/`, `c/`, `RESULTS.tsv`), or `None` (skipped)
 /// without its IR.
 pub fn dynamatic_suite() -> Option<PathBuf> {

@@ -337,22 +337,7 @@ fn broken_and_empty_texts_give_well_shaped_tokens() {
 
 /// Every corpus file, or `None` (the test is skipped) without the corpus.
 fn corpus_files() -> Option<Vec<std::path::PathBuf>> {
-    let root = shared::path("corpus")?;
-    let mut files = Vec::new();
-    let mut dirs = vec![root];
-    while let Some(dir) = dirs.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "mlir") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    Some(files)
+    shared::mlir_files_under("corpus")
 }
 
 /// On every corpus file: the tokens are well shaped, every comment line is a comment token,

@@ -94,20 +94,7 @@ fn files_that_call_each_other_report_the_same_on_any_number_of_threads() {
 /// Every valid and invalid file of the shared corpus, each alone and all in one database.
 #[test]
 fn corpus_files_report_the_same_on_any_number_of_threads() {
-    let Some(root) = shared::path("corpus") else { return };
-    let mut paths = Vec::new();
-    let mut dirs = vec![root];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("a readable corpus folder") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "mlir") {
-                paths.push(path);
-            }
-        }
-    }
-    paths.sort();
+    let Some(paths) = shared::mlir_files_under("corpus") else { return };
     assert!(paths.len() > 50, "the corpus has its files");
     let texts: Vec<String> = paths
         .iter()

@@ -56,19 +56,8 @@ fn same_in_pieces(text: &str, min: usize, what: &str) -> Option<bool> {
 fn real_files(folders: &[&str]) -> Option<Vec<PathBuf>> {
     let mut out = Vec::new();
     for folder in folders {
-        let mut dirs = vec![shared::path(folder)?];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).expect("a readable folder") {
-                let path = entry.expect("an entry").path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "mlir") {
-                    out.push(path);
-                }
-            }
-        }
+        out.extend(shared::mlir_files_under(folder)?);
     }
-    out.sort();
     Some(out)
 }
 
@@ -130,13 +119,7 @@ fn generated_files_report_the_same_in_pieces() {
 #[test]
 fn damaged_files_report_the_same_in_pieces() {
     let mut texts = vec![generated(40, 2)];
-    if let Some(suite) = shared::path("dynamatic-suite/ir") {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(&suite)
-            .expect("a readable folder")
-            .map(|e| e.expect("an entry").path())
-            .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
-            .collect();
-        paths.sort();
+    if let Some(paths) = shared::mlir_files("dynamatic-suite/ir") {
         texts.extend(paths.iter().take(3).map(read));
     }
     let damages: [(&str, &str); 10] = [
