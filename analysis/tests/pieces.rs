@@ -182,3 +182,51 @@ fn a_file_set_in_pieces_takes_edits_as_a_whole_parse_does() {
     assert_eq!(seen[0], seen[1]);
     assert!(seen[0].contains("UseTypeMismatch"), "the edit is reported: {}", seen[0]);
 }
+
+/// What the IDE features answer on `text` in a database that parses the way `split` says and
+/// keeps details within `budget`: the outline, folds, semantic tokens, and hover and
+/// definition at every 23rd offset.
+fn ide_answers(text: &str, split: Split, budget: usize) -> String {
+    use hsir_analysis::ide::{self, FilePosition};
+    let mut db = Database::new();
+    db.set_split(split);
+    db.set_detail_budget(budget);
+    db.set_text(FileId(0), text.to_string());
+    let analysis = db.analysis();
+    let mut out = format!(
+        "{:?}\n{:?}\n{:?}\n",
+        ide::symbols::document_symbols(&analysis, FileId(0)),
+        ide::symbols::folding_ranges(&analysis, FileId(0)),
+        ide::semantic_tokens::semantic_tokens(&analysis, FileId(0), None),
+    );
+    for offset in (0..text.len()).step_by(23).filter(|&o| text.is_char_boundary(o)) {
+        let pos = FilePosition { file: FileId(0), offset: (offset as u32).into() };
+        out.push_str(&format!(
+            "{offset}: {:?} {:?}\n",
+            ide::hover::hover(&analysis, pos),
+            ide::navigation::definition(&analysis, pos)
+        ));
+    }
+    out
+}
+
+/// The IDE features read an item's syntax from its piece's tree (kept within the budget) or
+/// from a parse of its text alone (made again beyond it), and answer as they do from the
+/// whole file's tree: same ranges, same text.
+#[test]
+fn ide_features_answer_the_same_in_pieces() {
+    let mut texts = vec![generated(30, 2)];
+    if let Some(paths) = shared::mlir_files_under("corpus") {
+        for name in ["Dialect-Pipeline__round-trip.mlir", "get_tanh-2-5__hw.mlir"] {
+            let path = paths.iter().find(|p| p.ends_with(name)).expect("a corpus file");
+            texts.push(read(path));
+        }
+    }
+    for (t, text) in texts.iter().enumerate() {
+        for budget in [usize::MAX, 0] {
+            let whole = ide_answers(text, Split::Never, budget);
+            let pieces = ide_answers(text, Split::Always(1), budget);
+            assert!(whole == pieces, "text {t}, budget {budget}: the answers differ");
+        }
+    }
+}
