@@ -230,3 +230,45 @@ fn ide_features_answer_the_same_in_pieces() {
         }
     }
 }
+
+/// Files that instantiate each other's functions, some parsed in pieces, some whole (one has
+/// an error in a piece), report as they do all parsed whole: the symbol table the pieces'
+/// chunks build holds every file's functions, in file order.
+#[test]
+fn files_that_call_each_other_report_the_same_in_pieces() {
+    use common::{push_function, Body};
+    // File 1 calls file 0's functions and file 0 calls file 1's; file 2 is file 1 with a
+    // syntax error, so its pieces send it back to a whole parse.
+    let mut zero = String::from("module {\n");
+    let mut one = String::from("module {\n");
+    for i in 0..40 {
+        push_function(&mut zero, i, if i % 5 == 0 { Body::Calls(100 + i) } else { Body::Adds });
+        push_function(&mut one, 100 + i, if i % 3 == 0 { Body::Calls(i) } else { Body::Adds });
+    }
+    zero.push_str("}\n");
+    one.push_str("}\n");
+    let two = one.replacen("%s = arith.addi", "%s = arith.addi (", 1);
+    let texts = [zero, one, two];
+    let analyse_all = |split: Split| {
+        let mut db = Database::new();
+        db.set_split(split);
+        db.set_threads(Threads::Exactly(2));
+        db.set_detail_budget(0);
+        for (i, text) in texts.iter().enumerate() {
+            db.set_text(FileId(i as u32), text.clone());
+        }
+        let out: Vec<String> =
+            (0..texts.len()).map(|i| format!("{:#?}", db.diagnostics(FileId(i as u32)))).collect();
+        (out, db.counters())
+    };
+    let (whole, _) = analyse_all(Split::Never);
+    let (pieces, counters) = analyse_all(Split::Always(1));
+    assert_eq!(counters.file_parses, 4, "three files, one of them parsed whole again");
+    for (file, (a, b)) in whole.iter().zip(&pieces).enumerate() {
+        assert_eq!(a, b, "file {file}");
+    }
+    // Every instance finds its callee in the other file, forwards and backwards.
+    assert!(whole.iter().all(|d| !d.contains("UnknownCallee")), "{whole:?}");
+    assert_eq!(whole[0], "[]", "file 0 is clean");
+    assert_ne!(whole[2], "[]", "file 2 has its error");
+}
