@@ -45,7 +45,7 @@ impl Plan {
         let total: usize = sizes.iter().sum();
         let (threads, min) = match threads {
             Threads::Auto => {
-                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let cores = hsir_parser::cores();
                 (if total < PARALLEL_MIN { 1 } else { cores }, CHUNK_MIN)
             }
             Threads::Exactly(n) => (n.max(1), 1),

@@ -710,7 +710,7 @@ impl Program {
 /// `f` over `items` on every core, in order. Items are handed out one at a time, so a few large
 /// ones do not leave a core idle. A panic in `f` is resumed on the caller's thread.
 pub fn par_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync) -> Vec<U> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len());
+    let threads = hsir_parser::cores().min(items.len());
     if threads <= 1 || items.len() < 4 {
         return items.iter().map(f).collect();
     }

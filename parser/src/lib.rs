@@ -95,12 +95,19 @@ pub struct ParseOptions {
     pub hand_parsed_statements: bool,
 }
 
+/// The cores this process may use (`std::thread::available_parallelism`, which counts a
+/// cgroup's quota too), found once: finding them reads several files, and a large file parsed
+/// in pieces asks once a piece.
+pub fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 impl Default for ParseOptions {
     /// Two threads if the machine has two cores, for texts of `PARALLEL_MIN_BYTES` or more.
     fn default() -> Self {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         ParseOptions {
-            threads: cores.min(2),
+            threads: cores().min(2),
             parallel_min_bytes: PARALLEL_MIN_BYTES,
             hand_parsed_statements: true,
         }
