@@ -418,7 +418,28 @@ pub fn lower(op: ast::Op<'_>) -> Item {
         region_args: Vec::new(),
         stack: Vec::new(),
     };
-    lowerer.scopes.push(Scope::default());
+    // The arrays' sizes, known from the tree in advance, so that they grow once.
+    let (mut ops, mut results, mut operands) = (0, 0, 0);
+    for node in op.syntax().descendants() {
+        match node.kind() {
+            SyntaxKind::OP => ops += 1,
+            SyntaxKind::RESULT => results += 1,
+            SyntaxKind::OPERAND => operands += 1,
+            _ => {}
+        }
+    }
+    let item = &mut lowerer.item;
+    item.ops.reserve_exact(ops);
+    item.values.reserve(results);
+    item.uses.reserve_exact(operands);
+    item.arrays.ids.reserve(results + 2 * operands);
+    item.arrays.result_groups.reserve_exact(results);
+    item.arrays.types.reserve(ops);
+    let mut scope = Scope::default();
+    scope.defs.reserve(results);
+    scope.heads.reserve(results);
+    scope.pending.reserve(operands);
+    lowerer.scopes.push(scope);
     lowerer.op(op, None, None, RegionKind::Dominance);
     let scope = lowerer.scopes.pop().unwrap_or_default();
     lowerer.resolve(scope);
