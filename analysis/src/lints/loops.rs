@@ -923,8 +923,14 @@ impl Rates {
 
     /// What each op does with token counts: one exhaustive decision per op of the table.
     fn eval(&self, cx: &Context<'_>, id: OpId, op: &OpData) -> Eval {
+        self.eval_for(cx, id, op, true)
+    }
+
+    /// `eval`, with the results' rates left out (mostly empty) unless `results` is set: the
+    /// mismatch does not depend on them.
+    fn eval_for(&self, cx: &Context<'_>, id: OpId, op: &OpData, results: bool) -> Eval {
         use OpKind::*;
-        let n_results = op.results.len();
+        let n_results = if results { op.results.len() } else { 0 };
         let none = |mismatch| Eval { results: vec![None; n_results], mismatch };
         let Some(kind) = OpKind::of(op) else { return none(None) };
         let name = kind.key();
@@ -1170,7 +1176,7 @@ impl Rates {
             if op.broken {
                 continue;
             }
-            let Some(m) = self.eval(cx, id as OpId, op).mismatch else { continue };
+            let Some(m) = self.eval_for(cx, id as OpId, op, false).mismatch else { continue };
             let shown: Vec<String> = m
                 .operands
                 .iter()
