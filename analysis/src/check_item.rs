@@ -290,7 +290,7 @@ impl Checker<'_> {
             );
             self.push(d);
         }
-        let operands = self.item.operands(op).to_vec();
+        let operands = item.operands(op);
         if operands.len() != typing.operands.len() && arity_is_fixed(op) {
             let d = Diagnostic::new(
                 Code::OperandCount,
@@ -1108,7 +1108,7 @@ impl Checker<'_> {
         let mut multi = Vec::new();
         for (v, value) in body_values {
             let v = v as ValueId;
-            let ty = self.types[v as usize].clone();
+            let ty = &self.types[v as usize];
             if ty.as_ref().is_some_and(|t| matches!(t, Type::MemRef { .. })) {
                 continue;
             }
@@ -1125,8 +1125,8 @@ impl Checker<'_> {
             }
             match value.uses.len() {
                 1 => {}
-                0 => unused.push((v, ty)),
-                n => multi.push((v, ty, n)),
+                0 => unused.push((v, ty.clone())),
+                n => multi.push((v, ty.clone(), n)),
             }
         }
         let forked = self

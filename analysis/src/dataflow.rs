@@ -6,7 +6,7 @@
 //! a channel through buffers is a path; `channel_buffers` walks it. Everything here is derived
 //! from a lowered `Item` and the value types the checks inferred; nothing reports diagnostics.
 
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::TarjanScc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 
@@ -41,11 +41,12 @@ pub struct FuncGraph {
     pub op_nodes: Vec<Option<NodeIndex>>,
     /// The node of each function argument.
     pub arg_nodes: Vec<NodeIndex>,
-    /// The component (`sccs` index) of each node.
+    /// The strongly connected component of each node, numbered in the order Tarjan's algorithm
+    /// completes them (`petgraph::algo::tarjan_scc`'s order).
     pub scc_of: Vec<u32>,
-    /// Strongly connected components, each as its nodes; a component of one node is listed
+    /// The number of nodes of each component (`scc_of`); a component of one node is counted
     /// too (it is a cycle only if the node feeds itself).
-    pub sccs: Vec<Vec<NodeIndex>>,
+    pub scc_len: Vec<u32>,
 }
 
 /// The op or argument that defines `value`, as a node.
@@ -63,7 +64,7 @@ pub fn producer(graph: &FuncGraph, item: &Item, value: ValueId) -> Option<NodeIn
 impl FuncGraph {
     /// Builds the graph of a `handshake.func` item (op 0 is the function).
     pub fn build(item: &Item) -> FuncGraph {
-        let mut graph = DiGraph::new();
+        let mut graph = DiGraph::with_capacity(item.ops.len(), item.uses.len());
         let mut op_nodes = vec![None; item.ops.len()];
         let mut arg_nodes = Vec::new();
         if let Some(entry) = item.ops.first().and_then(|f| item.op_regions(f).first()) {
@@ -76,7 +77,8 @@ impl FuncGraph {
         for (id, node) in op_nodes.iter_mut().enumerate().skip(1) {
             *node = Some(graph.add_node(Node::Op(id as OpId)));
         }
-        let mut fg = FuncGraph { graph, op_nodes, arg_nodes, scc_of: Vec::new(), sccs: Vec::new() };
+        let mut fg =
+            FuncGraph { graph, op_nodes, arg_nodes, scc_of: Vec::new(), scc_len: Vec::new() };
         for (id, op) in item.ops.iter().enumerate().skip(1) {
             let Some(to) = fg.op_nodes[id] else { continue };
             for (i, &u) in item.operands(op).iter().enumerate() {
@@ -85,13 +87,16 @@ impl FuncGraph {
                 fg.graph.add_edge(from, to, Edge { value, use_: u, operand: i as u32 });
             }
         }
-        fg.sccs = tarjan_scc(&fg.graph);
-        fg.scc_of = vec![0; fg.graph.node_count()];
-        for (i, scc) in fg.sccs.iter().enumerate() {
+        let mut scc_of = vec![0; fg.graph.node_count()];
+        let mut scc_len = Vec::new();
+        TarjanScc::new().run(&fg.graph, |scc: &[NodeIndex]| {
             for n in scc {
-                fg.scc_of[n.index()] = i as u32;
+                scc_of[n.index()] = scc_len.len() as u32;
             }
-        }
+            scc_len.push(scc.len() as u32);
+        });
+        fg.scc_of = scc_of;
+        fg.scc_len = scc_len;
         fg
     }
 
@@ -101,7 +106,7 @@ impl FuncGraph {
 
     /// Whether `node` lies on a cycle.
     pub fn on_cycle(&self, node: NodeIndex) -> bool {
-        self.sccs[self.scc_of[node.index()] as usize].len() > 1
+        self.scc_len[self.scc_of[node.index()] as usize] > 1
             || self.graph.edges(node).any(|e| e.target() == node)
     }
 

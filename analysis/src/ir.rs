@@ -12,7 +12,7 @@ use std::hash::BuildHasher;
 use rustc_hash::FxHashMap as HashMap;
 
 use hsir_parser::ast::{self, AstNode};
-use hsir_parser::{SyntaxKind, SyntaxNode, TextRange, TextSize};
+use hsir_parser::{SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 
 use crate::ops::{Dialect, OpKind};
 use crate::types::{self, Type};
@@ -411,9 +411,35 @@ pub fn in_dataflow_region(item: &Item, op: OpId) -> bool {
 /// Lowers one item. `op` is its node; ranges become relative to its start.
 pub fn lower(op: ast::Op<'_>) -> Item {
     let base = op.syntax().text_range().start();
-    let mut lowerer =
-        Lowerer { base, item: Item::default(), scopes: Vec::new(), region_args: Vec::new() };
-    lowerer.scopes.push(Scope::default());
+    let mut lowerer = Lowerer {
+        base,
+        item: Item::default(),
+        scopes: Vec::new(),
+        region_args: Vec::new(),
+        stack: Vec::new(),
+    };
+    // The arrays' sizes, known from the tree in advance, so that they grow once.
+    let (mut ops, mut results, mut operands) = (0, 0, 0);
+    for node in op.syntax().descendants() {
+        match node.kind() {
+            SyntaxKind::OP => ops += 1,
+            SyntaxKind::RESULT => results += 1,
+            SyntaxKind::OPERAND => operands += 1,
+            _ => {}
+        }
+    }
+    let item = &mut lowerer.item;
+    item.ops.reserve_exact(ops);
+    item.values.reserve(results);
+    item.uses.reserve_exact(operands);
+    item.arrays.ids.reserve(results + 2 * operands);
+    item.arrays.result_groups.reserve_exact(results);
+    item.arrays.types.reserve(ops);
+    let mut scope = Scope::default();
+    scope.defs.reserve(results);
+    scope.heads.reserve(results);
+    scope.pending.reserve(operands);
+    lowerer.scopes.push(scope);
     lowerer.op(op, None, None, RegionKind::Dominance);
     let scope = lowerer.scopes.pop().unwrap_or_default();
     lowerer.resolve(scope);
@@ -469,6 +495,24 @@ struct Lowerer {
     /// `%x : T` in the parentheses of a region-holding op of another dialect whose entry block
     /// has no label (`kanagawa.method @f(%a: i32)`, `kanagawa.sblock (%x : i32 = %outer)`).
     region_args: Vec<(String, TextRange, Option<Type>)>,
+    /// `parts`' stack of nodes to read (preorder positions), kept to reuse its memory.
+    stack: Vec<(u32, Container)>,
+}
+
+/// The first token of `kind` below `node`, in text order, trivia left out.
+fn first_token_below<'t>(node: SyntaxNode<'t>, kind: SyntaxKind) -> Option<SyntaxToken<'t>> {
+    for element in node.grammar_children() {
+        match element {
+            SyntaxElement::Token(t) if t.kind() == kind => return Some(t),
+            SyntaxElement::Token(_) => {}
+            SyntaxElement::Node(n) => {
+                if let Some(t) = first_token_below(n, kind) {
+                    return Some(t);
+                }
+            }
+        }
+    }
+    None
 }
 
 const NO_REGION: RegionId = u32::MAX;
@@ -492,7 +536,7 @@ impl Lowerer {
                     let mut ins = Vec::new();
                     let mut outs = Vec::new();
                     let mut after = false;
-                    for element in function.children_with_tokens() {
+                    for element in function.grammar_children() {
                         match element.kind() {
                             SyntaxKind::ARROW => after = true,
                             SyntaxKind::TYPE => {
@@ -586,19 +630,62 @@ impl Lowerer {
         enclosing: RegionKind,
     ) -> OpId {
         let id = self.item.ops.len() as OpId;
-        let name = op.name().unwrap_or("").to_string();
-        let name_range = op
-            .name_node()
-            .map_or(TextRange::empty(op.syntax().text_range().start()), |n| n.text_range());
-        let kind = OpKind::from_name(&name);
-        let mut data = OpData {
-            name: name.clone(),
+        let syntax = op.syntax();
+        // The op's own children, read once: its name, result lists, signature and whether it
+        // holds a region directly.
+        let mut name_node = None;
+        let mut signature_node = None;
+        let mut holds_regions = false;
+        let groups_start = self.item.arrays.result_groups.len();
+        for child in syntax.children() {
+            match child.kind() {
+                SyntaxKind::OP_NAME if name_node.is_none() => name_node = Some(child),
+                SyntaxKind::RESULT_LIST => {
+                    for result in child.children().filter(|n| n.kind() == SyntaxKind::RESULT) {
+                        let mut value = None;
+                        let mut int = None;
+                        for token in result.grammar_tokens() {
+                            match token.kind() {
+                                SyntaxKind::VALUE_ID if value.is_none() => value = Some(token),
+                                SyntaxKind::INT if int.is_none() => int = Some(token),
+                                _ => {}
+                            }
+                        }
+                        let Some(token) = value else { continue };
+                        let name = self.intern(token.text());
+                        self.item.arrays.result_groups.push(ResultGroup {
+                            name,
+                            count: int.and_then(|t| t.text().parse().ok()).unwrap_or(1),
+                            range: self.rel(token.text_range()),
+                            explicit_count: int.is_some(),
+                        });
+                    }
+                }
+                SyntaxKind::FUNC_SIGNATURE if signature_node.is_none() => {
+                    signature_node = ast::FuncSignature::cast(child)
+                }
+                SyntaxKind::REGION => holds_regions = true,
+                _ => {}
+            }
+        }
+        let name = name_node.map_or("", |n| {
+            let text = n.text();
+            text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text)
+        });
+        let name_range =
+            name_node.map_or(TextRange::empty(syntax.text_range().start()), |n| n.text_range());
+        let generic = name_node
+            .and_then(|n| n.first_grammar_token())
+            .is_some_and(|t| t.kind() == SyntaxKind::STRING);
+        let kind = OpKind::from_name(name);
+        let data = OpData {
+            name: name.to_string(),
             kind,
-            range: self.rel(op.syntax().text_range()),
+            range: self.rel(syntax.text_range()),
             name_range: self.rel(name_range),
-            generic: op.is_generic(),
+            generic,
             block,
-            result_groups: Span::default(),
+            result_groups: Span::to(groups_start, self.item.arrays.result_groups.len()),
             results: Span::default(),
             operands: Span::default(),
             regions: Span::default(),
@@ -612,18 +699,7 @@ impl Lowerer {
             signature: None,
             broken: false,
         };
-        let groups_start = self.item.arrays.result_groups.len();
-        for result in op.results() {
-            let Some(token) = result.name() else { continue };
-            let name = self.intern(token.text());
-            self.item.arrays.result_groups.push(ResultGroup {
-                name,
-                count: result.count(),
-                range: self.rel(token.text_range()),
-                explicit_count: result.syntax().child_tokens().any(|t| t.kind() == SyntaxKind::INT),
-            });
-        }
-        data.result_groups = Span::to(groups_start, self.item.arrays.result_groups.len());
+        let groups = data.result_groups;
         self.item.ops.push(data);
         if let Some(b) = block {
             self.item.blocks[b as usize].ops.push(id);
@@ -631,41 +707,33 @@ impl Lowerer {
 
         // Results are values of the enclosing region, but their names are bound after the op's
         // own regions, as MLIR's parser does: a nested region may reuse them.
-        let groups = self.item.ops[id as usize].result_groups.of(&self.item.arrays.result_groups);
-        let groups = groups.to_vec();
         let mut n = 0;
-        let mut bound = Vec::new();
+        let first_result = self.item.values.len() as ValueId;
         let results_start = self.item.arrays.ids.len();
-        for group in &groups {
-            let first = self.item.values.len() as ValueId;
-            for index in 0..group.count {
-                let v =
-                    self.new_value(group.name, index, Def::Result { op: id, n }, None, group.range);
+        for g in groups.start..groups.start + groups.len {
+            let group = &self.item.arrays.result_groups[g as usize];
+            let (group_name, count, range) = (group.name, group.count, group.range);
+            for index in 0..count {
+                let v = self.new_value(group_name, index, Def::Result { op: id, n }, None, range);
                 self.item.arrays.ids.push(v);
                 n += 1;
             }
-            bound.push((group.name, first, group.count, group.range));
         }
         self.item.ops[id as usize].results = Span::to(results_start, self.item.arrays.ids.len());
 
-        let holds_regions = op.syntax().children().any(|n| n.kind() == SyntaxKind::REGION);
+        let regions = op.regions();
         // An entry block with a label names its own arguments (`scf.reduce(%v : f32) {
         // ^bb0(%l: f32, %r: f32): ...`), so `%v : f32` there is an operand.
-        let entry_labelled = op
-            .regions()
-            .first()
-            .and_then(|r| r.blocks().next())
-            .is_some_and(|b| b.label().is_some());
-        self.parts(op, id, holds_regions && op.signature().is_none() && !entry_labelled);
+        let entry_labelled =
+            regions.first().and_then(|r| r.blocks().next()).is_some_and(|b| b.label().is_some());
+        self.parts(op, id, holds_regions && signature_node.is_none() && !entry_labelled);
         let region_args = std::mem::take(&mut self.region_args);
 
-        let signature_node = op.signature();
-        let is_isolated = isolated(&name, signature_node.is_some());
+        let is_isolated = isolated(name, signature_node.is_some());
         if is_isolated {
             self.scopes.push(Scope::default());
         }
-        let kind = region_kind(&name, kind, enclosing);
-        let regions = op.regions();
+        let kind = region_kind(name, kind, enclosing);
         let mut first_region = true;
         let mut entry_block_of_first = None;
         let mut region_ids = Vec::new();
@@ -699,7 +767,7 @@ impl Lowerer {
                 if i == 0 && first_region {
                     entry_block_of_first = Some(bid);
                     // Function arguments and pipeline inner values belong to the entry block.
-                    self.entry_values(op, bid, rid);
+                    self.entry_values(op, signature_node, bid, rid);
                     for (name, range, ty) in &region_args {
                         self.block_arg(bid, rid, name, ty.clone(), *range);
                     }
@@ -732,8 +800,12 @@ impl Lowerer {
             let scope = self.scopes.pop().unwrap_or_default();
             self.resolve(scope);
         }
-        for (name, first, count, range) in bound {
-            self.define(region.unwrap_or(NO_REGION), name, first, count, range);
+        let mut first = first_result;
+        for g in groups.start..groups.start + groups.len {
+            let group = &self.item.arrays.result_groups[g as usize];
+            let (group_name, count, range) = (group.name, group.count, group.range);
+            self.define(region.unwrap_or(NO_REGION), group_name, first, count, range);
+            first += count;
         }
         id
     }
@@ -762,8 +834,14 @@ impl Lowerer {
     }
 
     /// Values an op defines for its body: function arguments, pipeline inputs and `entryEn`.
-    fn entry_values(&mut self, op: ast::Op<'_>, block: BlockId, region: RegionId) {
-        if let Some(sig) = op.signature() {
+    fn entry_values(
+        &mut self,
+        op: ast::Op<'_>,
+        signature: Option<ast::FuncSignature<'_>>,
+        block: BlockId,
+        region: RegionId,
+    ) {
+        if let Some(sig) = signature {
             for arg in sig.args() {
                 let Some(token) = arg.name() else { continue };
                 if token.kind() != SyntaxKind::VALUE_ID {
@@ -900,11 +978,14 @@ impl Lowerer {
         let words_start = self.item.arrays.words.len();
         let mut types_after = Vec::new();
         let types_start = self.item.arrays.types.len();
-        let mut stack: Vec<(SyntaxNode<'_>, Container)> =
-            op.syntax().children().map(|n| (n, Container::Plain)).collect();
+        let tree = op.syntax().tree();
+        // The nodes left to read, last first, by preorder position; kept between ops.
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.extend(op.syntax().children().map(|n| (n.index(), Container::Plain)));
         stack.reverse();
         // Bare words and symbols directly on the op.
-        for token in op.syntax().child_tokens() {
+        for token in op.syntax().grammar_tokens() {
             match token.kind() {
                 SyntaxKind::IDENT => {
                     let w = (token.text().to_string(), self.rel(token.text_range()));
@@ -917,14 +998,16 @@ impl Lowerer {
                 _ => {}
             }
         }
-        while let Some((node, container)) = stack.pop() {
+        while let Some((index, container)) = stack.pop() {
+            let Some(node) = tree.node_at(index) else { continue };
             let closer = match node.kind() {
                 SyntaxKind::BRACKET_GROUP => Some(SyntaxKind::R_BRACK),
                 SyntaxKind::PAREN_GROUP | SyntaxKind::KEYWORD_GROUP => Some(SyntaxKind::R_PAREN),
                 SyntaxKind::ATTR_DICT => Some(SyntaxKind::R_BRACE),
                 _ => None,
             };
-            let unclosed = closer.is_some_and(|c| node.last_token().is_none_or(|t| t.kind() != c));
+            let unclosed =
+                closer.is_some_and(|c| node.last_grammar_token().is_none_or(|t| t.kind() != c));
             if unclosed || node.kind() == SyntaxKind::ERROR_NODE {
                 self.item.ops[id as usize].broken = true;
             }
@@ -943,7 +1026,7 @@ impl Lowerer {
                     // Only its `attributes {...}` are the op's; ports are read by `signature`.
                     for attrs in node.children().filter(|n| n.kind() == SyntaxKind::FUNC_ATTRIBUTES)
                     {
-                        stack.push((attrs, Container::Plain));
+                        stack.push((attrs.index(), Container::Plain));
                     }
                 }
                 SyntaxKind::OPERAND => {
@@ -952,16 +1035,17 @@ impl Lowerer {
                     };
                     if region_args && container == Container::Paren {
                         let next = node.parent().and_then(|p| {
-                            let mut siblings = p.children_with_tokens();
+                            let mut siblings = p.grammar_children();
                             siblings.find(|c| {
                                 c.text_range() == node.text_range()
                                     && c.kind() == SyntaxKind::OPERAND
                             })?;
-                            siblings.find(|c| !c.kind().is_trivia())
+                            siblings.next()
                         });
                         let typed = next.and_then(|e| e.into_node()).filter(|n| {
                             n.kind() == SyntaxKind::TYPE_LIST
-                                && n.first_token().is_some_and(|t| t.kind() == SyntaxKind::COLON)
+                                && n.first_grammar_token()
+                                    .is_some_and(|t| t.kind() == SyntaxKind::COLON)
                         });
                         if let Some(list) = typed {
                             let ty = list
@@ -992,7 +1076,7 @@ impl Lowerer {
                     self.scopes.last_mut().expect("a scope is open").pending.push((uid, region));
                 }
                 SyntaxKind::TYPE_LIST => {
-                    for element in node.children_with_tokens() {
+                    for element in node.grammar_children() {
                         match element.kind() {
                             SyntaxKind::ARROW => after_arrow = true,
                             SyntaxKind::IDENT
@@ -1035,16 +1119,16 @@ impl Lowerer {
                 }
                 SyntaxKind::ATTR_DICT => {
                     for entry in node.children().filter(|n| n.kind() == SyntaxKind::ATTR_ENTRY) {
-                        stack.push((entry, Container::Plain));
+                        stack.push((entry.index(), Container::Plain));
                     }
                 }
                 SyntaxKind::FUNC_ATTRIBUTES => {
                     for dict in node.children() {
-                        stack.push((dict, Container::Plain));
+                        stack.push((dict.index(), Container::Plain));
                     }
                 }
                 SyntaxKind::BRACKET_GROUP => {
-                    for token in node.child_tokens() {
+                    for token in node.grammar_tokens() {
                         if token.kind() == SyntaxKind::INT {
                             if let Ok(v) = token.text().parse() {
                                 self.item.arrays.ints.push(v);
@@ -1052,12 +1136,12 @@ impl Lowerer {
                         }
                     }
                     let before = stack.len();
-                    stack.extend(node.children().map(|n| (n, Container::Bracket)));
+                    stack.extend(node.children().map(|n| (n.index(), Container::Bracket)));
                     stack[before..].reverse();
                 }
                 SyntaxKind::PAREN_GROUP => {
                     let before = stack.len();
-                    stack.extend(node.children().map(|n| (n, Container::Paren)));
+                    stack.extend(node.children().map(|n| (n.index(), Container::Paren)));
                     stack[before..].reverse();
                 }
                 SyntaxKind::KEYWORD_GROUP => {
@@ -1069,12 +1153,14 @@ impl Lowerer {
                         continue;
                     }
                     let before = stack.len();
-                    stack.extend(node.children().map(|n| (n, Container::Keyword(keyword.clone()))));
+                    stack.extend(
+                        node.children().map(|n| (n.index(), Container::Keyword(keyword.clone()))),
+                    );
                     stack[before..].reverse();
                 }
                 SyntaxKind::SYMBOL_REF => {
                     if self.item.ops[id as usize].symbol.is_none() {
-                        if let Some(t) = node.tokens().find(|t| t.kind() == SyntaxKind::AT_ID) {
+                        if let Some(t) = first_token_below(node, SyntaxKind::AT_ID) {
                             self.item.ops[id as usize].symbol =
                                 Some((t.text().to_string(), self.rel(t.text_range())));
                         }
@@ -1085,18 +1171,19 @@ impl Lowerer {
                     stack.extend(
                         node.children()
                             .filter(|n| n.kind() != SyntaxKind::TYPE)
-                            .map(|n| (n, container.clone())),
+                            .map(|n| (n.index(), container.clone())),
                     );
                     stack[before..].reverse();
                 }
                 SyntaxKind::PIPELINE_OUTPUT_LIST | SyntaxKind::LOC | SyntaxKind::TYPE => {}
                 _ => {
                     let before = stack.len();
-                    stack.extend(node.children().map(|n| (n, container.clone())));
+                    stack.extend(node.children().map(|n| (n.index(), container.clone())));
                     stack[before..].reverse();
                 }
             }
         }
+        self.stack = stack;
         let arrays = &mut self.item.arrays;
         let types_end = arrays.types.len();
         arrays.types.extend(types_after);

@@ -59,7 +59,11 @@ impl Era {
 }
 
 fn flat(entries: &[TypeEntry]) -> Vec<&Written> {
-    let mut out = Vec::new();
+    if entries.is_empty() {
+        return Vec::new();
+    }
+    // One entry a type, but for the rare `[T, U]` lists.
+    let mut out = Vec::with_capacity(entries.len());
     for entry in entries {
         match entry {
             TypeEntry::One(w) => out.push(w),

@@ -422,7 +422,7 @@ pub fn builtin(word: &str) -> Option<Type> {
 }
 
 fn tokens<'t>(node: SyntaxNode<'t>) -> impl Iterator<Item = SyntaxToken<'t>> {
-    node.child_tokens().filter(|t| !t.kind().is_trivia())
+    node.grammar_tokens()
 }
 
 fn single_token(node: SyntaxNode<'_>) -> bool {

@@ -62,26 +62,27 @@ fn children<'t, N: AstNode<'t>>(node: SyntaxNode<'t>) -> impl Iterator<Item = N>
 }
 
 fn token(node: SyntaxNode<'_>, kind: SyntaxKind) -> Option<SyntaxToken<'_>> {
-    node.child_tokens().find(|t| t.kind() == kind)
+    node.grammar_tokens().find(|t| t.kind() == kind)
 }
 
 /// Nodes of kind `N` below `node`, without descending into regions (so an op's operands are
 /// its own, not those of ops nested in its regions).
 fn below_outside_regions<'t, N: AstNode<'t>>(node: SyntaxNode<'t>) -> Vec<N> {
     let mut found = Vec::new();
-    let mut stack: Vec<SyntaxNode<'t>> = node.children().collect();
-    stack.reverse();
-    while let Some(n) = stack.pop() {
+    // The nodes below `node` in preorder, skipping the subtrees of what is found and of regions.
+    let tree = node.tree();
+    let mut at = node.index() + 1;
+    let end = node.subtree_end();
+    while at < end {
+        let Some(n) = tree.node_at(at) else { break };
         if let Some(it) = N::cast(n) {
             found.push(it);
-            continue;
+            at = n.subtree_end();
+        } else if n.kind() == REGION {
+            at = n.subtree_end();
+        } else {
+            at += 1;
         }
-        if n.kind() == REGION {
-            continue;
-        }
-        let before = stack.len();
-        stack.extend(n.children());
-        stack[before..].reverse();
     }
     found
 }
@@ -117,7 +118,7 @@ impl<'t> Op<'t> {
 
     /// Whether the op is written in MLIR's generic form (`"dialect.op"(...)`).
     pub fn is_generic(&self) -> bool {
-        self.name_node().and_then(|n| n.first_token()).is_some_and(|t| t.kind() == STRING)
+        self.name_node().and_then(|n| n.first_grammar_token()).is_some_and(|t| t.kind() == STRING)
     }
 
     pub fn results(&self) -> impl Iterator<Item = OpResult<'t>> {
@@ -285,7 +286,7 @@ impl<'t> FuncSignature<'t> {
 impl<'t> FuncArg<'t> {
     /// `%arg` (or the bare name of an `hw.module` output port).
     pub fn name(&self) -> Option<SyntaxToken<'t>> {
-        let mut tokens = self.0.child_tokens().filter(|t| !t.kind().is_trivia());
+        let mut tokens = self.0.grammar_tokens();
         let first = tokens.next()?;
         let second = tokens.next();
         match (first.kind(), second.map(|t| t.kind())) {
@@ -298,7 +299,7 @@ impl<'t> FuncArg<'t> {
 
     /// `in`, `out` or `inout` for `hw.module` ports.
     pub fn direction(&self) -> Option<SyntaxToken<'t>> {
-        let mut tokens = self.0.child_tokens().filter(|t| !t.kind().is_trivia());
+        let mut tokens = self.0.grammar_tokens();
         let first = tokens.next()?;
         let second = tokens.next()?;
         (first.kind() == IDENT && matches!(second.kind(), VALUE_ID | IDENT)).then_some(first)
@@ -338,7 +339,7 @@ impl<'t> Type<'t> {
     /// The leading name: `i32`, `!handshake.channel`, `memref`; `None` for `<i32>` and
     /// function types.
     pub fn name(&self) -> Option<SyntaxToken<'t>> {
-        self.0.child_tokens().find(|t| matches!(t.kind(), IDENT | BANG_ID))
+        self.0.grammar_tokens().find(|t| matches!(t.kind(), IDENT | BANG_ID))
     }
 
     /// The `<...>` of a channel or control type, including Dynamatic's short form.
@@ -364,7 +365,7 @@ impl<'t> AttrDict<'t> {
 impl<'t> AttrEntry<'t> {
     /// The key, with quotes stripped from string keys.
     pub fn key(&self) -> Option<&'t str> {
-        let first = self.0.child_tokens().find(|t| matches!(t.kind(), IDENT | STRING))?;
+        let first = self.0.grammar_tokens().find(|t| matches!(t.kind(), IDENT | STRING))?;
         let text = first.text();
         Some(text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text))
     }
@@ -382,7 +383,7 @@ impl<'t> Attr<'t> {
 
 impl<'t> AliasDef<'t> {
     pub fn name(&self) -> Option<SyntaxToken<'t>> {
-        self.0.child_tokens().find(|t| matches!(t.kind(), HASH_ID | BANG_ID))
+        self.0.grammar_tokens().find(|t| matches!(t.kind(), HASH_ID | BANG_ID))
     }
 }
 

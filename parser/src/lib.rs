@@ -22,7 +22,7 @@ pub use lexer::{lex, LexedToken};
 pub use pieces::{pieces, Pieces};
 pub use syntax_kind::SyntaxKind;
 pub use text_size::{TextRange, TextSize};
-pub use tree::{Children, SyntaxElement, SyntaxNode, SyntaxToken, SyntaxTree};
+pub use tree::{Children, GrammarChildren, SyntaxElement, SyntaxNode, SyntaxToken, SyntaxTree};
 
 /// The classes of syntax error. Each maps to one stable diagnostic code in `hsir-analysis`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

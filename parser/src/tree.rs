@@ -172,6 +172,28 @@ impl SyntaxTree {
         }
     }
 
+    /// The innermost node at or below `start` that contains grammar token `t`, which `start`
+    /// covers.
+    fn owner_below(&self, start: u32, t: u32) -> u32 {
+        let mut node = start;
+        'descend: loop {
+            let mut child = node + 1;
+            let end = self.node(node).subtree_end;
+            while child < end {
+                let c = self.node(child);
+                if c.first <= t && t < c.end {
+                    node = child;
+                    continue 'descend;
+                }
+                if c.first > t {
+                    break;
+                }
+                child = c.subtree_end;
+            }
+            return node;
+        }
+    }
+
     /// The piece of trivia in the gap before grammar token `t` that contains `offset`.
     fn piece_at(&self, t: u32, offset: u32) -> SyntaxToken<'_> {
         let (mut at, end) = (self.gap_start(t), self.gap_end(t));
@@ -329,6 +351,59 @@ impl<'t> SyntaxNode<'t> {
     /// The last token below this node, trivia included.
     pub fn last_token(&self) -> Option<SyntaxToken<'t>> {
         self.tokens().last()
+    }
+
+    /// Direct child nodes and grammar tokens, in text order, without trivia: what
+    /// `children_with_tokens` gives with the whitespace and comments left out, without splitting
+    /// the gaps between tokens.
+    pub fn grammar_children(&self) -> GrammarChildren<'t> {
+        let node = self.node();
+        GrammarChildren {
+            tree: self.tree,
+            node: self.index,
+            at: node.first,
+            end: node.end,
+            child: self.index + 1,
+            child_end: node.subtree_end,
+        }
+    }
+
+    /// Grammar (non-trivia) tokens that are direct children of this node, in text order: what
+    /// `child_tokens` gives, trivia left out.
+    pub fn grammar_tokens(&self) -> impl Iterator<Item = SyntaxToken<'t>> {
+        self.grammar_children().filter_map(SyntaxElement::into_token)
+    }
+
+    /// One past the preorder position of the last node below this one: the nodes below it are
+    /// those at `index() + 1 .. subtree_end()` (`SyntaxTree::node_at`), in preorder, and the
+    /// node at `subtree_end()` (if any) follows the subtree.
+    pub fn subtree_end(&self) -> u32 {
+        self.node().subtree_end
+    }
+
+    /// The first token below this node: `first_token()` without walking to it. Trivia never
+    /// starts a node other than the root, whose first token is the first piece of its text.
+    pub fn first_grammar_token(&self) -> Option<SyntaxToken<'t>> {
+        if self.index == 0 {
+            return self.first_token();
+        }
+        let node = self.node();
+        (node.first < node.end).then(|| {
+            self.tree.grammar_token(self.tree.owner_below(self.index, node.first), node.first)
+        })
+    }
+
+    /// The last token below this node: `last_token()` without walking to it. Trivia never ends
+    /// a node other than the root.
+    pub fn last_grammar_token(&self) -> Option<SyntaxToken<'t>> {
+        if self.index == 0 {
+            return self.last_token();
+        }
+        let node = self.node();
+        (node.first < node.end).then(|| {
+            let t = node.end - 1;
+            self.tree.grammar_token(self.tree.owner_below(self.index, t), t)
+        })
     }
 
     pub fn next_sibling(&self) -> Option<SyntaxElement<'t>> {
@@ -557,6 +632,43 @@ impl<'t> Iterator for Children<'t> {
                 }
             }
         }
+    }
+}
+
+/// Iterator over the direct child nodes and grammar tokens of a node (`grammar_children`).
+#[derive(Clone)]
+pub struct GrammarChildren<'t> {
+    tree: &'t SyntaxTree,
+    node: u32,
+    /// The next grammar token, and one past the node's last.
+    at: u32,
+    end: u32,
+    /// The next child node, and one past the last descendant of this node.
+    child: u32,
+    child_end: u32,
+}
+
+impl<'t> Iterator for GrammarChildren<'t> {
+    type Item = SyntaxElement<'t>;
+
+    fn next(&mut self) -> Option<SyntaxElement<'t>> {
+        let tree = self.tree;
+        if self.child < self.child_end {
+            let child = tree.node(self.child);
+            // A child node that starts here, empty or not, comes before the token it starts at.
+            if child.first == self.at {
+                let index = self.child;
+                self.at = child.end;
+                self.child = child.subtree_end;
+                return Some(SyntaxElement::Node(SyntaxNode { tree, index }));
+            }
+        }
+        if self.at >= self.end {
+            return None;
+        }
+        let t = self.at;
+        self.at += 1;
+        Some(SyntaxElement::Token(tree.grammar_token(self.node, t)))
     }
 }
 

@@ -53,6 +53,14 @@ fn check_structure(parsed: &hsir_parser::Parse) {
             assert_eq!(parent, node);
         }
         assert_eq!(at, range.end(), "{node:?}: children end early");
+        // The grammar-only walks are the full ones with trivia left out.
+        let without_trivia: Vec<_> =
+            node.children_with_tokens().filter(|c| !c.kind().is_trivia()).collect();
+        assert_eq!(node.grammar_children().collect::<Vec<_>>(), without_trivia, "{node:?}");
+        assert_eq!(node.first_grammar_token(), node.first_token(), "{node:?}");
+        assert_eq!(node.last_grammar_token(), node.last_token(), "{node:?}");
+        let below: Vec<_> = node.descendants().skip(1).map(|n| n.index()).collect();
+        assert_eq!(below, (node.index() + 1..node.subtree_end()).collect::<Vec<_>>());
     }
     let tokens: Vec<_> = root.tokens().collect();
     for (i, token) in tokens.iter().enumerate() {

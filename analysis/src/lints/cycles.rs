@@ -14,6 +14,7 @@
 //! multiplication and division, conversions), which register data and valid but pass ready
 //! through, and its `merge` and `control_merge`, whose RTL ends in a slot that registers ready.
 
+use petgraph::algo::TarjanScc;
 use petgraph::graph::NodeIndex;
 use petgraph::visit::{EdgeRef, NodeFiltered};
 
@@ -150,32 +151,54 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         let dynamatic = cx.style == Style::Dynamatic;
         OpKind::of(&cx.item.ops[op as usize]).is_some_and(|k| registers(k, path, dynamatic))
     };
+    // What each node breaks, decided once: the searches below ask for every edge.
+    let nodes = cx.graph.graph.node_indices();
+    let breaks_dv: Vec<bool> = nodes.clone().map(|n| breaks(n, Path::Dv)).collect();
+    let breaks_r: Vec<bool> = nodes.map(|n| breaks(n, Path::R)).collect();
+    let open_dv = |n: NodeIndex| !breaks_dv[n.index()];
+    let open_r = |n: NodeIndex| !breaks_r[n.index()];
+    // A component of one node is a cycle only if the node feeds itself (`cycle_through` finds
+    // none otherwise).
+    let trivial = |scc: &[NodeIndex]| {
+        scc.len() == 1 && !cx.graph.graph.edges(scc[0]).any(|e| e.target() == scc[0])
+    };
+    let mut tarjan = TarjanScc::new();
 
     // Combinational loops: cycles among the ops that do not break data/valid.
-    let open_dv = NodeFiltered::from_fn(&cx.graph.graph, |n| !breaks(n, Path::Dv));
+    let open_dv_graph = NodeFiltered::from_fn(&cx.graph.graph, open_dv);
     if !cx.placed() {
-        let sccs = petgraph::algo::tarjan_scc(&open_dv);
-        unplaced(cx, sccs, &|n| !breaks(n, Path::Dv), acc);
+        let mut components = Vec::new();
+        tarjan.run(&open_dv_graph, |scc: &[NodeIndex]| {
+            if !trivial(scc) {
+                components.push(scc.to_vec());
+            }
+        });
+        unplaced(cx, components, &open_dv, acc);
         return;
     }
-    for scc in petgraph::algo::tarjan_scc(&open_dv) {
-        if let Some(cycle) = cycle_through(cx, &scc, scc_start(cx, &scc), &|n| !breaks(n, Path::Dv))
-        {
+    tarjan.run(&open_dv_graph, |scc: &[NodeIndex]| {
+        if trivial(scc) {
+            return;
+        }
+        if let Some(cycle) = cycle_through(cx, scc, scc_start(cx, scc), &open_dv) {
             acc.push(report(cx, Code::CombinationalLoop, &cycle, "data and valid"));
         }
-    }
+    });
 
     // Ready loops: cycles among the ops that do not break ready, which some op does break
     // data/valid on (otherwise the cycle is a combinational loop, reported above).
-    let open_r = NodeFiltered::from_fn(&cx.graph.graph, |n| !breaks(n, Path::R));
-    for scc in petgraph::algo::tarjan_scc(&open_r) {
-        let Some(&registered) = scc.iter().filter(|&&n| breaks(n, Path::Dv)).min() else {
-            continue;
+    let open_r_graph = NodeFiltered::from_fn(&cx.graph.graph, open_r);
+    tarjan.run(&open_r_graph, |scc: &[NodeIndex]| {
+        if trivial(scc) {
+            return;
+        }
+        let Some(&registered) = scc.iter().filter(|&&n| breaks_dv[n.index()]).min() else {
+            return;
         };
-        if let Some(cycle) = cycle_through(cx, &scc, registered, &|n| !breaks(n, Path::R)) {
+        if let Some(cycle) = cycle_through(cx, scc, registered, &open_r) {
             acc.push(report(cx, Code::ReadyLoop, &cycle, "ready"));
         }
-    }
+    });
 
     merges_in_cycles(cx, acc);
 }
@@ -186,10 +209,11 @@ const MAX_COUNTED_CYCLES: usize = 1000;
 const MAX_COUNT_STEPS: usize = 200_000;
 
 /// HS2023: a function with no buffers placed yet and cycles that nothing breaks: one
-/// diagnostic for the function, with the number of such cycles and one of them.
+/// diagnostic for the function, with the number of such cycles and one of them. `components`
+/// are the function's components that hold a cycle, in the order Tarjan's algorithm found them.
 fn unplaced(
     cx: &Context<'_>,
-    sccs: Vec<Vec<NodeIndex>>,
+    mut components: Vec<Vec<NodeIndex>>,
     open: &dyn Fn(NodeIndex) -> bool,
     acc: &mut Vec<Diagnostic>,
 ) {
@@ -197,10 +221,6 @@ fn unplaced(
     if cx.item.ops.iter().any(|op| op.broken) {
         return;
     }
-    let mut components: Vec<Vec<NodeIndex>> = sccs
-        .into_iter()
-        .filter(|scc| scc.len() > 1 || cx.graph.graph.edges(scc[0]).any(|e| e.target() == scc[0]))
-        .collect();
     if components.is_empty() {
         return;
     }
@@ -335,11 +355,11 @@ fn cycle_through(
     open: &dyn Fn(NodeIndex) -> bool,
 ) -> Option<Vec<Hop>> {
     let graph = &cx.graph.graph;
-    let members: std::collections::HashSet<NodeIndex> = scc.iter().copied().collect();
+    let members: rustc_hash::FxHashSet<NodeIndex> = scc.iter().copied().collect();
     let inside = |n: NodeIndex| members.contains(&n) && open(n);
     // Breadth-first search from `start` back to itself, remembering each node's parent edge.
-    let mut parent: std::collections::HashMap<NodeIndex, petgraph::graph::EdgeIndex> =
-        std::collections::HashMap::new();
+    let mut parent: rustc_hash::FxHashMap<NodeIndex, petgraph::graph::EdgeIndex> =
+        rustc_hash::FxHashMap::default();
     let mut queue = std::collections::VecDeque::from([start]);
     let mut closing = None;
     'search: while let Some(n) = queue.pop_front() {

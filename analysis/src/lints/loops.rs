@@ -689,23 +689,72 @@ enum Atom {
 
 /// Tokens per invocation: a sum of integer multiples of atoms.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub(crate) struct Rate(BTreeMap<Atom, i64>);
+pub(crate) struct Rate(Terms);
+
+/// A rate's terms, by atom in ascending order, none with a zero coefficient, so that equal
+/// sums are equal values. The common rates (one token per invocation, one atom) are held
+/// without allocating.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+enum Terms {
+    #[default]
+    Zero,
+    One((Atom, i64)),
+    /// Two terms or more.
+    Many(Vec<(Atom, i64)>),
+}
 
 impl Rate {
     fn atom(atom: Atom) -> Rate {
-        Rate(BTreeMap::from([(atom, 1)]))
+        Rate(Terms::One((atom, 1)))
+    }
+
+    /// The terms, by atom in ascending order.
+    fn terms(&self) -> &[(Atom, i64)] {
+        match &self.0 {
+            Terms::Zero => &[],
+            Terms::One(term) => std::slice::from_ref(term),
+            Terms::Many(terms) => terms,
+        }
+    }
+
+    fn is_zero(&self) -> bool {
+        self.0 == Terms::Zero
     }
 
     fn combine(&self, other: &Rate, sign: i64) -> Rate {
-        let mut out = self.0.clone();
-        for (atom, k) in &other.0 {
-            let entry = out.entry(*atom).or_insert(0);
-            *entry += sign * k;
-            if *entry == 0 {
-                out.remove(atom);
+        let (a, b) = (self.terms(), other.terms());
+        let mut out = Vec::new();
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < b.len() {
+            let term = match (a.get(i), b.get(j)) {
+                (Some(&(x, k)), Some(&(y, _))) if x < y => {
+                    i += 1;
+                    (x, k)
+                }
+                (Some(&(x, k)), Some(&(y, l))) if x == y => {
+                    i += 1;
+                    j += 1;
+                    (x, k + sign * l)
+                }
+                (_, Some(&(y, l))) => {
+                    j += 1;
+                    (y, sign * l)
+                }
+                (Some(&(x, k)), None) => {
+                    i += 1;
+                    (x, k)
+                }
+                (None, None) => break,
+            };
+            if term.1 != 0 {
+                out.push(term);
             }
         }
-        Rate(out)
+        Rate(match out.len() {
+            0 => Terms::Zero,
+            1 => Terms::One(out[0]),
+            _ => Terms::Many(out),
+        })
     }
 
     fn plus(&self, other: &Rate) -> Rate {
@@ -717,13 +766,13 @@ impl Rate {
     }
 
     fn render(&self, cx: &Context<'_>) -> String {
-        if self.0.is_empty() {
+        if self.is_zero() {
             return "0".to_string();
         }
         let mut out = String::new();
         // Positive terms first, loop terms before the per-invocation constant:
         // `trips(%i) + 1`, `1 - true(%c)`.
-        let mut terms: Vec<(&Atom, &i64)> = self.0.iter().collect();
+        let mut terms: Vec<(&Atom, &i64)> = self.terms().iter().map(|(a, k)| (a, k)).collect();
         terms.sort_by_key(|(a, k)| (**k < 0, **a == Atom::Invocation));
         for (i, (atom, &k)) in terms.into_iter().enumerate() {
             let name = match atom {
@@ -814,7 +863,7 @@ impl Rates {
             for (i, r) in eval.results.into_iter().enumerate() {
                 let (Some(r), Some(&v)) = (r, cx.item.results(op).get(i)) else { continue };
                 // A count of zero (an op with no inputs) says nothing useful.
-                if r.0.is_empty() {
+                if r.is_zero() {
                     continue;
                 }
                 if rates.rate[v as usize].is_some() {
@@ -874,12 +923,27 @@ impl Rates {
 
     /// What each op does with token counts: one exhaustive decision per op of the table.
     fn eval(&self, cx: &Context<'_>, id: OpId, op: &OpData) -> Eval {
+        self.eval_for(cx, id, op, true)
+    }
+
+    /// `eval`, with the results' rates left out (mostly empty) unless `results` is set: the
+    /// mismatch does not depend on them.
+    fn eval_for(&self, cx: &Context<'_>, id: OpId, op: &OpData, results: bool) -> Eval {
         use OpKind::*;
-        let n_results = op.results.len();
+        let n_results = if results { op.results.len() } else { 0 };
         let none = |mismatch| Eval { results: vec![None; n_results], mismatch };
         let Some(kind) = OpKind::of(op) else { return none(None) };
         let name = kind.key();
-        let all: Vec<usize> = (0..op.operands.len()).collect();
+        // Every operand's position, without allocating for the usual few.
+        const POSITIONS: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+        let many: Vec<usize>;
+        let all: &[usize] = match POSITIONS.get(..op.operands.len()) {
+            Some(all) => all,
+            None => {
+                many = (0..op.operands.len()).collect();
+                &many
+            }
+        };
         match kind {
             // No inputs, an instance's own behaviour, or a token held from the start.
             Sink | Source | Instance | Init | ArithConstant => none(None),
@@ -908,7 +972,8 @@ impl Rates {
                 // from a split or a loop. A mux of per-invocation values alone (an op-level
                 // test) has nothing to compare against.
                 let structured = cx.item.operands(op).iter().skip(1).any(|&u| {
-                    self.of_use(cx, u).is_some_and(|r| r.0.keys().any(|a| *a != Atom::Invocation))
+                    self.of_use(cx, u)
+                        .is_some_and(|r| r.terms().iter().any(|(a, _)| *a != Atom::Invocation))
                 });
                 let mismatch = match (&select, &data) {
                     (Some(s), Some(d)) if s != d && structured => Some(Mismatch {
@@ -931,7 +996,7 @@ impl Rates {
                 Eval { results: vec![select.or(data); n_results], mismatch }
             }
             CondBr => {
-                let (rate, mismatch) = self.same(cx, op, &all, &all);
+                let (rate, mismatch) = self.same(cx, op, all, all);
                 let split = match rate {
                     Some(_) => cx.item.operands(op).first().and_then(|&u| self.split(cx, u)),
                     None => None,
@@ -943,12 +1008,12 @@ impl Rates {
                 Eval { results, mismatch }
             }
             Stream => {
-                let (rate, mismatch) = self.same(cx, op, &all, &all);
+                let (rate, mismatch) = self.same(cx, op, all, all);
                 let raw = rate.map(|e| e.plus(&Rate::atom(Atom::Trips(id))));
                 Eval { results: vec![raw; n_results], mismatch }
             }
             Gate => {
-                let (rate, mismatch) = self.same(cx, op, &all, &all);
+                let (rate, mismatch) = self.same(cx, op, all, all);
                 let after = match rate {
                     Some(_) => {
                         cx.item.operands(op).get(1).and_then(|&u| self.split(cx, u)).map(|(t, _)| t)
@@ -996,7 +1061,7 @@ impl Rates {
                     .filter(|&&u| cx.item.uses[u as usize].container == Container::Bracket)
                     .count();
                 let drive: Vec<usize> = all.iter().copied().filter(|&i| i != data).collect();
-                let (rate, mismatch) = self.same(cx, op, &drive, &all);
+                let (rate, mismatch) = self.same(cx, op, &drive, all);
                 Eval { results: vec![rate; n_results], mismatch }
             }
             // One token from every operand per firing, one on every result.
@@ -1007,7 +1072,7 @@ impl Rates {
             | DivF | RemF | MaxSI | MaxUI | MinSI | MinUI | MaximumF | MinimumF | MaxNumF
             | MinNumF | CeilDivSI | CeilDivUI | FloorDivSI | ExtSI | ExtUI | TruncI | ExtF
             | TruncF | SIToFP | UIToFP | FPToSI | FPToUI | IndexCast | IndexCastUI | Bitcast => {
-                let (rate, mismatch) = self.same(cx, op, &all, &all);
+                let (rate, mismatch) = self.same(cx, op, all, all);
                 Eval { results: vec![rate; n_results], mismatch }
             }
             // Not modelled: Dynamatic's memory ports and interfaces, signals, speculation,
@@ -1049,15 +1114,18 @@ impl Rates {
         drive: &[usize],
         checked: &[usize],
     ) -> (Option<Rate>, Option<Mismatch>) {
-        let known: Vec<(UseId, Rate)> = checked
-            .iter()
-            .filter_map(|&i| {
-                let u = *cx.item.operands(op).get(i)?;
-                Some((u, self.of_use(cx, u)?.clone()))
-            })
-            .collect();
-        let disagree = known.windows(2).any(|w| w[0].1 != w[1].1);
+        let known = checked.iter().filter_map(|&i| {
+            let u = *cx.item.operands(op).get(i)?;
+            Some((u, self.of_use(cx, u)?))
+        });
+        let mut previous: Option<&Rate> = None;
+        let disagree = known.clone().any(|(_, rate)| {
+            let differs = previous.is_some_and(|p| p != rate);
+            previous = Some(rate);
+            differs
+        });
         if disagree {
+            let known = known.map(|(u, rate)| (u, rate.clone())).collect();
             let mismatch = Mismatch {
                 what: format!("`{}`", op.short_name()),
                 operands: known,
@@ -1108,7 +1176,7 @@ impl Rates {
             if op.broken {
                 continue;
             }
-            let Some(m) = self.eval(cx, id as OpId, op).mismatch else { continue };
+            let Some(m) = self.eval_for(cx, id as OpId, op, false).mismatch else { continue };
             let shown: Vec<String> = m
                 .operands
                 .iter()
