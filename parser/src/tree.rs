@@ -565,24 +565,6 @@ enum Phase {
     Item,
 }
 
-impl SyntaxTree {
-    /// The next child node of a walk (`*child`, before `child_end`) if it starts at grammar
-    /// token `*at`: the walk then moves past it, to its end token and its next sibling.
-    fn take_child_at(&self, child: &mut u32, child_end: u32, at: &mut u32) -> Option<u32> {
-        if *child >= child_end {
-            return None;
-        }
-        let node = self.node(*child);
-        if node.first != *at {
-            return None;
-        }
-        let index = *child;
-        *at = node.end;
-        *child = node.subtree_end;
-        Some(index)
-    }
-}
-
 /// Iterator over the direct children of a node, trivia included.
 pub struct Children<'t> {
     tree: &'t SyntaxTree,
@@ -635,10 +617,14 @@ impl<'t> Iterator for Children<'t> {
                         return None;
                     }
                     self.phase = Phase::Empty;
-                    if let Some(index) =
-                        tree.take_child_at(&mut self.child, self.child_end, &mut self.at)
-                    {
-                        return Some(SyntaxElement::Node(SyntaxNode { tree, index }));
+                    if self.child < self.child_end {
+                        let child = tree.node(self.child);
+                        if child.first == self.at {
+                            let index = self.child;
+                            self.at = child.end;
+                            self.child = child.subtree_end;
+                            return Some(SyntaxElement::Node(SyntaxNode { tree, index }));
+                        }
                     }
                     let t = self.at;
                     self.at += 1;
@@ -667,9 +653,15 @@ impl<'t> Iterator for GrammarChildren<'t> {
 
     fn next(&mut self) -> Option<SyntaxElement<'t>> {
         let tree = self.tree;
-        // A child node that starts here, empty or not, comes before the token it starts at.
-        if let Some(index) = tree.take_child_at(&mut self.child, self.child_end, &mut self.at) {
-            return Some(SyntaxElement::Node(SyntaxNode { tree, index }));
+        if self.child < self.child_end {
+            let child = tree.node(self.child);
+            // A child node that starts here, empty or not, comes before the token it starts at.
+            if child.first == self.at {
+                let index = self.child;
+                self.at = child.end;
+                self.child = child.subtree_end;
+                return Some(SyntaxElement::Node(SyntaxNode { tree, index }));
+            }
         }
         if self.at >= self.end {
             return None;
