@@ -88,6 +88,16 @@ pub fn mlir_files_under(rel: &str) -> Option<Vec<PathBuf>> {
     Some(files)
 }
 
+/// The text `tools/gen_handshake.py ARGS` prints (large valid Handshake IR), or `None` (skipped)
+/// without the tool.
+pub fn gen_handshake(args: &[&str]) -> Option<String> {
+    let tool = path("tools/gen_handshake.py")?;
+    let output =
+        std::process::Command::new("python3").arg(&tool).args(args).output().expect("python3 runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    Some(String::from_utf8(output.stdout).expect("gen_handshake.py prints UTF-8"))
+}
+
 /// Dynamatic's 2025 suite (`dynamatic-suite`: `ir/`, `c/`, `RESULTS.tsv`), or `None` (skipped)
 /// without its IR.
 pub fn dynamatic_suite() -> Option<PathBuf> {

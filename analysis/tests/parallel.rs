@@ -130,14 +130,9 @@ fn the_cold_check_lets_details_go_within_the_budget() {
 /// lints' findings in them), on as many threads as the machine has too.
 #[test]
 fn the_shared_generators_file_reports_the_same_on_any_number_of_threads() {
-    let Some(tool) = shared::path("tools/gen_handshake.py") else { return };
-    let output = std::process::Command::new("python3")
-        .arg(&tool)
-        .args(["--target-bytes", "300k", "--seed", "7"])
-        .output()
-        .expect("python3 runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    let Some(text) = shared::gen_handshake(&["--target-bytes", "300k", "--seed", "7"]) else {
+        return;
+    };
     assert!(text.contains("instance"), "the file has instances");
     assert_same_on_threads(std::slice::from_ref(&text), "gen_handshake.py --seed 7");
     let (auto, _) = analyse(std::slice::from_ref(&text), Threads::Auto, 0);

@@ -97,14 +97,9 @@ fn generated_files_report_the_same_in_pieces() {
     let text = generated(300, 3);
     assert_eq!(same_in_pieces(&text, 1, "generated(300, 3)"), Some(true));
     assert_eq!(same_in_pieces(&text, 5000, "generated(300, 3), 5000 bytes"), Some(true));
-    let Some(tool) = shared::path("tools/gen_handshake.py") else { return };
-    let output = std::process::Command::new("python3")
-        .arg(&tool)
-        .args(["--target-bytes", "400k", "--seed", "11"])
-        .output()
-        .expect("python3 runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    let Some(text) = shared::gen_handshake(&["--target-bytes", "400k", "--seed", "11"]) else {
+        return;
+    };
     assert!(text.len() >= hsir_analysis::db::SPLIT_MIN, "large enough to go in pieces by itself");
     assert_eq!(same_in_pieces(&text, hsir_analysis::db::PIECE_MIN, "gen_handshake.py"), Some(true));
     let (items, diagnostics, _) = analyse(&text, Split::Never, Threads::Auto);
