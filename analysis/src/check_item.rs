@@ -8,6 +8,7 @@
 use crate::ir::{self, Container, Def, Item, NameProblem, OpData, OpId, ValueId};
 use crate::ops::{Dialect, Era, OpKind};
 use crate::signatures::{self, int, Style, Typing};
+
 use crate::types::{Direction, ExtraSignal, Type};
 use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
 use hsir_parser::{TextRange, TextSize};
@@ -41,7 +42,7 @@ pub fn callee_of(item: &Item) -> Option<(String, Callee)> {
     Some((
         name,
         Callee {
-            kind: op.name.clone(),
+            kind: op.name.to_string(),
             args: signature.args.iter().map(|p| p.ty.clone()).collect(),
             results: signature.results.iter().map(|p| p.ty.clone()).collect(),
         },
@@ -84,7 +85,7 @@ pub fn check_types(
         text,
         acc,
         types: item.values.iter().map(|v| v.ty.clone()).collect(),
-        typings: vec![None; item.ops.len()],
+        typings: Typings::default(),
         style: Style::Circt,
         era: Era::Circt,
     };
@@ -131,9 +132,41 @@ struct Checker<'a> {
     acc: &'a mut Vec<Diagnostic>,
     /// Value types: the written ones, then those the ops' typings give.
     types: Vec<Option<Type>>,
-    typings: Vec<Option<Typing>>,
+    typings: Typings,
     style: Style,
     era: Era,
+}
+
+/// Every op's typing (`signatures::typing`), kept in one array: an op's operand types, then its
+/// result types, at its span.
+#[derive(Default)]
+struct Typings {
+    types: Vec<Option<Type>>,
+    /// Per op: where its typing starts in `types` and how many operand and result types it has;
+    /// `None` for an op without one.
+    spans: Vec<Option<(u32, u32, u32)>>,
+}
+
+impl Typings {
+    fn get(&self, op: OpId) -> Option<TypingRef<'_>> {
+        let (start, operands, results) = (*self.spans.get(op as usize)?)?;
+        let (start, mid) = (start as usize, (start + operands) as usize);
+        Some(TypingRef {
+            operands: &self.types[start..mid],
+            results: &self.types[mid..mid + results as usize],
+        })
+    }
+}
+
+/// One op's typing, read from `Typings`.
+#[derive(Clone, Copy)]
+struct TypingRef<'t> {
+    operands: &'t [Option<Type>],
+    results: &'t [Option<Type>],
+}
+
+impl TypingRef<'_> {
+    const EMPTY: TypingRef<'static> = TypingRef { operands: &[], results: &[] };
 }
 
 /// Types equal for checking. `_` (Dynamatic's placeholder) and type aliases (`!t`, which an
@@ -242,35 +275,42 @@ impl Checker<'_> {
 
     fn handshake_func(&mut self, symbols: &mut dyn Symbols) {
         // Pass 1: what each op's written types say; results take their types from it.
+        let mut typings = std::mem::take(&mut self.typings);
+        typings.spans.resize(self.item.ops.len(), None);
+        let mut scratch = Typing::default();
         for id in 1..self.item.ops.len() {
             let op = &self.item.ops[id];
-            let Some(typing) = signatures::typing(op, self.item, self.era) else { continue };
+            if !signatures::typing_into(op, self.item, self.era, &mut scratch) {
+                continue;
+            }
             for (i, &v) in self.item.results(op).iter().enumerate() {
-                if let Some(Some(ty)) = typing.results.get(i) {
+                if let Some(Some(ty)) = scratch.results.get(i) {
                     self.types[v as usize] = Some(ty.clone());
                 }
             }
-            self.typings[id] = Some(typing);
+            let start = typings.types.len() as u32;
+            let counts = (scratch.operands.len() as u32, scratch.results.len() as u32);
+            typings.types.append(&mut scratch.operands);
+            typings.types.append(&mut scratch.results);
+            typings.spans[id] = Some((start, counts.0, counts.1));
         }
         // Pass 2: counts, uses, and each op's own rules.
         for id in 1..self.item.ops.len() as OpId {
             if self.item.ops[id as usize].broken {
                 continue;
             }
-            self.counts_and_uses(id);
-            self.op_rules(id, symbols);
+            let typing = typings.get(id);
+            if let Some(typing) = typing {
+                self.counts_and_uses_typed(id, typing);
+            }
+            self.op_rules(id, typing.unwrap_or(TypingRef::EMPTY), symbols);
         }
+        self.typings = typings;
         self.function_rules();
         self.single_use();
     }
 
-    fn counts_and_uses(&mut self, id: OpId) {
-        let Some(typing) = self.typings[id as usize].take() else { return };
-        self.counts_and_uses_typed(id, &typing);
-        self.typings[id as usize] = Some(typing);
-    }
-
-    fn counts_and_uses_typed(&mut self, id: OpId, typing: &Typing) {
+    fn counts_and_uses_typed(&mut self, id: OpId, typing: TypingRef<'_>) {
         let item = self.item;
         let op = &item.ops[id as usize];
         let written = op.results.len();
@@ -325,7 +365,7 @@ impl Checker<'_> {
         }
     }
 
-    fn op_rules(&mut self, id: OpId, symbols: &mut dyn Symbols) {
+    fn op_rules(&mut self, id: OpId, typing: TypingRef<'_>, symbols: &mut dyn Symbols) {
         let item = self.item;
         let op = &item.ops[id as usize];
         if op.name.is_empty() {
@@ -337,9 +377,8 @@ impl Checker<'_> {
             return;
         };
         let name = kind.key();
-        let typing = self.typings[id as usize].take().unwrap_or_default();
-        let operand_ty = |i: usize| typing.operands.get(i).cloned().flatten();
-        let result_ty = |i: usize| typing.results.get(i).cloned().flatten();
+        let operand_ty = |i: usize| typing.operands.get(i).and_then(Option::as_ref);
+        let result_ty = |i: usize| typing.results.get(i).and_then(Option::as_ref);
         match kind {
             OpKind::Merge if op.operands.is_empty() => {
                 self.push(Diagnostic::new(
@@ -361,9 +400,12 @@ impl Checker<'_> {
                     self.index_type(op, &select, data, "select operand");
                 }
                 self.equal_data(op, &typing.operands[1.min(typing.operands.len())..], result_ty(0));
-                let mut all: Vec<Option<Type>> = typing.operands.clone();
-                all.push(result_ty(0));
-                self.equal_extras(op, &all);
+                if self.style == Style::Dynamatic {
+                    let mut all: Vec<Option<&Type>> =
+                        typing.operands.iter().map(Option::as_ref).collect();
+                    all.push(result_ty(0));
+                    self.equal_extras(op, &all);
+                }
             }
             OpKind::ControlMerge => {
                 if let Some(index) = result_ty(1) {
@@ -381,13 +423,11 @@ impl Checker<'_> {
                         self.push(d);
                     }
                 }
-                let all = vec![operand_ty(0), operand_ty(1)];
-                self.equal_extras(op, &all);
+                self.equal_extras(op, &[operand_ty(0), operand_ty(1)]);
             }
             OpKind::Constant => {
                 self.constant_value(op, result_ty(0));
-                let all = vec![operand_ty(0), result_ty(0)];
-                self.equal_extras(op, &all);
+                self.equal_extras(op, &[operand_ty(0), result_ty(0)]);
             }
             OpKind::Select | OpKind::ArithSelect => {
                 if let Some(cond) = operand_ty(0) {
@@ -404,15 +444,14 @@ impl Checker<'_> {
                     }
                 }
                 // The condition's extras are its own; the data and the result share theirs.
-                let all = vec![operand_ty(1), operand_ty(2), result_ty(0)];
-                self.equal_extras(op, &all);
+                self.equal_extras(op, &[operand_ty(1), operand_ty(2), result_ty(0)]);
             }
             OpKind::Buffer => self.circt_buffer(op),
             OpKind::Memory | OpKind::ExtMemory => self.memory(op, kind),
             OpKind::MemController | OpKind::Lsq => self.memory_interface(op, name),
-            OpKind::Instance => self.instance(op, &typing, symbols),
+            OpKind::Instance => self.instance(op, typing, symbols),
             OpKind::End | OpKind::Return if op.results.is_empty() => self.returns(op, kind),
-            OpKind::Pack | OpKind::Unpack => self.tuple(op, kind, &typing),
+            OpKind::Pack | OpKind::Unpack => self.tuple(op, kind, typing),
             OpKind::Compose | OpKind::Decompose => {
                 if let (Some(from), Some(to)) = (operand_ty(0), result_ty(0)) {
                     self.compose(op, kind, &from, &to);
@@ -432,7 +471,7 @@ impl Checker<'_> {
                     }
                 }
             }
-            OpKind::SpecCommit => self.spec_commit(op, &typing),
+            OpKind::SpecCommit => self.spec_commit(op, typing),
             // The proposal's `unbundle %ch, %up : control, i32` writes the results' types;
             // the channel's type is the operand's.
             OpKind::Unbundle if op.types_after.is_empty() => self.seed_unbundle(op),
@@ -443,7 +482,6 @@ impl Checker<'_> {
             }
             _ => {}
         }
-        self.typings[id as usize] = Some(typing);
     }
 
     fn seed_unbundle(&mut self, op: &OpData) {
@@ -534,9 +572,9 @@ impl Checker<'_> {
         }
     }
 
-    fn equal_data(&mut self, op: &OpData, data: &[Option<Type>], result: Option<Type>) {
+    fn equal_data(&mut self, op: &OpData, data: &[Option<Type>], result: Option<&Type>) {
         let mut all: Vec<&Type> = data.iter().flatten().collect();
-        if let Some(r) = &result {
+        if let Some(r) = result {
             all.push(r);
         }
         let Some(first) = all.first().copied() else { return };
@@ -554,11 +592,11 @@ impl Checker<'_> {
     }
 
     /// Dynamatic's rule: ops that forward extra signals see the same ones everywhere.
-    fn equal_extras(&mut self, op: &OpData, types: &[Option<Type>]) {
+    fn equal_extras(&mut self, op: &OpData, types: &[Option<&Type>]) {
         if self.style != Style::Dynamatic {
             return;
         }
-        let all: Vec<&Type> = types.iter().flatten().collect();
+        let all: Vec<&Type> = types.iter().flatten().copied().collect();
         let Some(first) = all.first().copied() else { return };
         if let Some(other) = all.iter().find(|t| extras_of(t) != extras_of(first)) {
             let d = Diagnostic::new(
@@ -573,11 +611,11 @@ impl Checker<'_> {
         }
     }
 
-    fn constant_value(&mut self, op: &OpData, result: Option<Type>) {
+    fn constant_value(&mut self, op: &OpData, result: Option<&Type>) {
         let (Some(attr), Some(result)) = (self.item.attr(op, "value"), result) else { return };
         let Some((_, ty)) = attr.value.rsplit_once(':') else { return };
         let Some(value_ty) = crate::types::builtin(ty.trim()) else { return };
-        let result_data = data_of(&result).cloned();
+        let result_data = data_of(result).cloned();
         if result_data.as_ref() != Some(&value_ty) {
             let d = Diagnostic::new(
                 Code::ConstantValueType,
@@ -753,7 +791,7 @@ impl Checker<'_> {
         }
     }
 
-    fn instance(&mut self, op: &OpData, typing: &Typing, symbols: &mut dyn Symbols) {
+    fn instance(&mut self, op: &OpData, typing: TypingRef<'_>, symbols: &mut dyn Symbols) {
         let Some((symbol, symbol_range)) = &op.symbol else { return };
         let name = symbol.trim_start_matches('@').trim_matches('"');
         let Some(callee) = symbols.callee(name) else {
@@ -783,8 +821,14 @@ impl Checker<'_> {
             typing.results.len()
         );
         let ports = [
-            ("operand", &callee.args, op.operands.len(), &typing.operands, operand_count),
-            ("result", &callee.results, typing.results.len(), &typing.results, result_count),
+            ("operand", callee.args.as_slice(), op.operands.len(), typing.operands, operand_count),
+            (
+                "result",
+                callee.results.as_slice(),
+                typing.results.len(),
+                typing.results,
+                result_count,
+            ),
         ];
         for (what, wants, count, gots, count_message) in ports {
             if wants.len() != count {
@@ -883,7 +927,7 @@ impl Checker<'_> {
             .count()
     }
 
-    fn tuple(&mut self, op: &OpData, kind: OpKind, typing: &Typing) {
+    fn tuple(&mut self, op: &OpData, kind: OpKind, typing: TypingRef<'_>) {
         let name = kind.key();
         let pack = kind == OpKind::Pack;
         if !op.generic {
@@ -907,9 +951,9 @@ impl Checker<'_> {
             return;
         }
         let (tuple, elements) = if pack {
-            (typing.results.first(), &typing.operands)
+            (typing.results.first(), typing.operands)
         } else {
-            (typing.operands.first(), &typing.results)
+            (typing.operands.first(), typing.results)
         };
         let Some(Some(tuple)) = tuple else { return };
         let Some(expected) = signatures::tuple_elements(tuple) else { return };
@@ -967,7 +1011,7 @@ impl Checker<'_> {
         }
     }
 
-    fn spec_commit(&mut self, op: &OpData, typing: &Typing) {
+    fn spec_commit(&mut self, op: &OpData, typing: TypingRef<'_>) {
         let (Some(Some(ctrl)), Some(Some(input))) =
             (typing.operands.first(), typing.operands.get(1))
         else {

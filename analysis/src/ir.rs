@@ -7,6 +7,7 @@
 //! out, and problems with names (undefined, redefined, `#N` out of range, use before
 //! definition where dominance is required) are recorded as `NameProblem`s for the checks.
 
+use std::borrow::Cow;
 use std::hash::BuildHasher;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -213,8 +214,9 @@ pub enum Container {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OpData {
-    /// The name as written, quotes stripped: `fork`, `handshake.fork`, `arith.addi`.
-    pub name: String,
+    /// The name as written, quotes stripped: `fork`, `handshake.fork`, `arith.addi`. The op
+    /// table's copy for a name it knows (`OpKind::resolve`), so that most ops allocate none.
+    pub name: Cow<'static, str>,
     /// The op the name is in hsir's op table (`OpKind::from_name`, resolved once here).
     pub kind: Option<OpKind>,
     pub range: TextRange,
@@ -392,7 +394,7 @@ const OTHER_DATAFLOW_OWNERS: &[&str] = &["fabric.function_unit", "kanagawa.metho
 
 /// Whether the regions of `op` are dataflow circuits.
 fn is_dataflow_owner(op: &OpData) -> bool {
-    OpKind::of(op) == Some(OpKind::Func) || OTHER_DATAFLOW_OWNERS.contains(&op.name.as_str())
+    OpKind::of(op) == Some(OpKind::Func) || OTHER_DATAFLOW_OWNERS.contains(&&*op.name)
 }
 
 /// Whether `op` lies in a region of a dataflow owner (`is_dataflow_owner`), at any depth.
@@ -677,9 +679,10 @@ impl Lowerer {
         let generic = name_node
             .and_then(|n| n.first_grammar_token())
             .is_some_and(|t| t.kind() == SyntaxKind::STRING);
-        let kind = OpKind::from_name(name);
+        let resolved = OpKind::resolve(name);
+        let kind = resolved.map(|(kind, _)| kind);
         let data = OpData {
-            name: name.to_string(),
+            name: resolved.map_or_else(|| Cow::Owned(name.to_string()), |(_, s)| Cow::Borrowed(s)),
             kind,
             range: self.rel(syntax.text_range()),
             name_range: self.rel(name_range),

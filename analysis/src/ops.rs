@@ -373,6 +373,12 @@ impl OpKind {
     /// The op a written name (`fork`, `handshake.fork`, `arith.addi`, `dataflow.carry`) is.
     /// Names of other dialects are `None`.
     pub fn from_name(name: &str) -> Option<OpKind> {
+        Self::resolve(name).map(|(kind, _)| kind)
+    }
+
+    /// `from_name`, with the table's own copy of the name, which lives as long as the program:
+    /// a lowered op keeps it instead of a copy of its own.
+    pub fn resolve(name: &str) -> Option<(OpKind, &'static str)> {
         let index = INDEX.get_or_init(|| {
             let mut map = FxHashMap::default();
             for def in OPS {
@@ -385,7 +391,7 @@ impl OpKind {
             }
             map
         });
-        index.get(name).copied()
+        index.get_key_value(name).map(|(name, &kind)| (kind, name.as_str()))
     }
 
     pub fn def(self) -> &'static OpDef {

@@ -100,188 +100,268 @@ fn with_data(ty: &Type, data: Type, style: Style) -> Type {
     }
 }
 
+/// The written types of an entry list, `[T, U]` lists flattened and function types left out,
+/// read in place when every entry is one type (the usual case), so that reading them allocates
+/// nothing.
+struct Flat<'a> {
+    entries: &'a [TypeEntry],
+    /// The flattened list, when an entry is not one type.
+    list: Option<Vec<&'a Written>>,
+}
+
+impl<'a> Flat<'a> {
+    fn of(entries: &'a [TypeEntry]) -> Flat<'a> {
+        let simple = entries.iter().all(|e| matches!(e, TypeEntry::One(_)));
+        Flat { entries, list: (!simple).then(|| flat(entries)) }
+    }
+
+    fn len(&self) -> usize {
+        match &self.list {
+            Some(list) => list.len(),
+            None => self.entries.len(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn get(&self, i: usize) -> Option<&'a Written> {
+        match &self.list {
+            Some(list) => list.get(i).copied(),
+            None => match self.entries.get(i) {
+                Some(TypeEntry::One(w)) => Some(w),
+                _ => None,
+            },
+        }
+    }
+
+    /// The type at `i`, if written.
+    fn ty(&self, i: usize) -> Option<&'a Type> {
+        self.get(i).map(|w| &w.ty)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &'a Written> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+
+    fn to_vec(&self) -> Vec<&'a Written> {
+        self.iter().collect()
+    }
+}
+
 /// The expected type of every operand and result of `op`, from its written types, by the
 /// op's typing rule (`ops::OpDef::typing`) in the function's era. `None` when the op is
 /// unknown or its types are not written in a form hsir reads.
 pub fn typing(op: &OpData, item: &Item, era: Era) -> Option<Typing> {
+    let mut typing = Typing::default();
+    typing_into(op, item, era, &mut typing).then_some(typing)
+}
+
+/// `typing` into `out`, whose vectors are cleared and reused: a caller typing many ops
+/// allocates once. Returns whether the op has a typing (`out` is left empty when not).
+pub fn typing_into(op: &OpData, item: &Item, era: Era, out: &mut Typing) -> bool {
+    out.operands.clear();
+    out.results.clear();
+    let found = fill(op, item, era, &mut out.operands, &mut out.results).is_some();
+    if !found {
+        out.operands.clear();
+        out.results.clear();
+    }
+    found
+}
+
+/// Pushes `ty` `count` times.
+fn push_n(out: &mut Vec<Option<Type>>, ty: Option<&Type>, count: usize) {
+    out.extend(std::iter::repeat_n(ty, count).map(|t| t.cloned()));
+}
+
+/// Pushes every written type.
+fn push_all<'a>(out: &mut Vec<Option<Type>>, ws: impl Iterator<Item = &'a Written>) {
+    out.extend(ws.map(|w| Some(w.ty.clone())));
+}
+
+fn fill(
+    op: &OpData,
+    item: &Item,
+    era: Era,
+    operands: &mut Vec<Option<Type>>,
+    results: &mut Vec<Option<Type>>,
+) -> Option<()> {
     let kind = OpKind::of(op)?;
-    let style = era.style();
-    let t = flat(item.types(op));
-    let after = flat(item.types_after(op));
-    let n = op.operands.len();
-    let first = t.first().map(|w| w.ty.clone());
-    let written_results: u32 = item.result_groups(op).iter().map(|g| g.count).sum();
     // The generic form and function-typed ops say everything.
     if op.generic {
         let (ins, outs) = function(item.types(op))?;
-        return Some(Typing {
-            operands: ins.iter().map(|w| Some(w.ty.clone())).collect(),
-            results: outs.iter().map(|w| Some(w.ty.clone())).collect(),
-        });
+        push_all(operands, ins.iter());
+        push_all(results, outs.iter());
+        return Some(());
     }
-    let same = |ty: Option<Type>, count: usize| vec![ty; count];
-    let typing = match kind.def().typing {
+    let style = era.style();
+    let t = Flat::of(item.types(op));
+    let after = Flat::of(item.types_after(op));
+    let n = op.operands.len();
+    let first = t.ty(0);
+    let written_results = || -> u32 { item.result_groups(op).iter().map(|g| g.count).sum() };
+    match kind.def().typing {
         Rule::Forward => {
             // `fork [N]` gives N results (or as many as are bound); the others one.
             let count = match kind {
-                OpKind::Fork | OpKind::LazyFork => {
-                    item.bracket_ints(op).first().map_or(written_results as usize, |&c| c as usize)
-                }
+                OpKind::Fork | OpKind::LazyFork => item
+                    .bracket_ints(op)
+                    .first()
+                    .map_or(written_results() as usize, |&c| c as usize),
                 _ => 1,
             };
-            Typing { operands: vec![first.clone()], results: same(first, count) }
+            operands.push(first.cloned());
+            push_n(results, first, count);
         }
-        Rule::Merge => Typing { operands: per_operand(&t, n)?, results: vec![first] },
+        Rule::Merge => {
+            per_operand(&t, n, operands)?;
+            results.push(first.cloned());
+        }
         Rule::Join => {
-            let results = if after.is_empty() { vec![Some(style.control())] } else { tys(&after) };
-            Typing { operands: per_operand(&t, n)?, results }
+            per_operand(&t, n, operands)?;
+            if after.is_empty() {
+                results.push(Some(style.control()));
+            } else {
+                push_all(results, after.iter());
+            }
         }
         Rule::Sync => {
-            let operands = per_operand(&t, n)?;
-            Typing { results: operands.clone(), operands }
+            per_operand(&t, n, operands)?;
+            results.extend(operands.iter().cloned());
         }
         Rule::Mux => {
             // `%s [%a, %b] : Ts, T` or Dynamatic's `: Ts, [Ta, Tb] to T`.
-            let select = first.clone();
-            let data: Vec<Option<Type>> = match item.types(op).get(1) {
-                Some(TypeEntry::List(ws, _)) => ws.iter().map(|w| Some(w.ty.clone())).collect(),
-                Some(TypeEntry::One(w)) => vec![Some(w.ty.clone()); n.saturating_sub(1)],
+            operands.push(first.cloned());
+            match item.types(op).get(1) {
+                Some(TypeEntry::List(ws, _)) => push_all(operands, ws.iter()),
+                Some(TypeEntry::One(w)) => push_n(operands, Some(&w.ty), n.saturating_sub(1)),
                 _ => return None,
-            };
-            let result = match after.first() {
-                Some(w) => Some(w.ty.clone()),
-                None => t.get(1).map(|w| w.ty.clone()),
-            };
-            let mut operands = vec![select];
-            operands.extend(data);
-            Typing { operands, results: vec![result] }
+            }
+            results.push(after.ty(0).or(t.ty(1)).cloned());
         }
         Rule::ControlMerge => {
             if after.is_empty() {
                 // CIRCT: `%a, %b : T, Tindex`.
-                let data = first.clone();
-                Typing {
-                    operands: same(data.clone(), n),
-                    results: vec![data, t.get(1).map(|w| w.ty.clone())],
-                }
+                push_n(operands, first, n);
+                results.push(first.cloned());
+                results.push(t.ty(1).cloned());
             } else {
-                Typing { operands: per_operand(&t, n)?, results: tys(&after) }
+                per_operand(&t, n, operands)?;
+                push_all(results, after.iter());
             }
         }
-        Rule::Sink => Typing { operands: vec![first], results: Vec::new() },
-        Rule::Source => {
-            Typing { operands: Vec::new(), results: vec![Some(first.unwrap_or(style.control()))] }
-        }
+        Rule::Sink => operands.push(first.cloned()),
+        Rule::Source => results.push(Some(first.cloned().unwrap_or(style.control()))),
         Rule::CondBr => {
-            let (cond, data) = if t.len() >= 2 {
-                (Some(t[0].ty.clone()), Some(t[1].ty.clone()))
-            } else {
-                (Some(style.i1()), first)
-            };
-            Typing { operands: vec![cond, data.clone()], results: vec![data.clone(), data] }
+            let (cond, data) =
+                if t.len() >= 2 { (t.ty(0).cloned(), t.ty(1)) } else { (Some(style.i1()), first) };
+            operands.push(cond);
+            operands.push(data.cloned());
+            push_n(results, data, 2);
         }
         Rule::Constant => {
             let (ctrl, result) = if t.len() >= 2 {
-                (Some(t[0].ty.clone()), Some(t[1].ty.clone()))
+                (t.ty(0).cloned(), t.ty(1))
             } else {
                 (Some(style.control()), first)
             };
-            Typing { operands: vec![ctrl], results: vec![result] }
+            operands.push(ctrl);
+            results.push(result.cloned());
         }
-        Rule::ArithConstant => Typing { operands: Vec::new(), results: vec![first] },
+        Rule::ArithConstant => results.push(first.cloned()),
         Rule::Access => {
             // Dynamatic 2024's stores write the data type first.
-            let mut t = t.clone();
+            let mut t = t.to_vec();
             if matches!(kind, OpKind::McStore | OpKind::LsqStore) && t.len() == 2 {
                 t.swap(0, 1);
             }
-            access(op, item, &t, style)?
+            let typing = access(op, item, &t, style)?;
+            *operands = typing.operands;
+            *results = typing.results;
         }
         Rule::Terminator => {
-            let operands = per_operand(&t, n)?;
+            per_operand(&t, n, operands)?;
             // The proposals' `%out = return %x : T` passes its operands on to `end`.
-            let results = if kind == OpKind::Return && written_results > 0 {
-                operands.clone()
-            } else {
-                Vec::new()
-            };
-            Typing { operands, results }
+            if kind == OpKind::Return && written_results() > 0 {
+                results.extend(operands.iter().cloned());
+            }
         }
         Rule::FunctionType => {
             let (ins, outs) = function(item.types(op))?;
-            let mut operands: Vec<Option<Type>> = ins.iter().map(|w| Some(w.ty.clone())).collect();
             if kind == OpKind::ExtMemory {
                 // `(%mem : memref<...>)` comes first and is typed in place.
-                operands.insert(0, None);
+                operands.push(None);
             }
-            Typing { operands, results: outs.iter().map(|w| Some(w.ty.clone())).collect() }
+            push_all(operands, ins.iter());
+            push_all(results, outs.iter());
         }
         Rule::Pack => {
             let tuple = first?;
-            let elements = tuple_elements(&tuple)?;
-            Typing {
-                operands: elements.into_iter().map(Some).collect(),
-                results: vec![Some(tuple)],
-            }
+            let elements = tuple_elements(tuple)?;
+            operands.extend(elements.into_iter().map(Some));
+            results.push(Some(tuple.clone()));
         }
         Rule::Unpack => {
             let tuple = first?;
-            let elements = tuple_elements(&tuple)?;
-            Typing {
-                operands: vec![Some(tuple)],
-                results: elements.into_iter().map(Some).collect(),
-            }
+            let elements = tuple_elements(tuple)?;
+            operands.push(Some(tuple.clone()));
+            results.extend(elements.into_iter().map(Some));
         }
-        Rule::Binary => Typing { operands: same(first.clone(), 2), results: vec![first] },
+        Rule::Binary => {
+            push_n(operands, first, 2);
+            results.push(first.cloned());
+        }
         Rule::Compare => {
             let ty = first?;
-            let result = with_data(&ty, int(1), style);
-            Typing { operands: same(Some(ty), 2), results: vec![Some(result)] }
+            push_n(operands, Some(ty), 2);
+            results.push(Some(with_data(ty, int(1), style)));
         }
         Rule::Cast => {
-            let to = after.first().map(|w| w.ty.clone());
-            Typing { operands: vec![first], results: vec![to] }
+            operands.push(first.cloned());
+            results.push(after.ty(0).cloned());
         }
         Rule::Select => {
             // Dynamatic: `%c [%a, %b] : Tc, T`.
-            let data = t.get(1).map(|w| w.ty.clone());
-            Typing { operands: vec![first, data.clone(), data.clone()], results: vec![data] }
+            let data = t.ty(1);
+            operands.push(first.cloned());
+            push_n(operands, data, 2);
+            results.push(data.cloned());
         }
         Rule::ArithSelect => {
-            let (cond, data) = if t.len() >= 2 {
-                (Some(t[0].ty.clone()), Some(t[1].ty.clone()))
-            } else {
-                (Some(int(1)), first)
-            };
-            Typing { operands: vec![cond, data.clone(), data.clone()], results: vec![data] }
+            let (cond, data) =
+                if t.len() >= 2 { (t.ty(0).cloned(), t.ty(1)) } else { (Some(int(1)), first) };
+            operands.push(cond);
+            push_n(operands, data, 2);
+            results.push(data.cloned());
         }
         Rule::SpecCommit => {
             // `[%ctrl] %dataIn : Tin, Tout, Tctrl`.
             if t.len() < 3 {
                 return None;
             }
-            Typing {
-                operands: vec![Some(t[2].ty.clone()), Some(t[0].ty.clone())],
-                results: vec![Some(t[1].ty.clone())],
-            }
+            operands.push(t.ty(2).cloned());
+            operands.push(t.ty(0).cloned());
+            results.push(t.ty(1).cloned());
         }
         Rule::Unbundle => {
-            let channel = match (t.first(), after.is_empty()) {
-                (Some(w), false) => w.ty.clone(),
+            let channel = match (t.ty(0), after.is_empty()) {
+                (Some(ty), false) => ty,
                 _ => return None,
             };
-            let (ups, downs) = unbundled(&channel, style)?;
-            let mut operands = vec![Some(channel)];
+            let (ups, downs) = unbundled(channel, style)?;
+            operands.push(Some(channel.clone()));
             operands.extend(ups.into_iter().map(Some));
-            Typing { operands, results: downs.into_iter().map(Some).collect() }
+            results.extend(downs.into_iter().map(Some));
         }
         Rule::Bundle => {
             // Dynamatic's `: _ to <T>`, or the proposal's `: channel<T>`.
-            let channel = after.first().or(t.first())?.ty.clone();
-            let (ups, downs) = unbundled(&channel, style)?;
-            let mut results = vec![Some(channel)];
+            let channel = after.ty(0).or(first)?;
+            let (ups, downs) = unbundled(channel, style)?;
+            results.push(Some(channel.clone()));
             results.extend(ups.into_iter().map(Some));
-            Typing { operands: downs.into_iter().map(Some).collect(), results }
+            operands.extend(downs.into_iter().map(Some));
         }
         // Dynamatic's memory interfaces: `lsq[%mem : memref<..>] (%ctrl, %addr, ...)` with the
         // function type of the parenthesized operands. The results take the written types; the
@@ -291,17 +371,22 @@ pub fn typing(op: &OpData, item: &Item, era: Era) -> Option<Typing> {
         // typing never disagrees with how many the op binds.
         Rule::Interface => {
             let (_, outs) = function(item.types(op))?;
-            let mut results: Vec<Option<Type>> = outs.iter().map(|w| Some(w.ty.clone())).collect();
-            if kind == OpKind::MemController && written_results as usize > outs.len() {
+            push_all(results, outs.iter());
+            let written = written_results() as usize;
+            if kind == OpKind::MemController && written > outs.len() {
                 results.push(Some(style.control()));
             }
-            results.resize(written_results as usize, None);
-            Typing { operands: vec![None; n], results }
+            results.resize(written, None);
+            operands.resize(n, None);
         }
-        Rule::Loom => loom_typing(item, op, kind, style),
+        Rule::Loom => {
+            let typing = loom_typing(item, op, kind, style);
+            *operands = typing.operands;
+            *results = typing.results;
+        }
         Rule::Untyped => return None,
-    };
-    Some(typing)
+    }
+    Some(())
 }
 
 /// A memory access, by how many types are written: Dynamatic's four (2026: `[%addr] %data :
@@ -383,14 +468,16 @@ pub fn loom_shape(kind: OpKind) -> (usize, usize) {
     (layout.operands.len(), layout.results.len())
 }
 
-/// Types for `n` operands from a list written either once for all or once per operand.
-fn per_operand(t: &[&Written], n: usize) -> Option<Vec<Option<Type>>> {
+/// Types for `n` operands from a list written either once for all or once per operand, pushed
+/// onto `out`.
+fn per_operand(t: &Flat<'_>, n: usize, out: &mut Vec<Option<Type>>) -> Option<()> {
     match t.len() {
-        0 if n == 0 => Some(Vec::new()),
-        1 => Some(vec![Some(t[0].ty.clone()); n]),
-        len if len == n => Some(tys(t)),
-        _ => None,
+        0 if n == 0 => {}
+        1 => push_n(out, t.ty(0), n),
+        len if len == n => push_all(out, t.iter()),
+        _ => return None,
     }
+    Some(())
 }
 
 /// The elements of `tuple<A, B>`.

@@ -233,6 +233,18 @@ struct Lowerer<'p> {
 
 impl Lowerer<'_> {
     fn ty(&mut self, node: SyntaxNode<'_>) -> Type {
+        // One word and no parameters (`i32`, `none`, `f32`), the usual case: read without a walk.
+        if node.subtree_end() == node.index() + 1 {
+            if let Some(word) = node.first_grammar_token() {
+                let text = word.text();
+                if word.kind() == SyntaxKind::IDENT
+                    && !matches!(text, "channel" | "control")
+                    && node.last_grammar_token() == Some(word)
+                {
+                    return builtin(text).unwrap_or_else(|| Type::Other(text.to_string()));
+                }
+            }
+        }
         let head = tokens(node).next();
         let params = node.children().find(|n| n.kind() == SyntaxKind::CHANNEL_PARAMS);
         let is_handshake_name = |token: &SyntaxToken<'_>| match token.kind() {
@@ -391,6 +403,15 @@ fn memref(node: SyntaxNode<'_>) -> Option<Type> {
 
 /// The builtin type a single word names: `i32`, `si8`, `ui1`, `f32`, `bf16`, `index`, `none`.
 pub fn builtin(word: &str) -> Option<Type> {
+    // `i32` and the like first: most types are signless integers.
+    if let Some(digits) = word.strip_prefix('i') {
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            return digits
+                .parse()
+                .ok()
+                .map(|width| Type::Int { width, signedness: Signedness::Signless });
+        }
+    }
     let int = |digits: &str, signedness| {
         (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
             .then(|| digits.parse().ok())

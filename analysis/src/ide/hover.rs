@@ -772,7 +772,7 @@ pub(crate) fn op_signature(item: &ItemView<'_>, op: OpId) -> Option<String> {
 pub(crate) fn function_signature(def: &ItemView<'_>, op: OpId, name: &str) -> String {
     let ir = &def.lowered.item;
     let Some(data) = ir.ops.get(op as usize) else { return String::new() };
-    let Some(signature) = &data.signature else { return data.name.clone() };
+    let Some(signature) = &data.signature else { return data.name.to_string() };
     let text = |range: TextRange| -> String {
         def.text
             .get(std::ops::Range::<usize>::from(range))

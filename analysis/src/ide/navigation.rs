@@ -614,6 +614,6 @@ fn item_name(item: &ItemView<'_>) -> String {
     let op = item.lowered.item.ops.first();
     match op.and_then(|op| op.signature.as_ref()).and_then(|s| s.name.as_ref()) {
         Some((name, _)) => format!("`{name}`"),
-        None => format!("this `{}`", op.map_or("op", |op| op.name.as_str())),
+        None => format!("this `{}`", op.map_or("op", |op| &*op.name)),
     }
 }

@@ -329,7 +329,7 @@ fn item_search(view: &ItemView<'_>, start: TextSize) -> Vec<SearchEntry> {
             (Some(own), Some(callee)) => format!("{own} {callee}"),
             (Some(own), None) => own,
             (None, Some(callee)) => callee.to_string(),
-            (None, None) => op.name.clone(),
+            (None, None) => op.name.to_string(),
         };
         out.push(SearchEntry {
             name,
@@ -550,7 +550,7 @@ impl<'a, 'v> ItemContext<'a, 'v> {
             let name = self
                 .pipeline_name(id)
                 .or_else(|| (!results.is_empty()).then(|| results.clone()))
-                .unwrap_or_else(|| op.name.clone());
+                .unwrap_or_else(|| op.name.to_string());
             let plural = if stages == 1 { "" } else { "s" };
             (SymbolKind::Pipeline, name, Some(format!("{}, {stages} stage{plural}", op.name)))
         } else if is_memory(op) {

@@ -727,7 +727,7 @@ impl Reader<'_> {
         let mut saw_output = false;
         for op in body {
             let data = self.op(op);
-            match (dialect_op(data), data.name.as_str()) {
+            match (dialect_op(data), &*data.name) {
                 (_, "hw.output") => {
                     saw_output = true;
                     if let Some(values) = self.operands(op, |_| true) {
@@ -766,7 +766,7 @@ impl Reader<'_> {
     /// Decodes one op into a node; `None` (with a diagnostic) when it is not supported.
     fn read_node(&mut self, op: OpId, place: Place) -> Option<usize> {
         let data = self.op(op).clone();
-        let name = data.name.as_str();
+        let name = &*data.name;
         let kind = dialect_op(&data);
         if !data.regions.is_empty() && kind != Some(OpKind::PipelineLatency) {
             self.unsupported(op, ": ops with regions are not supported here");

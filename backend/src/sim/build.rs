@@ -362,7 +362,7 @@ pub(crate) fn build(program: &Program, top: &str, inputs: &Inputs) -> Result<Net
 fn unsupported(func: &Func, op: &OpData, reason: impl Into<String>) -> SimError {
     SimError::Unsupported {
         func: func.name.clone(),
-        op: op.name.clone(),
+        op: op.name.to_string(),
         range: op.name_range,
         reason: reason.into(),
     }
@@ -384,7 +384,7 @@ impl<'p> Builder<'p> {
         if depth > MAX_MEMORY_WORDS {
             return Err(SimError::Unsupported {
                 func: func.name.clone(),
-                op: func.op().name.clone(),
+                op: func.op().name.to_string(),
                 range: func.op().name_range,
                 reason: format!(
                     "memory `{name}` has {depth} words; the interpreter holds at most {MAX_MEMORY_WORDS}"
@@ -416,7 +416,7 @@ impl<'p> Builder<'p> {
                 Def::Result { op, .. } => unsupported(func, &func.item.ops[op as usize], reason),
                 Def::Arg { .. } => SimError::Unsupported {
                     func: func.name.clone(),
-                    op: func.op().name.clone(),
+                    op: func.op().name.to_string(),
                     range: data.range,
                     reason,
                 },
@@ -747,7 +747,7 @@ impl<'p> Builder<'p> {
             .results(data)
             .first()
             .map(|&v| caller.item.str(caller.item.values[v as usize].name).to_string())
-            .unwrap_or_else(|| data.name.clone());
+            .unwrap_or_else(|| data.name.to_string());
         let prefix = format!(
             "{}in `@{}` (instance `{label}` in `@{}`): ",
             parent.prefix, callee.name, caller.name

@@ -105,7 +105,7 @@ impl Lsq {
         let op = &func.item.ops[id as usize];
         let unsupported = |reason: String| SimError::Unsupported {
             func: func.name.clone(),
-            op: op.name.clone(),
+            op: op.name.to_string(),
             range: op.name_range,
             reason,
         };
