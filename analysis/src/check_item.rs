@@ -277,6 +277,8 @@ impl Checker<'_> {
         // Pass 1: what each op's written types say; results take their types from it.
         let mut typings = std::mem::take(&mut self.typings);
         typings.spans.resize(self.item.ops.len(), None);
+        // About one operand and two results an op, so that the array grows rarely.
+        typings.types.reserve(3 * self.item.ops.len());
         let mut scratch = Typing::default();
         for id in 1..self.item.ops.len() {
             let op = &self.item.ops[id];

@@ -10,8 +10,6 @@
 use std::borrow::Cow;
 use std::hash::BuildHasher;
 
-use rustc_hash::FxHashMap as HashMap;
-
 use hsir_parser::ast::{self, AstNode};
 use hsir_parser::{SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 
@@ -439,7 +437,7 @@ pub fn lower(op: ast::Op<'_>) -> Item {
     item.arrays.types.reserve(ops);
     let mut scope = Scope::default();
     scope.defs.reserve(results);
-    scope.heads.reserve(results);
+    scope.grow(results);
     scope.pending.reserve(operands);
     lowerer.scopes.push(scope);
     lowerer.op(op, None, None, RegionKind::Dominance);
@@ -451,9 +449,11 @@ pub fn lower(op: ast::Op<'_>) -> Item {
 
 /// One definition of a name in a scope: its region, its group's values (`first ..
 /// first + count`, contiguous ids) and where it was written; `next` chains the definitions whose
-/// names hash alike.
+/// names' hashes fall in one bucket of `Scope::heads`.
 struct Definition {
     name: Str,
+    /// The hash of the name's text.
+    hash: u64,
     region: RegionId,
     first: ValueId,
     count: u32,
@@ -464,12 +464,53 @@ struct Definition {
 const NO_DEFINITION: u32 = u32::MAX;
 
 impl Scope {
-    /// The definition in `region` among the chain from `head` whose name `same` accepts.
-    fn find(&self, head: u32, region: RegionId, same: impl Fn(Str) -> bool) -> Option<&Definition> {
+    /// The first definition of the chain of `hash`'s bucket.
+    fn head(&self, hash: u64) -> u32 {
+        match self.heads.len() {
+            0 => NO_DEFINITION,
+            len => self.heads[hash as usize & (len - 1)],
+        }
+    }
+
+    /// Makes room for `more` definitions: the buckets stay at least twice as many as the
+    /// definitions, and are chained again when they grow.
+    fn grow(&mut self, more: usize) {
+        let want = 2 * (self.defs.len() + more);
+        if want <= self.heads.len() {
+            return;
+        }
+        let len = want.next_power_of_two().max(16);
+        self.heads.clear();
+        self.heads.resize(len, NO_DEFINITION);
+        for (i, d) in self.defs.iter_mut().enumerate() {
+            let bucket = &mut self.heads[d.hash as usize & (len - 1)];
+            d.next = *bucket;
+            *bucket = i as u32;
+        }
+    }
+
+    /// Adds `d` at the head of its bucket's chain.
+    fn insert(&mut self, mut d: Definition) {
+        self.grow(1);
+        let bucket = d.hash as usize & (self.heads.len() - 1);
+        d.next = self.heads[bucket];
+        self.heads[bucket] = self.defs.len() as u32;
+        self.defs.push(d);
+    }
+
+    /// The definition in `region` among the chain from `head` whose name has `hash` and is
+    /// one `same` accepts.
+    fn find(
+        &self,
+        head: u32,
+        hash: u64,
+        region: RegionId,
+        same: impl Fn(Str) -> bool,
+    ) -> Option<&Definition> {
         let mut at = head;
         while at != NO_DEFINITION {
             let d = &self.defs[at as usize];
-            if d.region == region && same(d.name) {
+            if d.hash == hash && d.region == region && same(d.name) {
                 return Some(d);
             }
             at = d.next;
@@ -480,10 +521,11 @@ impl Scope {
 
 #[derive(Default)]
 struct Scope {
-    /// The definitions, chained by the hash of their name (`heads`), so that defining a name
+    /// The definitions, chained by the hash of their name (`heads`: a power of two of buckets,
+    /// each the last definition whose hash falls in it), so that defining a name
     /// allocates nothing of its own.
     defs: Vec<Definition>,
-    heads: HashMap<u64, u32>,
+    heads: Vec<u32>,
     /// Uses to resolve when the scope closes, with the region they are in.
     pending: Vec<(UseId, Option<RegionId>)>,
 }
@@ -588,12 +630,12 @@ impl Lowerer {
         let Item { arrays, name_problems, regions, .. } = &mut self.item;
         let text = |s: Str| &arrays.strings[s.start as usize..(s.start + s.len) as usize];
         let hash = rustc_hash::FxBuildHasher.hash_one(text(name));
-        let head = scope.heads.get(&hash).copied().unwrap_or(NO_DEFINITION);
+        let head = scope.head(hash);
         // A name may be defined once per region and its enclosing regions of the scope.
         let mut r = (region != NO_REGION).then_some(region);
         loop {
             let here = r.unwrap_or(NO_REGION);
-            if let Some(d) = scope.find(head, here, |s| text(s) == text(name)) {
+            if let Some(d) = scope.find(head, hash, here, |s| text(s) == text(name)) {
                 name_problems.push(NameProblem::Redefined {
                     range,
                     name: text(name).to_string(),
@@ -606,8 +648,7 @@ impl Lowerer {
                 None => break,
             }
         }
-        scope.heads.insert(hash, scope.defs.len() as u32);
-        scope.defs.push(Definition { name, region, first, count, range, next: head });
+        scope.insert(Definition { name, hash, region, first, count, range, next: NO_DEFINITION });
     }
 
     fn new_value(
@@ -736,7 +777,8 @@ impl Lowerer {
         if is_isolated {
             self.scopes.push(Scope::default());
         }
-        let kind = region_kind(name, kind, enclosing);
+        // Only an op that holds regions needs to know their kind.
+        let kind = if regions.is_empty() { enclosing } else { region_kind(name, kind, enclosing) };
         let mut first_region = true;
         let mut entry_block_of_first = None;
         let mut region_ids = Vec::new();
@@ -985,10 +1027,15 @@ impl Lowerer {
         // The nodes left to read, last first, by preorder position; kept between ops.
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
-        stack.extend(op.syntax().children().map(|n| (n.index(), Container::Plain)));
-        stack.reverse();
-        // Bare words and symbols directly on the op.
-        for token in op.syntax().grammar_tokens() {
+        // The op's child nodes, to read below, and its bare words and symbols, in one walk.
+        for element in op.syntax().grammar_children() {
+            let token = match element {
+                SyntaxElement::Node(n) => {
+                    stack.push((n.index(), Container::Plain));
+                    continue;
+                }
+                SyntaxElement::Token(token) => token,
+            };
             match token.kind() {
                 SyntaxKind::IDENT => {
                     let w = (token.text().to_string(), self.rel(token.text_range()));
@@ -1001,6 +1048,7 @@ impl Lowerer {
                 _ => {}
             }
         }
+        stack.reverse();
         while let Some((index, container)) = stack.pop() {
             let Some(node) = tree.node_at(index) else { continue };
             let closer = match node.kind() {
@@ -1233,15 +1281,12 @@ impl Lowerer {
                 Some((n, i)) => (n, i.parse::<u32>().unwrap_or(u32::MAX)),
                 None => (text, 0),
             };
-            let head = scope
-                .heads
-                .get(&rustc_hash::FxBuildHasher.hash_one(name))
-                .copied()
-                .unwrap_or(NO_DEFINITION);
+            let hash = rustc_hash::FxBuildHasher.hash_one(name);
+            let head = scope.head(hash);
             let mut r = region;
             let found = loop {
                 let here = r.unwrap_or(NO_REGION);
-                if let Some(d) = scope.find(head, here, |s| self.item.str(s) == name) {
+                if let Some(d) = scope.find(head, hash, here, |s| self.item.str(s) == name) {
                     break Some((d.first, d.count));
                 }
                 match r {

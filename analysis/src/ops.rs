@@ -74,9 +74,17 @@ impl Era {
     /// types make it CIRCT's (LOOM's when it uses LOOM's ops); `channel<T>` / `control`
     /// spellings the proposal's; otherwise the newest Dynamatic era its ops allow.
     pub fn of(item: &Item, text: &str, dynamatic_style: bool) -> Era {
+        if !dynamatic_style {
+            // Raw types: only LOOM's ops tell its functions from CIRCT's.
+            let loom = item
+                .ops
+                .iter()
+                .skip(1)
+                .any(|op| OpKind::of(op).is_some_and(|k| k.def().eras == [Era::Loom]));
+            return if loom { Era::Loom } else { Era::Circt };
+        }
         let mut era2024 = false;
         let mut era2025 = false;
-        let mut loom = false;
         let mut proposal = false;
         // Evidence of an era before 2026 that does not say which.
         let mut older = false;
@@ -98,9 +106,6 @@ impl Era {
             let def = kind.def();
             if def.eras == [Era::Dynamatic2024] {
                 era2024 = true;
-            }
-            if def.eras == [Era::Loom] {
-                loom = true;
             }
             match kind {
                 OpKind::Load | OpKind::Store if written_count(item.types(op)) == 2 => {
@@ -127,20 +132,24 @@ impl Era {
             // `bufProps` was written from 2025 on; the float units' `fpu_impl` and
             // `internal_delay` only after mid-2025, when their latencies began to follow the
             // period: with those, `bufProps` says nothing about an older era.
-            buf_props |= item.attr(op, "handshake.bufProps").is_some();
-            float_impl |=
-                item.attr(op, "fpu_impl").is_some() || item.attr(op, "internal_delay").is_some();
-            if item.attr(op, "name").is_some_and(|a| a.value.starts_with("#handshake.name")) {
-                era2024 = true;
+            // Its attributes read in one pass; only the first `name` counts.
+            let mut named = false;
+            for attr in item.attrs(op) {
+                match attr.key.as_str() {
+                    "handshake.bufProps" => buf_props = true,
+                    "fpu_impl" | "internal_delay" => float_impl = true,
+                    "name" if !named => {
+                        named = true;
+                        era2024 |= attr.value.starts_with("#handshake.name");
+                    }
+                    _ => {}
+                }
             }
             proposal |= item.types(op).iter().chain(item.types_after(op)).any(|e| {
                 let TypeEntry::One(w) = e else { return false };
                 let written = text.get(usize::from(w.range.start())..usize::from(w.range.end()));
                 written.is_some_and(|t| t.starts_with("channel<") || t == "control")
             });
-        }
-        if !dynamatic_style {
-            return if loom { Era::Loom } else { Era::Circt };
         }
         if era2024 {
             Era::Dynamatic2024
