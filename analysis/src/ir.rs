@@ -417,32 +417,47 @@ pub fn lower(op: ast::Op<'_>) -> Item {
         scopes: Vec::new(),
         region_args: Vec::new(),
         stack: Vec::new(),
+        spare: Vec::new(),
     };
     // The arrays' sizes, known from the tree in advance, so that they grow once.
-    let (mut ops, mut results, mut operands) = (0, 0, 0);
+    let (mut ops, mut results, mut operands, mut types) = (0, 0, 0, 0);
     for node in op.syntax().descendants() {
         match node.kind() {
             SyntaxKind::OP => ops += 1,
             SyntaxKind::RESULT => results += 1,
             SyntaxKind::OPERAND => operands += 1,
+            SyntaxKind::TYPE => types += 1,
             _ => {}
         }
     }
     let item = &mut lowerer.item;
     item.ops.reserve_exact(ops);
-    item.values.reserve(results);
+    // A result list may bind several values (`%x:2`).
+    item.values.reserve(results + results / 2);
     item.uses.reserve_exact(operands);
     item.arrays.ids.reserve(results + 2 * operands);
     item.arrays.result_groups.reserve_exact(results);
-    item.arrays.types.reserve(ops);
+    item.arrays.types.reserve(types);
+    item.arrays.strings.reserve(8 * (results + operands));
+    // The scope that will hold most names: the item's own when it is not isolated, else the
+    // first isolated op's (a function's), which takes it from `spare`.
     let mut scope = Scope::default();
     scope.defs.reserve(results);
     scope.grow(results);
     scope.pending.reserve(operands);
-    lowerer.scopes.push(scope);
+    let top_isolated = isolated(
+        op.name().unwrap_or(""),
+        op.syntax().children().any(|n| n.kind() == SyntaxKind::FUNC_SIGNATURE),
+    );
+    if top_isolated {
+        lowerer.spare.push(scope);
+        lowerer.scopes.push(Scope::default());
+    } else {
+        lowerer.scopes.push(scope);
+    }
     lowerer.op(op, None, None, RegionKind::Dominance);
     let scope = lowerer.scopes.pop().unwrap_or_default();
-    lowerer.resolve(scope);
+    lowerer.resolve(&scope);
     lowerer.value_uses();
     lowerer.item
 }
@@ -487,6 +502,13 @@ impl Scope {
             d.next = *bucket;
             *bucket = i as u32;
         }
+    }
+
+    /// Empties the scope, keeping its memory.
+    fn clear(&mut self) {
+        self.defs.clear();
+        self.heads.fill(NO_DEFINITION);
+        self.pending.clear();
     }
 
     /// Adds `d` at the head of its bucket's chain.
@@ -541,6 +563,8 @@ struct Lowerer {
     region_args: Vec<(String, TextRange, Option<Type>)>,
     /// `parts`' stack of nodes to read (preorder positions), kept to reuse its memory.
     stack: Vec<(u32, Container)>,
+    /// Scopes to reuse (empty), so that an isolated op's scope does not grow from nothing.
+    spare: Vec<Scope>,
 }
 
 /// The first token of `kind` below `node`, in text order, trivia left out.
@@ -775,7 +799,8 @@ impl Lowerer {
 
         let is_isolated = isolated(name, signature_node.is_some());
         if is_isolated {
-            self.scopes.push(Scope::default());
+            let scope = self.spare.pop().unwrap_or_default();
+            self.scopes.push(scope);
         }
         // Only an op that holds regions needs to know their kind.
         let kind = if regions.is_empty() { enclosing } else { region_kind(name, kind, enclosing) };
@@ -842,8 +867,10 @@ impl Lowerer {
             self.item.ops[id as usize].signature = signature.map(Box::new);
         }
         if is_isolated {
-            let scope = self.scopes.pop().unwrap_or_default();
-            self.resolve(scope);
+            let mut scope = self.scopes.pop().unwrap_or_default();
+            self.resolve(&scope);
+            scope.clear();
+            self.spare.push(scope);
         }
         let mut first = first_result;
         for g in groups.start..groups.start + groups.len {
@@ -1274,7 +1301,7 @@ impl Lowerer {
     }
 
     /// Resolves the uses of a closed scope against its definitions.
-    fn resolve(&mut self, scope: Scope) {
+    fn resolve(&mut self, scope: &Scope) {
         for &(uid, region) in &scope.pending {
             let text = self.item.str(self.item.uses[uid as usize].text);
             let (name, index) = match text.split_once('#') {
