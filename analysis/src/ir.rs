@@ -1108,9 +1108,14 @@ impl Lowerer {
                     }
                 }
                 SyntaxKind::OPERAND => {
-                    let Some(token) = ast::Operand::cast(node).and_then(|o| o.value()) else {
-                        continue;
+                    // Mostly the operand is its one `%x` token, without nodes below it.
+                    let leaf = node.subtree_end() == node.index() + 1;
+                    let first = if leaf { node.first_grammar_token() } else { None };
+                    let token = match first {
+                        Some(t) if t.kind() == SyntaxKind::VALUE_ID => Some(t),
+                        _ => ast::Operand::cast(node).and_then(|o| o.value()),
                     };
+                    let Some(token) = token else { continue };
                     if region_args && container == Container::Paren {
                         let next = node.parent().and_then(|p| {
                             let mut siblings = p.grammar_children();
@@ -1340,18 +1345,18 @@ impl Lowerer {
     /// Use before definition in a region that requires dominance, within one block.
     fn check_order(&mut self, uid: UseId, value: ValueId) {
         let Def::Result { op: def_op, .. } = self.item.values[value as usize].def else { return };
-        let use_op = self.item.uses[uid as usize].op;
-        // The op that holds the use, lifted to the definition's block.
+        // Only a definition in a block of a region that requires dominance can come too late.
         let def_block = self.item.ops[def_op as usize].block;
-        let mut holder = use_op;
-        while self.item.ops[holder as usize].block != def_block {
-            let Some(b) = self.item.ops[holder as usize].block else { return };
-            holder = self.item.regions[self.item.blocks[b as usize].region as usize].owner;
-        }
         let Some(b) = def_block else { return };
         let kind = self.item.regions[self.item.blocks[b as usize].region as usize].kind;
         if kind != RegionKind::Dominance {
             return;
+        }
+        // The op that holds the use, lifted to the definition's block.
+        let mut holder = self.item.uses[uid as usize].op;
+        while self.item.ops[holder as usize].block != def_block {
+            let Some(b) = self.item.ops[holder as usize].block else { return };
+            holder = self.item.regions[self.item.blocks[b as usize].region as usize].owner;
         }
         // In one block, text order is op order: ops are pushed as they are read.
         if holder <= def_op {

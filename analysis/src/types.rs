@@ -10,7 +10,7 @@
 //! `lower` builds a `Type` from a `TYPE` node and reports what Dynamatic's type verifier rejects
 //! (see `TypeProblem`); it never fails: what it does not understand is `Type::Other`.
 
-use hsir_parser::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
+use hsir_parser::{SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Signedness {
@@ -235,12 +235,10 @@ impl Lowerer<'_> {
     fn ty(&mut self, node: SyntaxNode<'_>) -> Type {
         // One word and no parameters (`i32`, `none`, `f32`), the usual case: read without a walk.
         if node.subtree_end() == node.index() + 1 {
-            if let Some(word) = node.first_grammar_token() {
+            let mut own = node.grammar_children();
+            if let (Some(SyntaxElement::Token(word)), None) = (own.next(), own.next()) {
                 let text = word.text();
-                if word.kind() == SyntaxKind::IDENT
-                    && !matches!(text, "channel" | "control")
-                    && node.last_grammar_token() == Some(word)
-                {
+                if word.kind() == SyntaxKind::IDENT && !matches!(text, "channel" | "control") {
                     return builtin(text).unwrap_or_else(|| Type::Other(text.to_string()));
                 }
             }
