@@ -698,6 +698,7 @@ impl Lowerer {
     ) -> OpId {
         let id = self.item.ops.len() as OpId;
         let syntax = op.syntax();
+        let source = syntax.tree().text();
         // The op's own children, read once: its name, result lists, signature and whether it
         // holds a region directly.
         let mut name_node = None;
@@ -719,11 +720,13 @@ impl Lowerer {
                             }
                         }
                         let Some(token) = value else { continue };
-                        let name = self.intern(token.text());
+                        // The range once, and the text from it.
+                        let range = token.text_range();
+                        let name = self.intern(&source[range]);
                         self.item.arrays.result_groups.push(ResultGroup {
                             name,
                             count: int.and_then(|t| t.text().parse().ok()).unwrap_or(1),
-                            range: self.rel(token.text_range()),
+                            range: self.rel(range),
                             explicit_count: int.is_some(),
                         });
                     }
@@ -735,12 +738,12 @@ impl Lowerer {
                 _ => {}
             }
         }
-        let name = name_node.map_or("", |n| {
-            let text = n.text();
+        let op_range = syntax.text_range();
+        let name_range = name_node.map_or(TextRange::empty(op_range.start()), |n| n.text_range());
+        let name = name_node.map_or("", |_| {
+            let text = &source[name_range];
             text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text)
         });
-        let name_range =
-            name_node.map_or(TextRange::empty(syntax.text_range().start()), |n| n.text_range());
         let generic = name_node
             .and_then(|n| n.first_grammar_token())
             .is_some_and(|t| t.kind() == SyntaxKind::STRING);
@@ -749,7 +752,7 @@ impl Lowerer {
         let data = OpData {
             name: resolved.map_or_else(|| Cow::Owned(name.to_string()), |(_, s)| Cow::Borrowed(s)),
             kind,
-            range: self.rel(syntax.text_range()),
+            range: self.rel(op_range),
             name_range: self.rel(name_range),
             generic,
             block,
@@ -1144,10 +1147,11 @@ impl Lowerer {
                         }
                     }
                     let uid = self.item.uses.len() as UseId;
-                    let text = self.intern(token.text());
+                    let range = token.text_range();
+                    let text = self.intern(&tree.text()[range]);
                     self.item.uses.push(UseData {
                         text,
-                        range: self.rel(token.text_range()),
+                        range: self.rel(range),
                         op: id,
                         container,
                         value: None,
