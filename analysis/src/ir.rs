@@ -592,7 +592,8 @@ impl Lowerer {
 
     fn written(&self, node: SyntaxNode<'_>) -> Written {
         let mut problems = Vec::new();
-        Written { ty: types::lower(node, &mut problems), range: self.rel(node.text_range()) }
+        let (ty, range) = types::lower_ranged(node, &mut problems);
+        Written { ty, range: self.rel(range) }
     }
 
     fn entry(&self, node: SyntaxNode<'_>) -> Option<TypeEntry> {

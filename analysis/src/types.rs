@@ -227,21 +227,42 @@ pub fn lower(node: SyntaxNode<'_>, problems: &mut Vec<TypeProblem>) -> Type {
     lowerer.ty(node)
 }
 
+/// `lower`, with the node's range, read once: a type of one word and no parameters (`i32`) is
+/// its token, whose range is the node's.
+pub fn lower_ranged(node: SyntaxNode<'_>, problems: &mut Vec<TypeProblem>) -> (Type, TextRange) {
+    if let Some((ty, range)) = one_word(node) {
+        return (ty, range);
+    }
+    (lower(node, problems), node.text_range())
+}
+
+/// The type of a node of one word and no parameters (`i32`, `none`, `f32`; not `channel` or
+/// `control`), and its range: the usual case, read without a walk. No such type has a problem.
+fn one_word(node: SyntaxNode<'_>) -> Option<(Type, TextRange)> {
+    if node.subtree_end() != node.index() + 1 {
+        return None;
+    }
+    let mut own = node.grammar_children();
+    let (Some(SyntaxElement::Token(word)), None) = (own.next(), own.next()) else { return None };
+    if word.kind() != SyntaxKind::IDENT {
+        return None;
+    }
+    let range = word.text_range();
+    let text = &node.tree().text()[range];
+    if matches!(text, "channel" | "control") {
+        return None;
+    }
+    Some((builtin(text).unwrap_or_else(|| Type::Other(text.to_string())), range))
+}
+
 struct Lowerer<'p> {
     problems: &'p mut Vec<TypeProblem>,
 }
 
 impl Lowerer<'_> {
     fn ty(&mut self, node: SyntaxNode<'_>) -> Type {
-        // One word and no parameters (`i32`, `none`, `f32`), the usual case: read without a walk.
-        if node.subtree_end() == node.index() + 1 {
-            let mut own = node.grammar_children();
-            if let (Some(SyntaxElement::Token(word)), None) = (own.next(), own.next()) {
-                let text = word.text();
-                if word.kind() == SyntaxKind::IDENT && !matches!(text, "channel" | "control") {
-                    return builtin(text).unwrap_or_else(|| Type::Other(text.to_string()));
-                }
-            }
+        if let Some((ty, _)) = one_word(node) {
+            return ty;
         }
         let head = tokens(node).next();
         let params = node.children().find(|n| n.kind() == SyntaxKind::CHANNEL_PARAMS);
