@@ -399,7 +399,7 @@ impl Checker<'_> {
                     ));
                 }
                 if let Some(select) = operand_ty(0) {
-                    self.index_type(op, &select, data, "select operand");
+                    self.index_type(op, select, data, "select operand");
                 }
                 self.equal_data(op, &typing.operands[1.min(typing.operands.len())..], result_ty(0));
                 if self.style == Style::Dynamatic {
@@ -411,12 +411,12 @@ impl Checker<'_> {
             }
             OpKind::ControlMerge => {
                 if let Some(index) = result_ty(1) {
-                    self.index_type(op, &index, op.operands.len(), "index result");
+                    self.index_type(op, index, op.operands.len(), "index result");
                 }
             }
             OpKind::CondBr => {
                 if let Some(cond) = operand_ty(0) {
-                    if data_of(&cond) != Some(&int(1)) {
+                    if data_of(cond) != Some(&int(1)) {
                         let d = Diagnostic::new(
                             Code::BadOperandType,
                             op.name_range,
@@ -433,7 +433,7 @@ impl Checker<'_> {
             }
             OpKind::Select | OpKind::ArithSelect => {
                 if let Some(cond) = operand_ty(0) {
-                    if data_of(&cond) != Some(&int(1)) {
+                    if data_of(cond) != Some(&int(1)) {
                         let d = Diagnostic::new(
                             Code::BadOperandType,
                             op.name_range,
@@ -456,12 +456,12 @@ impl Checker<'_> {
             OpKind::Pack | OpKind::Unpack => self.tuple(op, kind, typing),
             OpKind::Compose | OpKind::Decompose => {
                 if let (Some(from), Some(to)) = (operand_ty(0), result_ty(0)) {
-                    self.compose(op, kind, &from, &to);
+                    self.compose(op, kind, from, to);
                 }
             }
             OpKind::Wait => {
                 if let (Some(second), Some(result)) = (operand_ty(1), result_ty(0)) {
-                    if !same(&second, &result) {
+                    if !same(second, result) {
                         let d = Diagnostic::new(
                             Code::WaitResultType,
                             op.name_range,
@@ -479,7 +479,7 @@ impl Checker<'_> {
             OpKind::Unbundle if op.types_after.is_empty() => self.seed_unbundle(op),
             OpKind::ExtSI | OpKind::ExtUI | OpKind::ExtF | OpKind::TruncI | OpKind::TruncF => {
                 if let (Some(from), Some(to)) = (operand_ty(0), result_ty(0)) {
-                    self.cast(op, kind, &from, &to);
+                    self.cast(op, kind, from, to);
                 }
             }
             _ => {}
