@@ -6,8 +6,7 @@
 //! a channel through buffers is a path; `channel_buffers` walks it. Everything here is derived
 //! from a lowered `Item` and the value types the checks inferred; nothing reports diagnostics.
 
-use petgraph::algo::TarjanScc;
-use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::graph::{DiGraph, Neighbors, NodeIndex};
 use petgraph::visit::EdgeRef;
 
 use crate::ir::{Attribute, Def, Item, OpData, OpId, UseId, ValueId};
@@ -42,11 +41,15 @@ pub struct FuncGraph {
     /// The node of each function argument.
     pub arg_nodes: Vec<NodeIndex>,
     /// The strongly connected component of each node, numbered in the order Tarjan's algorithm
-    /// completes them (`petgraph::algo::tarjan_scc`'s order).
+    /// completes them (`strongly_connected`).
     pub scc_of: Vec<u32>,
     /// The number of nodes of each component (`scc_of`); a component of one node is counted
     /// too (it is a cycle only if the node feeds itself).
     pub scc_len: Vec<u32>,
+    /// Whether each node lies on a cycle (`on_cycle`).
+    cyclic: Vec<bool>,
+    /// Whether any node does.
+    has_cycle: bool,
 }
 
 /// The op or argument that defines `value`, as a node.
@@ -64,39 +67,58 @@ pub fn producer(graph: &FuncGraph, item: &Item, value: ValueId) -> Option<NodeIn
 impl FuncGraph {
     /// Builds the graph of a `handshake.func` item (op 0 is the function).
     pub fn build(item: &Item) -> FuncGraph {
-        let mut graph = DiGraph::with_capacity(item.ops.len(), item.uses.len());
-        let mut op_nodes = vec![None; item.ops.len()];
-        let mut arg_nodes = Vec::new();
-        if let Some(entry) = item.ops.first().and_then(|f| item.op_regions(f).first()) {
-            if let Some(&block) = item.regions[*entry as usize].blocks.first() {
-                for (n, &value) in item.blocks[block as usize].args.iter().enumerate() {
-                    arg_nodes.push(graph.add_node(Node::Arg { n: n as u32, value }));
-                }
-            }
+        let args: &[ValueId] = match item.ops.first().and_then(|f| item.op_regions(f).first()) {
+            Some(entry) => match item.regions[*entry as usize].blocks.first() {
+                Some(&block) => &item.blocks[block as usize].args,
+                None => &[],
+            },
+            None => &[],
+        };
+        let ops = item.ops.len();
+        let mut graph = DiGraph::with_capacity(args.len() + ops.saturating_sub(1), item.uses.len());
+        let mut op_nodes = vec![None; ops];
+        let mut arg_nodes = Vec::with_capacity(args.len());
+        for (n, &value) in args.iter().enumerate() {
+            arg_nodes.push(graph.add_node(Node::Arg { n: n as u32, value }));
         }
         for (id, node) in op_nodes.iter_mut().enumerate().skip(1) {
             *node = Some(graph.add_node(Node::Op(id as OpId)));
         }
-        let mut fg =
-            FuncGraph { graph, op_nodes, arg_nodes, scc_of: Vec::new(), scc_len: Vec::new() };
+        let mut fg = FuncGraph {
+            graph,
+            op_nodes,
+            arg_nodes,
+            scc_of: Vec::new(),
+            scc_len: Vec::new(),
+            cyclic: Vec::new(),
+            has_cycle: false,
+        };
+        let mut cyclic = vec![false; fg.graph.node_count()];
         for (id, op) in item.ops.iter().enumerate().skip(1) {
             let Some(to) = fg.op_nodes[id] else { continue };
             for (i, &u) in item.operands(op).iter().enumerate() {
                 let Some(value) = item.uses[u as usize].value else { continue };
                 let Some(from) = producer(&fg, item, value) else { continue };
+                if from == to {
+                    cyclic[to.index()] = true;
+                }
                 fg.graph.add_edge(from, to, Edge { value, use_: u, operand: i as u32 });
             }
         }
         let mut scc_of = vec![0; fg.graph.node_count()];
         let mut scc_len = Vec::new();
-        TarjanScc::new().run(&fg.graph, |scc: &[NodeIndex]| {
-            for n in scc {
+        strongly_connected(&fg.graph, |_| true, |scc| {
+            let big = scc.len() > 1;
+            for &n in scc {
                 scc_of[n.index()] = scc_len.len() as u32;
+                cyclic[n.index()] |= big;
             }
             scc_len.push(scc.len() as u32);
         });
+        fg.has_cycle = cyclic.contains(&true);
         fg.scc_of = scc_of;
         fg.scc_len = scc_len;
+        fg.cyclic = cyclic;
         fg
     }
 
@@ -104,16 +126,23 @@ impl FuncGraph {
         self.op_nodes.get(op as usize).copied().flatten()
     }
 
-    /// Whether `node` lies on a cycle.
+    /// Whether `node` lies on a cycle: its component has other nodes, or it feeds itself.
     pub fn on_cycle(&self, node: NodeIndex) -> bool {
-        self.scc_len[self.scc_of[node.index()] as usize] > 1
-            || self.graph.edges(node).any(|e| e.target() == node)
+        self.cyclic[node.index()]
+    }
+
+    /// Whether the function has a cycle at all.
+    pub fn has_cycle(&self) -> bool {
+        self.has_cycle
     }
 
     /// Whether the channel `value` lies on a cycle: its producer and a consumer share a
     /// component.
     pub fn value_on_cycle(&self, item: &Item, value: ValueId) -> bool {
         let Some(from) = producer(self, item, value) else { return false };
+        if !self.cyclic[from.index()] {
+            return false;
+        }
         self.graph
             .edges(from)
             .filter(|e| e.weight().value == value)
@@ -132,6 +161,68 @@ impl FuncGraph {
             let operand = item.operands(op).iter().position(|&x| x == u)?;
             Some((use_.op, operand as u32))
         })
+    }
+}
+
+/// Tarjan's strongly connected components of the subgraph of the nodes `inside` admits (by
+/// index; edges to other nodes are left out), each passed to `found` as it is completed. Roots
+/// are taken in index order and successors in `graph.neighbors` order, as
+/// `petgraph::algo::TarjanScc` does; iterative, so deep graphs do not grow the call stack.
+pub fn strongly_connected(
+    graph: &DiGraph<Node, Edge>,
+    inside: impl Fn(usize) -> bool,
+    mut found: impl FnMut(&[NodeIndex]),
+) {
+    const UNSEEN: u32 = u32::MAX;
+    let n = graph.node_count();
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0u32; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<NodeIndex> = Vec::new();
+    let mut calls: Vec<(NodeIndex, Neighbors<'_, Edge>)> = Vec::new();
+    let mut next = 0u32;
+    for root in 0..n {
+        if index[root] != UNSEEN || !inside(root) {
+            continue;
+        }
+        let root = NodeIndex::new(root);
+        index[root.index()] = next;
+        low[root.index()] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root.index()] = true;
+        calls.push((root, graph.neighbors(root)));
+        while let Some((v, successors)) = calls.last_mut() {
+            let v = *v;
+            if let Some(w) = successors.next() {
+                let wi = w.index();
+                if index[wi] == UNSEEN {
+                    if inside(wi) {
+                        index[wi] = next;
+                        low[wi] = next;
+                        next += 1;
+                        stack.push(w);
+                        on_stack[wi] = true;
+                        calls.push((w, graph.neighbors(w)));
+                    }
+                } else if on_stack[wi] {
+                    low[v.index()] = low[v.index()].min(index[wi]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some((u, _)) = calls.last() {
+                low[u.index()] = low[u.index()].min(low[v.index()]);
+            }
+            if low[v.index()] == index[v.index()] {
+                let at = stack.iter().rposition(|&x| x == v).unwrap_or(0);
+                for x in &stack[at..] {
+                    on_stack[x.index()] = false;
+                }
+                found(&stack[at..]);
+                stack.truncate(at);
+            }
+        }
     }
 }
 
