@@ -6,7 +6,7 @@
 //! a channel through buffers is a path; `channel_buffers` walks it. Everything here is derived
 //! from a lowered `Item` and the value types the checks inferred; nothing reports diagnostics.
 
-use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::graph::{DiGraph, Neighbors, NodeIndex};
 use petgraph::visit::EdgeRef;
 
 use crate::ir::{Attribute, Def, Item, OpData, OpId, UseId, ValueId};
@@ -46,10 +46,6 @@ pub struct FuncGraph {
     /// The number of nodes of each component (`scc_of`); a component of one node is counted
     /// too (it is a cycle only if the node feeds itself).
     pub scc_len: Vec<u32>,
-    /// The successors of each node, in `graph.neighbors` order (the latest edge first): those
-    /// of node `n` are `succ[succ_at[n]..succ_at[n + 1]]`, one per edge.
-    succ_at: Vec<u32>,
-    succ: Vec<u32>,
     /// Whether each node lies on a cycle (`on_cycle`).
     cyclic: Vec<bool>,
     /// Whether any node does.
@@ -71,17 +67,15 @@ pub fn producer(graph: &FuncGraph, item: &Item, value: ValueId) -> Option<NodeIn
 impl FuncGraph {
     /// Builds the graph of a `handshake.func` item (op 0 is the function).
     pub fn build(item: &Item) -> FuncGraph {
-        let (entry, args): (Option<u32>, &[ValueId]) =
-            match item.ops.first().and_then(|f| item.op_regions(f).first()) {
-                Some(region) => match item.regions[*region as usize].blocks.first() {
-                    Some(&block) => (Some(block), &item.blocks[block as usize].args),
-                    None => (None, &[]),
-                },
-                None => (None, &[]),
-            };
+        let args: &[ValueId] = match item.ops.first().and_then(|f| item.op_regions(f).first()) {
+            Some(entry) => match item.regions[*entry as usize].blocks.first() {
+                Some(&block) => &item.blocks[block as usize].args,
+                None => &[],
+            },
+            None => &[],
+        };
         let ops = item.ops.len();
-        let node_count = args.len() + ops.saturating_sub(1);
-        let mut graph = DiGraph::with_capacity(node_count, item.uses.len());
+        let mut graph = DiGraph::with_capacity(args.len() + ops.saturating_sub(1), item.uses.len());
         let mut op_nodes = vec![None; ops];
         let mut arg_nodes = Vec::with_capacity(args.len());
         for (n, &value) in args.iter().enumerate() {
@@ -90,60 +84,34 @@ impl FuncGraph {
         for (id, node) in op_nodes.iter_mut().enumerate().skip(1) {
             *node = Some(graph.add_node(Node::Op(id as OpId)));
         }
-        // The edges in the order they are added, and each node's out-degree.
-        let mut ends: Vec<(u32, u32)> = Vec::with_capacity(item.uses.len());
-        let mut succ_at = vec![0u32; node_count + 1];
-        let mut cyclic = vec![false; node_count];
-        for (id, op) in item.ops.iter().enumerate().skip(1) {
-            let Some(to) = op_nodes[id] else { continue };
-            for (i, &u) in item.operands(op).iter().enumerate() {
-                let Some(value) = item.uses[u as usize].value else { continue };
-                // The producer (`producer`), with the entry block found once.
-                let from = match item.values[value as usize].def {
-                    Def::Result { op, .. } => op_nodes.get(op as usize).copied().flatten(),
-                    Def::Arg { block, n } if Some(block) == entry => {
-                        arg_nodes.get(n as usize).copied()
-                    }
-                    Def::Arg { .. } => None,
-                };
-                let Some(from) = from else { continue };
-                if from == to {
-                    cyclic[to.index()] = true;
-                }
-                graph.add_edge(from, to, Edge { value, use_: u, operand: i as u32 });
-                ends.push((from.index() as u32, to.index() as u32));
-                succ_at[from.index() + 1] += 1;
-            }
-        }
-        for n in 0..node_count {
-            succ_at[n + 1] += succ_at[n];
-        }
-        // Each node's successors, filled from the end of its run so that the latest edge
-        // comes first, as petgraph lists them.
-        let mut fill: Vec<u32> = succ_at[1..].to_vec();
-        let mut succ = vec![0u32; ends.len()];
-        for &(from, to) in &ends {
-            fill[from as usize] -= 1;
-            succ[fill[from as usize] as usize] = to;
-        }
         let mut fg = FuncGraph {
             graph,
             op_nodes,
             arg_nodes,
             scc_of: Vec::new(),
             scc_len: Vec::new(),
-            succ_at,
-            succ,
             cyclic: Vec::new(),
             has_cycle: false,
         };
-        let mut scc_of = vec![0; node_count];
+        let mut cyclic = vec![false; fg.graph.node_count()];
+        for (id, op) in item.ops.iter().enumerate().skip(1) {
+            let Some(to) = fg.op_nodes[id] else { continue };
+            for (i, &u) in item.operands(op).iter().enumerate() {
+                let Some(value) = item.uses[u as usize].value else { continue };
+                let Some(from) = producer(&fg, item, value) else { continue };
+                if from == to {
+                    cyclic[to.index()] = true;
+                }
+                fg.graph.add_edge(from, to, Edge { value, use_: u, operand: i as u32 });
+            }
+        }
+        let mut scc_of = vec![0; fg.graph.node_count()];
         let mut scc_len = Vec::new();
-        strongly_connected(&fg, |_| true, |scc| {
+        strongly_connected(&fg.graph, |_| true, |scc| {
             let big = scc.len() > 1;
             for &n in scc {
-                scc_of[n as usize] = scc_len.len() as u32;
-                cyclic[n as usize] |= big;
+                scc_of[n.index()] = scc_len.len() as u32;
+                cyclic[n.index()] |= big;
             }
             scc_len.push(scc.len() as u32);
         });
@@ -152,17 +120,6 @@ impl FuncGraph {
         fg.scc_len = scc_len;
         fg.cyclic = cyclic;
         fg
-    }
-
-    /// The successors of `node`, one per edge, in `graph.neighbors` order.
-    pub fn successors(&self, node: NodeIndex) -> &[u32] {
-        let n = node.index();
-        &self.succ[self.succ_at[n] as usize..self.succ_at[n + 1] as usize]
-    }
-
-    /// Whether `node` feeds itself.
-    pub fn feeds_itself(&self, node: NodeIndex) -> bool {
-        self.successors(node).contains(&(node.index() as u32))
     }
 
     pub fn op_node(&self, op: OpId) -> Option<NodeIndex> {
@@ -208,60 +165,59 @@ impl FuncGraph {
 }
 
 /// Tarjan's strongly connected components of the subgraph of the nodes `inside` admits (by
-/// index; edges to other nodes are left out), each passed to `found` (node indices) as it is
-/// completed. Roots are taken in index order and successors in `graph.neighbors` order, as
+/// index; edges to other nodes are left out), each passed to `found` as it is completed. Roots
+/// are taken in index order and successors in `graph.neighbors` order, as
 /// `petgraph::algo::TarjanScc` does; iterative, so deep graphs do not grow the call stack.
 pub fn strongly_connected(
-    graph: &FuncGraph,
+    graph: &DiGraph<Node, Edge>,
     inside: impl Fn(usize) -> bool,
-    mut found: impl FnMut(&[u32]),
+    mut found: impl FnMut(&[NodeIndex]),
 ) {
     const UNSEEN: u32 = u32::MAX;
-    let n = graph.succ_at.len() - 1;
+    let n = graph.node_count();
     let mut index = vec![UNSEEN; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
-    let mut stack: Vec<u32> = Vec::new();
-    // The nodes being visited, each with the position of its next successor in `succ`.
-    let mut calls: Vec<(u32, u32)> = Vec::new();
+    let mut stack: Vec<NodeIndex> = Vec::new();
+    let mut calls: Vec<(NodeIndex, Neighbors<'_, Edge>)> = Vec::new();
     let mut next = 0u32;
     for root in 0..n {
         if index[root] != UNSEEN || !inside(root) {
             continue;
         }
-        index[root] = next;
-        low[root] = next;
+        let root = NodeIndex::new(root);
+        index[root.index()] = next;
+        low[root.index()] = next;
         next += 1;
-        stack.push(root as u32);
-        on_stack[root] = true;
-        calls.push((root as u32, graph.succ_at[root]));
-        while let Some(&mut (v, ref mut at)) = calls.last_mut() {
-            let v = v as usize;
-            if *at < graph.succ_at[v + 1] {
-                let w = graph.succ[*at as usize] as usize;
-                *at += 1;
-                if index[w] == UNSEEN {
-                    if inside(w) {
-                        index[w] = next;
-                        low[w] = next;
+        stack.push(root);
+        on_stack[root.index()] = true;
+        calls.push((root, graph.neighbors(root)));
+        while let Some((v, successors)) = calls.last_mut() {
+            let v = *v;
+            if let Some(w) = successors.next() {
+                let wi = w.index();
+                if index[wi] == UNSEEN {
+                    if inside(wi) {
+                        index[wi] = next;
+                        low[wi] = next;
                         next += 1;
-                        stack.push(w as u32);
-                        on_stack[w] = true;
-                        calls.push((w as u32, graph.succ_at[w]));
+                        stack.push(w);
+                        on_stack[wi] = true;
+                        calls.push((w, graph.neighbors(w)));
                     }
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
+                } else if on_stack[wi] {
+                    low[v.index()] = low[v.index()].min(index[wi]);
                 }
                 continue;
             }
             calls.pop();
-            if let Some(&(u, _)) = calls.last() {
-                low[u as usize] = low[u as usize].min(low[v]);
+            if let Some((u, _)) = calls.last() {
+                low[u.index()] = low[u.index()].min(low[v.index()]);
             }
-            if low[v] == index[v] {
-                let at = stack.iter().rposition(|&x| x as usize == v).unwrap_or(0);
-                for &x in &stack[at..] {
-                    on_stack[x as usize] = false;
+            if low[v.index()] == index[v.index()] {
+                let at = stack.iter().rposition(|&x| x == v).unwrap_or(0);
+                for x in &stack[at..] {
+                    on_stack[x.index()] = false;
                 }
                 found(&stack[at..]);
                 stack.truncate(at);

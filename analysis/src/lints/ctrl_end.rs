@@ -26,6 +26,7 @@
 use std::collections::HashSet;
 
 use petgraph::graph::NodeIndex;
+use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
 use super::Context;
@@ -240,10 +241,10 @@ fn in_loop(cx: &Context<'_>, op: OpId) -> bool {
     };
     let mut looping = vec![false; graph.graph.node_count()];
     let without_memories = |n: usize| !memory(NodeIndex::new(n));
-    dataflow::strongly_connected(graph, without_memories, |scc| {
-        let cycle = scc.len() > 1 || graph.feeds_itself(NodeIndex::new(scc[0] as usize));
-        for &n in scc {
-            looping[n as usize] = cycle;
+    dataflow::strongly_connected(&graph.graph, without_memories, |scc| {
+        let cycle = scc.len() > 1 || graph.graph.edges(scc[0]).any(|e| e.target() == scc[0]);
+        for n in scc {
+            looping[n.index()] = cycle;
         }
     });
     let mut seen = HashSet::new();

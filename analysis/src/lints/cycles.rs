@@ -168,28 +168,24 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     // A component of one node is a cycle only if the node feeds itself (`cycle_through` finds
     // none otherwise).
     let trivial =
-        |scc: &[u32]| scc.len() == 1 && !graph.feeds_itself(NodeIndex::new(scc[0] as usize));
-    let nodes = |scc: &[u32]| -> Vec<NodeIndex> {
-        scc.iter().map(|&n| NodeIndex::new(n as usize)).collect()
-    };
+        |scc: &[NodeIndex]| scc.len() == 1 && !graph.graph.edges(scc[0]).any(|e| e.target() == scc[0]);
 
     // Combinational loops: cycles among the ops that do not break data/valid.
     let inside_dv = |n: usize| cyclic(n) && !breaks_dv[n];
     if !cx.placed() {
         let mut components = Vec::new();
-        dataflow::strongly_connected(graph, inside_dv, |scc| {
+        dataflow::strongly_connected(&graph.graph, inside_dv, |scc| {
             if !trivial(scc) {
-                components.push(nodes(scc));
+                components.push(scc.to_vec());
             }
         });
         unplaced(cx, components, &open_dv, acc);
         return;
     }
-    dataflow::strongly_connected(graph, inside_dv, |scc| {
+    dataflow::strongly_connected(&graph.graph, inside_dv, |scc| {
         if trivial(scc) {
             return;
         }
-        let scc = &nodes(scc);
         if let Some(cycle) = cycle_through(cx, scc, scc_start(cx, scc), &open_dv) {
             acc.push(report(cx, Code::CombinationalLoop, &cycle, "data and valid"));
         }
@@ -198,14 +194,13 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     // Ready loops: cycles among the ops that do not break ready, which some op does break
     // data/valid on (otherwise the cycle is a combinational loop, reported above).
     let inside_r = |n: usize| cyclic(n) && !breaks_r[n];
-    dataflow::strongly_connected(graph, inside_r, |scc| {
+    dataflow::strongly_connected(&graph.graph, inside_r, |scc| {
         if trivial(scc) {
             return;
         }
-        let Some(&registered) = scc.iter().filter(|&&n| breaks_dv[n as usize]).min() else {
+        let Some(&registered) = scc.iter().filter(|&&n| breaks_dv[n.index()]).min() else {
             return;
         };
-        let (scc, registered) = (&nodes(scc), NodeIndex::new(registered as usize));
         if let Some(cycle) = cycle_through(cx, scc, registered, &open_r) {
             acc.push(report(cx, Code::ReadyLoop, &cycle, "ready"));
         }
