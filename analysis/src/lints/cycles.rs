@@ -407,8 +407,8 @@ fn value_name(cx: &Context<'_>, value: ValueId) -> String {
 fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnostic {
     // The hops start at the node the cycle was searched from; the last one closes it there.
     let first = &cx.item.ops[cycle[cycle.len() - 1].to as usize];
-    let names: Vec<String> =
-        cycle.iter().map(|h| format!("`{}`", value_name(cx, h.value))).collect();
+    // Each channel's name once: the message and the notes both show it.
+    let names: Vec<String> = cycle.iter().map(|h| value_name(cx, h.value)).collect();
     let (what, consequence) = match code {
         Code::CombinationalLoop => (
             "combinational loop",
@@ -419,21 +419,30 @@ fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnosti
             "`ready` runs around it combinationally; place a buffer that breaks ready (e.g. ONE_SLOT_BREAK_R) on one of its channels",
         ),
     };
+    let mut through = String::new();
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            through.push_str(" -> ");
+        }
+        through.push('`');
+        through.push_str(name);
+        through.push('`');
+    }
     let mut d = Diagnostic::new(
         code,
         first.name_range,
         format!(
-            "{what}: the cycle through {} has no buffer that breaks {paths}; {consequence}",
-            names.join(" -> ")
+            "{what}: the cycle through {through} has no buffer that breaks {paths}; {consequence}"
         ),
     );
-    for hop in cycle {
+    d.related.reserve(cycle.len());
+    for (hop, name) in cycle.iter().zip(&names) {
         let use_ = &cx.item.uses[hop.use_ as usize];
         let consumer = cx.item.ops[hop.to as usize].short_name();
-        d = d.with_related(
-            use_.range,
-            format!("channel `{}` into `{consumer}`, part of the cycle", value_name(cx, hop.value)),
-        );
+        d.related.push(crate::Related {
+            range: use_.range,
+            message: format!("channel `{name}` into `{consumer}`, part of the cycle"),
+        });
     }
     d
 }

@@ -27,16 +27,23 @@ use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
 use hsir_parser::{TextRange, TextSize};
 
 pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
-    for (id, op) in cx.item.ops.iter().enumerate().skip(1) {
-        if op.broken {
-            continue;
+    // Without LOOM ops there is nothing for HS3001-HS3004 to judge and no value has a loop
+    // class; the token rates are checked all the same.
+    let loom = cx.item.ops.iter().skip(1).any(|op| OpKind::of(op).is_some_and(OpKind::is_loom));
+    if loom {
+        for (id, op) in cx.item.ops.iter().enumerate().skip(1) {
+            if op.broken {
+                continue;
+            }
+            malformed(cx, id as OpId, op, acc);
         }
-        malformed(cx, id as OpId, op, acc);
     }
-    let classes = Classes::new(cx);
+    let classes = Classes::new(cx, loom);
     let rates = Rates::compute(cx, &classes);
-    raw_body_control(cx, &classes, acc);
-    data_carry_after_cond(cx, &classes, acc);
+    if loom {
+        raw_body_control(cx, &classes, acc);
+        data_carry_after_cond(cx, &classes, acc);
+    }
     rates.check(cx, acc);
 }
 
@@ -253,7 +260,9 @@ struct Classes {
 }
 
 impl Classes {
-    fn new(cx: &Context<'_>) -> Classes {
+    /// The classes of a function's values; `loom` says whether it has LOOM ops (streams and
+    /// gates), without which no value has a class.
+    fn new(cx: &Context<'_>, loom: bool) -> Classes {
         let item = cx.item;
         let n = item.values.len();
         let mut root: Vec<ValueId> = Vec::with_capacity(n);
@@ -289,6 +298,9 @@ impl Classes {
             }
             root.push(current);
             ended.push(end);
+        }
+        if !loom {
+            return Classes { class: vec![None; n], root };
         }
         let class = root
             .iter()
