@@ -40,8 +40,9 @@ pub struct FuncGraph {
     pub op_nodes: Vec<Option<NodeIndex>>,
     /// The node of each function argument.
     pub arg_nodes: Vec<NodeIndex>,
-    /// The strongly connected component of each node, numbered in the order Tarjan's algorithm
-    /// completes them (`strongly_connected`).
+    /// The strongly connected component of each node: those of the nodes that may lie on a
+    /// cycle numbered in the order Tarjan's algorithm completes them (`strongly_connected`),
+    /// then one for each other node.
     pub scc_of: Vec<u32>,
     /// The number of nodes of each component (`scc_of`); a component of one node is counted
     /// too (it is a cycle only if the node feeds itself).
@@ -105,9 +106,13 @@ impl FuncGraph {
                 fg.graph.add_edge(from, to, Edge { value, use_: u, operand: i as u32 });
             }
         }
+        // Only nodes left after peeling those without a predecessor or a successor among the
+        // rest can lie on a cycle; Tarjan's algorithm runs on them, and every peeled node is a
+        // component of its own.
+        let peeled = peel(&fg.graph);
         let mut scc_of = vec![0; fg.graph.node_count()];
         let mut scc_len = Vec::new();
-        strongly_connected(&fg.graph, |_| true, |scc| {
+        strongly_connected(&fg.graph, |n| !peeled[n], |scc| {
             let big = scc.len() > 1;
             for &n in scc {
                 scc_of[n.index()] = scc_len.len() as u32;
@@ -115,6 +120,10 @@ impl FuncGraph {
             }
             scc_len.push(scc.len() as u32);
         });
+        for (n, _) in peeled.iter().enumerate().filter(|(_, &p)| p) {
+            scc_of[n] = scc_len.len() as u32;
+            scc_len.push(1);
+        }
         fg.has_cycle = cyclic.contains(&true);
         fg.scc_of = scc_of;
         fg.scc_len = scc_len;
@@ -162,6 +171,52 @@ impl FuncGraph {
             Some((use_.op, operand as u32))
         })
     }
+}
+
+/// The nodes that lie on no cycle because repeatedly removing the nodes without a predecessor
+/// or without a successor (among those not yet removed) removes them; by index. A node that
+/// feeds itself is never removed.
+fn peel(graph: &DiGraph<Node, Edge>) -> Vec<bool> {
+    use petgraph::Direction::{Incoming, Outgoing};
+    let n = graph.node_count();
+    let mut preds = vec![0u32; n];
+    let mut succs = vec![0u32; n];
+    for e in graph.raw_edges() {
+        succs[e.source().index()] += 1;
+        preds[e.target().index()] += 1;
+    }
+    let mut peeled = vec![false; n];
+    let mut queue: Vec<u32> = Vec::new();
+    for i in 0..n {
+        if preds[i] == 0 || succs[i] == 0 {
+            peeled[i] = true;
+            queue.push(i as u32);
+        }
+    }
+    while let Some(i) = queue.pop() {
+        let node = NodeIndex::new(i as usize);
+        for w in graph.neighbors_directed(node, Outgoing) {
+            let w = w.index();
+            if !peeled[w] {
+                preds[w] -= 1;
+                if preds[w] == 0 {
+                    peeled[w] = true;
+                    queue.push(w as u32);
+                }
+            }
+        }
+        for w in graph.neighbors_directed(node, Incoming) {
+            let w = w.index();
+            if !peeled[w] {
+                succs[w] -= 1;
+                if succs[w] == 0 {
+                    peeled[w] = true;
+                    queue.push(w as u32);
+                }
+            }
+        }
+    }
+    peeled
 }
 
 /// Tarjan's strongly connected components of the subgraph of the nodes `inside` admits (by
