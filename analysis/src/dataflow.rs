@@ -112,14 +112,18 @@ impl FuncGraph {
         let peeled = peel(&fg.graph);
         let mut scc_of = vec![0; fg.graph.node_count()];
         let mut scc_len = Vec::new();
-        strongly_connected(&fg.graph, |n| !peeled[n], |scc| {
-            let big = scc.len() > 1;
-            for &n in scc {
-                scc_of[n.index()] = scc_len.len() as u32;
-                cyclic[n.index()] |= big;
-            }
-            scc_len.push(scc.len() as u32);
-        });
+        strongly_connected(
+            &fg.graph,
+            |n| !peeled[n],
+            |scc| {
+                let big = scc.len() > 1;
+                for &n in scc {
+                    scc_of[n.index()] = scc_len.len() as u32;
+                    cyclic[n.index()] |= big;
+                }
+                scc_len.push(scc.len() as u32);
+            },
+        );
         for (n, _) in peeled.iter().enumerate().filter(|(_, &p)| p) {
             scc_of[n] = scc_len.len() as u32;
             scc_len.push(1);

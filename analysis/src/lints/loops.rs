@@ -877,11 +877,7 @@ impl<'c> Rates<'c> {
             .filter(|&g| OpKind::of(&item.ops[g as usize]) == Some(OpKind::Gate))
             .filter_map(|g| Some((g, classes.gate_stream(cx, g)?)))
             .collect();
-        let mut rates = Rates {
-            rate: vec![None; item.values.len()],
-            classes,
-            gate_stream,
-        };
+        let mut rates = Rates { rate: vec![None; item.values.len()], classes, gate_stream };
         // Function arguments: one token each per invocation (memrefs carry none).
         if let Some(region) = item.ops.first().and_then(|f| cx.item.op_regions(f).first()) {
             if let Some(&block) = item.regions[*region as usize].blocks.first() {
