@@ -508,11 +508,11 @@ fn lsq_accesses(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         return;
     }
     for op in item.ops.iter().skip(1) {
-        let name = op.short_name();
         let kind = OpKind::of(op);
         if !matches!(kind, Some(OpKind::Load | OpKind::Store)) || op.broken {
             continue;
         }
+        let name = op.short_name();
         let Some(lsq) = cx.item.results(op).iter().find_map(|&r| {
             let (_, consumer) = dataflow::channel_buffers(item, &cx.buffers, r);
             consumer

@@ -452,7 +452,6 @@ fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnosti
 /// the fork below it without crossing a buffer slot.
 fn merges_in_cycles(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     for op in cx.item.ops.iter().skip(1) {
-        let name = op.short_name();
         let merge_like = match OpKind::of(op) {
             Some(OpKind::Merge) => op.operands.len() >= 2,
             Some(OpKind::Init) => true,
@@ -461,6 +460,7 @@ fn merges_in_cycles(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         if !merge_like || op.results.len() != 1 {
             continue;
         }
+        let name = op.short_name();
         let output = cx.item.results(op)[0];
         if !cx.graph.value_on_cycle(cx.item, output) {
             continue;
