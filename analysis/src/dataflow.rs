@@ -864,3 +864,90 @@ pub fn upstream_buffers(
     }
     (crossed, current)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use petgraph::visit::NodeFiltered;
+
+    /// Pseudo-random graphs (a fixed LCG), with self-loops and parallel edges.
+    fn graphs() -> Vec<DiGraph<Node, Edge>> {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |bound: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) % bound
+        };
+        let mut out = Vec::new();
+        for size in [0u64, 1, 2, 5, 12, 40, 150] {
+            for density in [0u64, 1, 2, 3] {
+                let mut g = DiGraph::new();
+                let nodes: Vec<NodeIndex> =
+                    (0..size).map(|i| g.add_node(Node::Op(i as OpId))).collect();
+                for _ in 0..size * density {
+                    let (a, b) = (next(size) as usize, next(size) as usize);
+                    g.add_edge(nodes[a], nodes[b], Edge { value: 0, use_: 0, operand: 0 });
+                }
+                out.push(g);
+            }
+        }
+        out
+    }
+
+    /// Components as sorted node lists, sorted.
+    fn partition(components: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
+        let mut out: Vec<Vec<usize>> = components
+            .into_iter()
+            .map(|mut c| {
+                c.sort_unstable();
+                c
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn ours(g: &DiGraph<Node, Edge>, inside: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        strongly_connected(g, inside, |scc| out.push(scc.iter().map(|n| n.index()).collect()));
+        partition(out)
+    }
+
+    #[test]
+    fn strongly_connected_agrees_with_petgraph() {
+        for g in graphs() {
+            let theirs = petgraph::algo::tarjan_scc(&g);
+            let theirs = partition(
+                theirs.into_iter().map(|c| c.iter().map(|n| n.index()).collect()).collect(),
+            );
+            assert_eq!(ours(&g, |_| true), theirs);
+            // Restricted to the odd nodes, as the cycle lints restrict it to open nodes.
+            let odd = NodeFiltered::from_fn(&g, |n: NodeIndex| n.index() % 2 == 1);
+            let theirs = partition(
+                petgraph::algo::tarjan_scc(&odd)
+                    .into_iter()
+                    .map(|c| c.iter().map(|n| n.index()).collect())
+                    .collect(),
+            );
+            assert_eq!(ours(&g, |n| n % 2 == 1), theirs);
+        }
+    }
+
+    #[test]
+    fn peeling_keeps_every_node_on_a_cycle() {
+        for g in graphs() {
+            let peeled = peel(&g);
+            let self_loop = |n: NodeIndex| g.edges(n).any(|e| e.target() == n);
+            for scc in petgraph::algo::tarjan_scc(&g) {
+                let on_cycle = scc.len() > 1 || self_loop(scc[0]);
+                for n in scc {
+                    assert!(!(on_cycle && peeled[n.index()]), "node {} was peeled", n.index());
+                }
+            }
+            // The components of what is left are the graph's own.
+            let full = ours(&g, |_| true);
+            let kept: Vec<Vec<usize>> =
+                full.into_iter().filter(|c| c.iter().all(|&n| !peeled[n])).collect();
+            assert_eq!(ours(&g, |n| !peeled[n]), kept);
+        }
+    }
+}
