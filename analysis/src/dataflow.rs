@@ -6,8 +6,7 @@
 //! a channel through buffers is a path; `channel_buffers` walks it. Everything here is derived
 //! from a lowered `Item` and the value types the checks inferred; nothing reports diagnostics.
 
-use petgraph::algo::TarjanScc;
-use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::graph::{DiGraph, Neighbors, NodeIndex};
 use petgraph::visit::EdgeRef;
 
 use crate::ir::{Attribute, Def, Item, OpData, OpId, UseId, ValueId};
@@ -41,12 +40,17 @@ pub struct FuncGraph {
     pub op_nodes: Vec<Option<NodeIndex>>,
     /// The node of each function argument.
     pub arg_nodes: Vec<NodeIndex>,
-    /// The strongly connected component of each node, numbered in the order Tarjan's algorithm
-    /// completes them (`petgraph::algo::tarjan_scc`'s order).
+    /// The strongly connected component of each node: those of the nodes that may lie on a
+    /// cycle numbered in the order Tarjan's algorithm completes them (`strongly_connected`),
+    /// then one for each other node.
     pub scc_of: Vec<u32>,
     /// The number of nodes of each component (`scc_of`); a component of one node is counted
     /// too (it is a cycle only if the node feeds itself).
     pub scc_len: Vec<u32>,
+    /// Whether each node lies on a cycle (`on_cycle`).
+    cyclic: Vec<bool>,
+    /// Whether any node does.
+    has_cycle: bool,
 }
 
 /// The op or argument that defines `value`, as a node.
@@ -64,39 +68,70 @@ pub fn producer(graph: &FuncGraph, item: &Item, value: ValueId) -> Option<NodeIn
 impl FuncGraph {
     /// Builds the graph of a `handshake.func` item (op 0 is the function).
     pub fn build(item: &Item) -> FuncGraph {
-        let mut graph = DiGraph::with_capacity(item.ops.len(), item.uses.len());
-        let mut op_nodes = vec![None; item.ops.len()];
-        let mut arg_nodes = Vec::new();
-        if let Some(entry) = item.ops.first().and_then(|f| item.op_regions(f).first()) {
-            if let Some(&block) = item.regions[*entry as usize].blocks.first() {
-                for (n, &value) in item.blocks[block as usize].args.iter().enumerate() {
-                    arg_nodes.push(graph.add_node(Node::Arg { n: n as u32, value }));
-                }
-            }
+        let args: &[ValueId] = match item.ops.first().and_then(|f| item.op_regions(f).first()) {
+            Some(entry) => match item.regions[*entry as usize].blocks.first() {
+                Some(&block) => &item.blocks[block as usize].args,
+                None => &[],
+            },
+            None => &[],
+        };
+        let ops = item.ops.len();
+        let mut graph = DiGraph::with_capacity(args.len() + ops.saturating_sub(1), item.uses.len());
+        let mut op_nodes = vec![None; ops];
+        let mut arg_nodes = Vec::with_capacity(args.len());
+        for (n, &value) in args.iter().enumerate() {
+            arg_nodes.push(graph.add_node(Node::Arg { n: n as u32, value }));
         }
         for (id, node) in op_nodes.iter_mut().enumerate().skip(1) {
             *node = Some(graph.add_node(Node::Op(id as OpId)));
         }
-        let mut fg =
-            FuncGraph { graph, op_nodes, arg_nodes, scc_of: Vec::new(), scc_len: Vec::new() };
+        let mut fg = FuncGraph {
+            graph,
+            op_nodes,
+            arg_nodes,
+            scc_of: Vec::new(),
+            scc_len: Vec::new(),
+            cyclic: Vec::new(),
+            has_cycle: false,
+        };
+        let mut cyclic = vec![false; fg.graph.node_count()];
         for (id, op) in item.ops.iter().enumerate().skip(1) {
             let Some(to) = fg.op_nodes[id] else { continue };
             for (i, &u) in item.operands(op).iter().enumerate() {
                 let Some(value) = item.uses[u as usize].value else { continue };
                 let Some(from) = producer(&fg, item, value) else { continue };
+                if from == to {
+                    cyclic[to.index()] = true;
+                }
                 fg.graph.add_edge(from, to, Edge { value, use_: u, operand: i as u32 });
             }
         }
+        // Only nodes left after peeling those without a predecessor or a successor among the
+        // rest can lie on a cycle; Tarjan's algorithm runs on them, and every peeled node is a
+        // component of its own.
+        let peeled = peel(&fg.graph);
         let mut scc_of = vec![0; fg.graph.node_count()];
         let mut scc_len = Vec::new();
-        TarjanScc::new().run(&fg.graph, |scc: &[NodeIndex]| {
-            for n in scc {
-                scc_of[n.index()] = scc_len.len() as u32;
-            }
-            scc_len.push(scc.len() as u32);
-        });
+        strongly_connected(
+            &fg.graph,
+            |n| !peeled[n],
+            |scc| {
+                let big = scc.len() > 1;
+                for &n in scc {
+                    scc_of[n.index()] = scc_len.len() as u32;
+                    cyclic[n.index()] |= big;
+                }
+                scc_len.push(scc.len() as u32);
+            },
+        );
+        for (n, _) in peeled.iter().enumerate().filter(|(_, &p)| p) {
+            scc_of[n] = scc_len.len() as u32;
+            scc_len.push(1);
+        }
+        fg.has_cycle = cyclic.contains(&true);
         fg.scc_of = scc_of;
         fg.scc_len = scc_len;
+        fg.cyclic = cyclic;
         fg
     }
 
@@ -104,16 +139,23 @@ impl FuncGraph {
         self.op_nodes.get(op as usize).copied().flatten()
     }
 
-    /// Whether `node` lies on a cycle.
+    /// Whether `node` lies on a cycle: its component has other nodes, or it feeds itself.
     pub fn on_cycle(&self, node: NodeIndex) -> bool {
-        self.scc_len[self.scc_of[node.index()] as usize] > 1
-            || self.graph.edges(node).any(|e| e.target() == node)
+        self.cyclic[node.index()]
+    }
+
+    /// Whether the function has a cycle at all.
+    pub fn has_cycle(&self) -> bool {
+        self.has_cycle
     }
 
     /// Whether the channel `value` lies on a cycle: its producer and a consumer share a
     /// component.
     pub fn value_on_cycle(&self, item: &Item, value: ValueId) -> bool {
         let Some(from) = producer(self, item, value) else { return false };
+        if !self.cyclic[from.index()] {
+            return false;
+        }
         self.graph
             .edges(from)
             .filter(|e| e.weight().value == value)
@@ -132,6 +174,114 @@ impl FuncGraph {
             let operand = item.operands(op).iter().position(|&x| x == u)?;
             Some((use_.op, operand as u32))
         })
+    }
+}
+
+/// The nodes that lie on no cycle because repeatedly removing the nodes without a predecessor
+/// or without a successor (among those not yet removed) removes them; by index. A node that
+/// feeds itself is never removed.
+fn peel(graph: &DiGraph<Node, Edge>) -> Vec<bool> {
+    use petgraph::Direction::{Incoming, Outgoing};
+    let n = graph.node_count();
+    let mut preds = vec![0u32; n];
+    let mut succs = vec![0u32; n];
+    for e in graph.raw_edges() {
+        succs[e.source().index()] += 1;
+        preds[e.target().index()] += 1;
+    }
+    let mut peeled = vec![false; n];
+    let mut queue: Vec<u32> = Vec::new();
+    for i in 0..n {
+        if preds[i] == 0 || succs[i] == 0 {
+            peeled[i] = true;
+            queue.push(i as u32);
+        }
+    }
+    while let Some(i) = queue.pop() {
+        let node = NodeIndex::new(i as usize);
+        for w in graph.neighbors_directed(node, Outgoing) {
+            let w = w.index();
+            if !peeled[w] {
+                preds[w] -= 1;
+                if preds[w] == 0 {
+                    peeled[w] = true;
+                    queue.push(w as u32);
+                }
+            }
+        }
+        for w in graph.neighbors_directed(node, Incoming) {
+            let w = w.index();
+            if !peeled[w] {
+                succs[w] -= 1;
+                if succs[w] == 0 {
+                    peeled[w] = true;
+                    queue.push(w as u32);
+                }
+            }
+        }
+    }
+    peeled
+}
+
+/// Tarjan's strongly connected components of the subgraph of the nodes `inside` admits (by
+/// index; edges to other nodes are left out), each passed to `found` as it is completed. Roots
+/// are taken in index order and successors in `graph.neighbors` order, as
+/// `petgraph::algo::TarjanScc` does; iterative, so deep graphs do not grow the call stack.
+pub fn strongly_connected(
+    graph: &DiGraph<Node, Edge>,
+    inside: impl Fn(usize) -> bool,
+    mut found: impl FnMut(&[NodeIndex]),
+) {
+    const UNSEEN: u32 = u32::MAX;
+    let n = graph.node_count();
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0u32; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<NodeIndex> = Vec::new();
+    let mut calls: Vec<(NodeIndex, Neighbors<'_, Edge>)> = Vec::new();
+    let mut next = 0u32;
+    for root in 0..n {
+        if index[root] != UNSEEN || !inside(root) {
+            continue;
+        }
+        let root = NodeIndex::new(root);
+        index[root.index()] = next;
+        low[root.index()] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root.index()] = true;
+        calls.push((root, graph.neighbors(root)));
+        while let Some((v, successors)) = calls.last_mut() {
+            let v = *v;
+            if let Some(w) = successors.next() {
+                let wi = w.index();
+                if index[wi] == UNSEEN {
+                    if inside(wi) {
+                        index[wi] = next;
+                        low[wi] = next;
+                        next += 1;
+                        stack.push(w);
+                        on_stack[wi] = true;
+                        calls.push((w, graph.neighbors(w)));
+                    }
+                } else if on_stack[wi] {
+                    low[v.index()] = low[v.index()].min(index[wi]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some((u, _)) = calls.last() {
+                low[u.index()] = low[u.index()].min(low[v.index()]);
+            }
+            if low[v.index()] == index[v.index()] {
+                let at = stack.iter().rposition(|&x| x == v).unwrap_or(0);
+                for x in &stack[at..] {
+                    on_stack[x.index()] = false;
+                }
+                found(&stack[at..]);
+                stack.truncate(at);
+            }
+        }
     }
 }
 
@@ -713,4 +863,91 @@ pub fn upstream_buffers(
         current = input;
     }
     (crossed, current)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use petgraph::visit::NodeFiltered;
+
+    /// Pseudo-random graphs (a fixed LCG), with self-loops and parallel edges.
+    fn graphs() -> Vec<DiGraph<Node, Edge>> {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |bound: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) % bound
+        };
+        let mut out = Vec::new();
+        for size in [0u64, 1, 2, 5, 12, 40, 150] {
+            for density in [0u64, 1, 2, 3] {
+                let mut g = DiGraph::new();
+                let nodes: Vec<NodeIndex> =
+                    (0..size).map(|i| g.add_node(Node::Op(i as OpId))).collect();
+                for _ in 0..size * density {
+                    let (a, b) = (next(size) as usize, next(size) as usize);
+                    g.add_edge(nodes[a], nodes[b], Edge { value: 0, use_: 0, operand: 0 });
+                }
+                out.push(g);
+            }
+        }
+        out
+    }
+
+    /// Components as sorted node lists, sorted.
+    fn partition(components: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
+        let mut out: Vec<Vec<usize>> = components
+            .into_iter()
+            .map(|mut c| {
+                c.sort_unstable();
+                c
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn ours(g: &DiGraph<Node, Edge>, inside: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        strongly_connected(g, inside, |scc| out.push(scc.iter().map(|n| n.index()).collect()));
+        partition(out)
+    }
+
+    #[test]
+    fn strongly_connected_agrees_with_petgraph() {
+        for g in graphs() {
+            let theirs = petgraph::algo::tarjan_scc(&g);
+            let theirs = partition(
+                theirs.into_iter().map(|c| c.iter().map(|n| n.index()).collect()).collect(),
+            );
+            assert_eq!(ours(&g, |_| true), theirs);
+            // Restricted to the odd nodes, as the cycle lints restrict it to open nodes.
+            let odd = NodeFiltered::from_fn(&g, |n: NodeIndex| n.index() % 2 == 1);
+            let theirs = partition(
+                petgraph::algo::tarjan_scc(&odd)
+                    .into_iter()
+                    .map(|c| c.iter().map(|n| n.index()).collect())
+                    .collect(),
+            );
+            assert_eq!(ours(&g, |n| n % 2 == 1), theirs);
+        }
+    }
+
+    #[test]
+    fn peeling_keeps_every_node_on_a_cycle() {
+        for g in graphs() {
+            let peeled = peel(&g);
+            let self_loop = |n: NodeIndex| g.edges(n).any(|e| e.target() == n);
+            for scc in petgraph::algo::tarjan_scc(&g) {
+                let on_cycle = scc.len() > 1 || self_loop(scc[0]);
+                for n in scc {
+                    assert!(!(on_cycle && peeled[n.index()]), "node {} was peeled", n.index());
+                }
+            }
+            // The components of what is left are the graph's own.
+            let full = ours(&g, |_| true);
+            let kept: Vec<Vec<usize>> =
+                full.into_iter().filter(|c| c.iter().all(|&n| !peeled[n])).collect();
+            assert_eq!(ours(&g, |n| !peeled[n]), kept);
+        }
+    }
 }

@@ -375,11 +375,15 @@ impl MemoryPorts {
 /// CIRCT-style functions `memory` and `extmemory` follow CIRCT's rule instead: its
 /// `handshake-insert-buffers` buffers their ports like any other channel.
 fn memory_ports(item: &Item, op: &OpData, style: Style) -> Option<(Vec<UseId>, Vec<ValueId>)> {
+    let kind = OpKind::of(op)?;
+    if !kind.is_interface() && !kind.is_memory() {
+        return None;
+    }
     let container = |u: UseId| &item.uses[u as usize].container;
     let paren: Vec<UseId> =
         item.operands(op).iter().copied().filter(|&u| *container(u) == Container::Paren).collect();
     let all_but_last = |v: &[ValueId]| v[..v.len().saturating_sub(1)].to_vec();
-    match OpKind::of(op)? {
+    match kind {
         OpKind::MemController => {
             let listed = item.types(op).iter().find_map(|e| match e {
                 TypeEntry::Function(_, results, _) => Some(results.len()),
@@ -504,11 +508,11 @@ fn lsq_accesses(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         return;
     }
     for op in item.ops.iter().skip(1) {
-        let name = op.short_name();
         let kind = OpKind::of(op);
         if !matches!(kind, Some(OpKind::Load | OpKind::Store)) || op.broken {
             continue;
         }
+        let name = op.short_name();
         let Some(lsq) = cx.item.results(op).iter().find_map(|&r| {
             let (_, consumer) = dataflow::channel_buffers(item, &cx.buffers, r);
             consumer

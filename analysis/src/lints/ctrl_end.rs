@@ -25,9 +25,8 @@
 
 use std::collections::HashSet;
 
-use petgraph::algo::tarjan_scc;
 use petgraph::graph::NodeIndex;
-use petgraph::visit::{EdgeRef, NodeFiltered};
+use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
 use super::Context;
@@ -240,14 +239,14 @@ fn in_loop(cx: &Context<'_>, op: OpId) -> bool {
         }
         Node::Arg { .. } => false,
     };
-    let without_memories = NodeFiltered::from_fn(&graph.graph, |n| !memory(n));
     let mut looping = vec![false; graph.graph.node_count()];
-    for scc in tarjan_scc(&without_memories) {
+    let without_memories = |n: usize| !memory(NodeIndex::new(n));
+    dataflow::strongly_connected(&graph.graph, without_memories, |scc| {
         let cycle = scc.len() > 1 || graph.graph.edges(scc[0]).any(|e| e.target() == scc[0]);
         for n in scc {
             looping[n.index()] = cycle;
         }
-    }
+    });
     let mut seen = HashSet::new();
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {

@@ -14,12 +14,11 @@
 //! multiplication and division, conversions), which register data and valid but pass ready
 //! through, and its `merge` and `control_merge`, whose RTL ends in a slot that registers ready.
 
-use petgraph::algo::TarjanScc;
 use petgraph::graph::NodeIndex;
-use petgraph::visit::{EdgeRef, NodeFiltered};
+use petgraph::visit::EdgeRef;
 
 use super::Context;
-use crate::dataflow::Node;
+use crate::dataflow::{self, Node};
 use crate::diagnostics::{Diagnostic, DiagnosticCode as Code};
 use crate::ir::{OpId, ValueId};
 use crate::ops::OpKind;
@@ -151,24 +150,32 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         let dynamatic = cx.style == Style::Dynamatic;
         OpKind::of(&cx.item.ops[op as usize]).is_some_and(|k| registers(k, path, dynamatic))
     };
+    // A cycle of a subgraph is a cycle of the whole graph: an acyclic function has none, and
+    // the searches below stay inside the nodes on the graph's own cycles.
+    if !cx.graph.has_cycle() {
+        return;
+    }
+    let graph = &cx.graph;
     // What each node breaks, decided once: the searches below ask for every edge.
-    let nodes = cx.graph.graph.node_indices();
-    let breaks_dv: Vec<bool> = nodes.clone().map(|n| breaks(n, Path::Dv)).collect();
-    let breaks_r: Vec<bool> = nodes.map(|n| breaks(n, Path::R)).collect();
+    let nodes = graph.graph.node_indices();
+    // Only nodes on a cycle are ever asked about.
+    let breaks_dv: Vec<bool> =
+        nodes.clone().map(|n| graph.on_cycle(n) && breaks(n, Path::Dv)).collect();
+    let breaks_r: Vec<bool> = nodes.map(|n| graph.on_cycle(n) && breaks(n, Path::R)).collect();
     let open_dv = |n: NodeIndex| !breaks_dv[n.index()];
     let open_r = |n: NodeIndex| !breaks_r[n.index()];
+    let cyclic = |n: usize| graph.on_cycle(NodeIndex::new(n));
     // A component of one node is a cycle only if the node feeds itself (`cycle_through` finds
     // none otherwise).
     let trivial = |scc: &[NodeIndex]| {
-        scc.len() == 1 && !cx.graph.graph.edges(scc[0]).any(|e| e.target() == scc[0])
+        scc.len() == 1 && !graph.graph.edges(scc[0]).any(|e| e.target() == scc[0])
     };
-    let mut tarjan = TarjanScc::new();
 
     // Combinational loops: cycles among the ops that do not break data/valid.
-    let open_dv_graph = NodeFiltered::from_fn(&cx.graph.graph, open_dv);
+    let inside_dv = |n: usize| cyclic(n) && !breaks_dv[n];
     if !cx.placed() {
         let mut components = Vec::new();
-        tarjan.run(&open_dv_graph, |scc: &[NodeIndex]| {
+        dataflow::strongly_connected(&graph.graph, inside_dv, |scc| {
             if !trivial(scc) {
                 components.push(scc.to_vec());
             }
@@ -176,7 +183,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         unplaced(cx, components, &open_dv, acc);
         return;
     }
-    tarjan.run(&open_dv_graph, |scc: &[NodeIndex]| {
+    dataflow::strongly_connected(&graph.graph, inside_dv, |scc| {
         if trivial(scc) {
             return;
         }
@@ -187,8 +194,8 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
 
     // Ready loops: cycles among the ops that do not break ready, which some op does break
     // data/valid on (otherwise the cycle is a combinational loop, reported above).
-    let open_r_graph = NodeFiltered::from_fn(&cx.graph.graph, open_r);
-    tarjan.run(&open_r_graph, |scc: &[NodeIndex]| {
+    let inside_r = |n: usize| cyclic(n) && !breaks_r[n];
+    dataflow::strongly_connected(&graph.graph, inside_r, |scc| {
         if trivial(scc) {
             return;
         }
@@ -401,8 +408,8 @@ fn value_name(cx: &Context<'_>, value: ValueId) -> String {
 fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnostic {
     // The hops start at the node the cycle was searched from; the last one closes it there.
     let first = &cx.item.ops[cycle[cycle.len() - 1].to as usize];
-    let names: Vec<String> =
-        cycle.iter().map(|h| format!("`{}`", value_name(cx, h.value))).collect();
+    // Each channel's name once: the message and the notes both show it.
+    let names: Vec<String> = cycle.iter().map(|h| value_name(cx, h.value)).collect();
     let (what, consequence) = match code {
         Code::CombinationalLoop => (
             "combinational loop",
@@ -413,21 +420,30 @@ fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnosti
             "`ready` runs around it combinationally; place a buffer that breaks ready (e.g. ONE_SLOT_BREAK_R) on one of its channels",
         ),
     };
+    let mut through = String::new();
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            through.push_str(" -> ");
+        }
+        through.push('`');
+        through.push_str(name);
+        through.push('`');
+    }
     let mut d = Diagnostic::new(
         code,
         first.name_range,
         format!(
-            "{what}: the cycle through {} has no buffer that breaks {paths}; {consequence}",
-            names.join(" -> ")
+            "{what}: the cycle through {through} has no buffer that breaks {paths}; {consequence}"
         ),
     );
-    for hop in cycle {
+    d.related.reserve(cycle.len());
+    for (hop, name) in cycle.iter().zip(&names) {
         let use_ = &cx.item.uses[hop.use_ as usize];
         let consumer = cx.item.ops[hop.to as usize].short_name();
-        d = d.with_related(
-            use_.range,
-            format!("channel `{}` into `{consumer}`, part of the cycle", value_name(cx, hop.value)),
-        );
+        d.related.push(crate::Related {
+            range: use_.range,
+            message: format!("channel `{name}` into `{consumer}`, part of the cycle"),
+        });
     }
     d
 }
@@ -436,7 +452,6 @@ fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnosti
 /// the fork below it without crossing a buffer slot.
 fn merges_in_cycles(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     for op in cx.item.ops.iter().skip(1) {
-        let name = op.short_name();
         let merge_like = match OpKind::of(op) {
             Some(OpKind::Merge) => op.operands.len() >= 2,
             Some(OpKind::Init) => true,
@@ -445,6 +460,7 @@ fn merges_in_cycles(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         if !merge_like || op.results.len() != 1 {
             continue;
         }
+        let name = op.short_name();
         let output = cx.item.results(op)[0];
         if !cx.graph.value_on_cycle(cx.item, output) {
             continue;

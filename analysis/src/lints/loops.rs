@@ -27,16 +27,23 @@ use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
 use hsir_parser::{TextRange, TextSize};
 
 pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
-    for (id, op) in cx.item.ops.iter().enumerate().skip(1) {
-        if op.broken {
-            continue;
+    // Without LOOM ops there is nothing for HS3001-HS3004 to judge and no value has a loop
+    // class; the token rates are checked all the same.
+    let loom = cx.item.ops.iter().skip(1).any(|op| OpKind::of(op).is_some_and(OpKind::is_loom));
+    if loom {
+        for (id, op) in cx.item.ops.iter().enumerate().skip(1) {
+            if op.broken {
+                continue;
+            }
+            malformed(cx, id as OpId, op, acc);
         }
-        malformed(cx, id as OpId, op, acc);
     }
-    let classes = Classes::new(cx);
+    let classes = Classes::new(cx, loom);
     let rates = Rates::compute(cx, &classes);
-    raw_body_control(cx, &classes, acc);
-    data_carry_after_cond(cx, &classes, acc);
+    if loom {
+        raw_body_control(cx, &classes, acc);
+        data_carry_after_cond(cx, &classes, acc);
+    }
     rates.check(cx, acc);
 }
 
@@ -253,25 +260,47 @@ struct Classes {
 }
 
 impl Classes {
-    fn new(cx: &Context<'_>) -> Classes {
+    /// The classes of a function's values; `loom` says whether it has LOOM ops (streams and
+    /// gates), without which no value has a class.
+    fn new(cx: &Context<'_>, loom: bool) -> Classes {
         let item = cx.item;
         let n = item.values.len();
-        let mut root: Vec<ValueId> = (0..n as ValueId).collect();
-        for (v, r) in root.iter_mut().enumerate() {
-            let mut current = v as ValueId;
+        let mut root: Vec<ValueId> = Vec::with_capacity(n);
+        // Whether the walk from each value ended at a root rather than at the bound; the walk
+        // from a later value that reaches such a value ends where it does.
+        let mut ended = Vec::with_capacity(n);
+        for v in 0..n as ValueId {
+            let mut current = v;
+            let mut end = false;
             // Bounded: a cycle of forks has no root outside it.
             for _ in 0..n {
-                let Def::Result { op, .. } = item.values[current as usize].def else { break };
+                if current < v && ended[current as usize] {
+                    current = root[current as usize];
+                    end = true;
+                    break;
+                }
+                let Def::Result { op, .. } = item.values[current as usize].def else {
+                    end = true;
+                    break;
+                };
                 let op = &item.ops[op as usize];
                 if !is_identity(item, op) {
+                    end = true;
                     break;
                 }
                 match item.uses[cx.item.operands(op)[0] as usize].value {
                     Some(next) if next != current => current = next,
-                    _ => break,
+                    _ => {
+                        end = true;
+                        break;
+                    }
                 }
             }
-            *r = current;
+            root.push(current);
+            ended.push(end);
+        }
+        if !loom {
+            return Classes { class: vec![None; n], root };
         }
         let class = root
             .iter()
@@ -803,19 +832,35 @@ impl Rate {
     }
 }
 
-struct Rates {
+struct Rates<'c> {
     rate: Vec<Option<Rate>>,
-    classes_root: Vec<ValueId>,
-    class: Vec<Option<LoopClass>>,
+    classes: &'c Classes,
     gate_stream: BTreeMap<OpId, OpId>,
 }
 
 /// What an op does with counts: the rates of its results, and the operand groups that must
 /// agree.
 struct Eval {
-    results: Vec<Option<Rate>>,
+    results: Results,
     /// Operands whose counts disagree (with each other, or with `expected`).
     mismatch: Option<Mismatch>,
+}
+
+/// The rates of an op's results.
+enum Results {
+    /// The same rate on every result (the usual case, held without allocating).
+    All(Option<Rate>),
+    /// Result by result; results past the end are unknown.
+    Each(Vec<Option<Rate>>),
+}
+
+impl Results {
+    fn get(&self, i: usize) -> Option<&Rate> {
+        match self {
+            Results::All(rate) => rate.as_ref(),
+            Results::Each(rates) => rates.get(i).and_then(Option::as_ref),
+        }
+    }
 }
 
 struct Mismatch {
@@ -825,19 +870,14 @@ struct Mismatch {
     expected: Option<String>,
 }
 
-impl Rates {
-    fn compute(cx: &Context<'_>, classes: &Classes) -> Rates {
+impl<'c> Rates<'c> {
+    fn compute(cx: &Context<'_>, classes: &'c Classes) -> Rates<'c> {
         let item = cx.item;
         let gate_stream = (1..item.ops.len() as OpId)
             .filter(|&g| OpKind::of(&item.ops[g as usize]) == Some(OpKind::Gate))
             .filter_map(|g| Some((g, classes.gate_stream(cx, g)?)))
             .collect();
-        let mut rates = Rates {
-            rate: vec![None; item.values.len()],
-            classes_root: classes.root.clone(),
-            class: classes.class.clone(),
-            gate_stream,
-        };
+        let mut rates = Rates { rate: vec![None; item.values.len()], classes, gate_stream };
         // Function arguments: one token each per invocation (memrefs carry none).
         if let Some(region) = item.ops.first().and_then(|f| cx.item.op_regions(f).first()) {
             if let Some(&block) = item.regions[*region as usize].blocks.first() {
@@ -860,8 +900,8 @@ impl Rates {
                 continue;
             }
             let eval = rates.eval(cx, id, op);
-            for (i, r) in eval.results.into_iter().enumerate() {
-                let (Some(r), Some(&v)) = (r, cx.item.results(op).get(i)) else { continue };
+            for (i, &v) in cx.item.results(op).iter().enumerate() {
+                let Some(r) = eval.results.get(i) else { continue };
                 // A count of zero (an op with no inputs) says nothing useful.
                 if r.is_zero() {
                     continue;
@@ -869,7 +909,7 @@ impl Rates {
                 if rates.rate[v as usize].is_some() {
                     continue;
                 }
-                rates.rate[v as usize] = Some(r);
+                rates.rate[v as usize] = Some(r.clone());
                 for &u in item.value_uses(&item.values[v as usize]) {
                     let consumer = item.uses[u as usize].op;
                     if !queued[consumer as usize] {
@@ -899,7 +939,7 @@ impl Rates {
 
     fn split_of(&self, cx: &Context<'_>, u: UseId, generic: bool) -> Option<(Rate, Rate)> {
         let v = cx.item.uses[u as usize].value?;
-        let root = self.classes_root[v as usize];
+        let root = self.classes.root[v as usize];
         let total = self.rate[v as usize].as_ref()?;
         let raw_split = |stream: OpId| -> Option<(Rate, Rate)> {
             let raw = cx.item.results(&cx.item.ops[stream as usize]).get(1)?;
@@ -907,7 +947,7 @@ impl Rates {
             let entries = self.rate[*raw as usize].as_ref()?.minus(&trips);
             Some((trips, entries))
         };
-        match self.class[v as usize] {
+        match self.classes.class[v as usize] {
             Some(LoopClass::RawWillContinue { stream }) => raw_split(stream),
             Some(LoopClass::AfterCond { gate }) if self.gate_stream.contains_key(&gate) => {
                 let (trips, entries) = raw_split(self.gate_stream[&gate])?;
@@ -926,12 +966,12 @@ impl Rates {
         self.eval_for(cx, id, op, true)
     }
 
-    /// `eval`, with the results' rates left out (mostly empty) unless `results` is set: the
+    /// `eval`, with the results' rates left out (mostly unknown) unless `results` is set: the
     /// mismatch does not depend on them.
     fn eval_for(&self, cx: &Context<'_>, id: OpId, op: &OpData, results: bool) -> Eval {
         use OpKind::*;
         let n_results = if results { op.results.len() } else { 0 };
-        let none = |mismatch| Eval { results: vec![None; n_results], mismatch };
+        let none = |mismatch| Eval { results: Results::All(None), mismatch };
         let Some(kind) = OpKind::of(op) else { return none(None) };
         let name = kind.key();
         // Every operand's position, without allocating for the usual few.
@@ -957,7 +997,7 @@ impl Rates {
                     .operands(op)
                     .iter()
                     .try_fold(Rate::default(), |acc, &u| Some(acc.plus(self.of_use(cx, u)?)));
-                Eval { results: vec![sum; n_results], mismatch: None }
+                Eval { results: Results::All(sum), mismatch: None }
             }
             Mux => {
                 let select =
@@ -993,7 +1033,7 @@ impl Rates {
                     }),
                     _ => None,
                 };
-                Eval { results: vec![select.or(data); n_results], mismatch }
+                Eval { results: Results::All(select.or(data)), mismatch }
             }
             CondBr => {
                 let (rate, mismatch) = self.same(cx, op, all, all);
@@ -1002,15 +1042,15 @@ impl Rates {
                     None => None,
                 };
                 let results = match split {
-                    Some((t, f)) => vec![Some(t), Some(f)],
-                    None => vec![None, None],
+                    Some((t, f)) if n_results > 0 => Results::Each(vec![Some(t), Some(f)]),
+                    _ => Results::All(None),
                 };
                 Eval { results, mismatch }
             }
             Stream => {
                 let (rate, mismatch) = self.same(cx, op, all, all);
                 let raw = rate.map(|e| e.plus(&Rate::atom(Atom::Trips(id))));
-                Eval { results: vec![raw; n_results], mismatch }
+                Eval { results: Results::All(raw), mismatch }
             }
             Gate => {
                 let (rate, mismatch) = self.same(cx, op, all, all);
@@ -1020,7 +1060,7 @@ impl Rates {
                     }
                     None => None,
                 };
-                Eval { results: vec![after; n_results], mismatch }
+                Eval { results: Results::All(after), mismatch }
             }
             Carry | Invariant => {
                 let key = cx.item.operands(op).first().and_then(|&u| self.of_use(cx, u)).cloned();
@@ -1048,7 +1088,7 @@ impl Rates {
                         }
                     }
                 }
-                Eval { results: vec![key; n_results], mismatch }
+                Eval { results: Results::All(key), mismatch }
             }
             Memory | ExtMemory => self.memory(cx, op, kind),
             Load => {
@@ -1062,7 +1102,7 @@ impl Rates {
                     .count();
                 let drive: Vec<usize> = all.iter().copied().filter(|&i| i != data).collect();
                 let (rate, mismatch) = self.same(cx, op, &drive, all);
-                Eval { results: vec![rate; n_results], mismatch }
+                Eval { results: Results::All(rate), mismatch }
             }
             // One token from every operand per firing, one on every result.
             Fork | LazyFork | Br | Not | Join | Sync | Wait | Pack | Unpack | Constant | Select
@@ -1073,7 +1113,7 @@ impl Rates {
             | MinNumF | CeilDivSI | CeilDivUI | FloorDivSI | ExtSI | ExtUI | TruncI | ExtF
             | TruncF | SIToFP | UIToFP | FPToSI | FPToUI | IndexCast | IndexCastUI | Bitcast => {
                 let (rate, mismatch) = self.same(cx, op, all, all);
-                Eval { results: vec![rate; n_results], mismatch }
+                Eval { results: Results::All(rate), mismatch }
             }
             // Not modelled: Dynamatic's memory ports and interfaces, signals, speculation,
             // pipelines.
@@ -1114,18 +1154,25 @@ impl Rates {
         drive: &[usize],
         checked: &[usize],
     ) -> (Option<Rate>, Option<Mismatch>) {
-        let known = checked.iter().filter_map(|&i| {
-            let u = *cx.item.operands(op).get(i)?;
-            Some((u, self.of_use(cx, u)?))
-        });
-        let mut previous: Option<&Rate> = None;
-        let disagree = known.clone().any(|(_, rate)| {
-            let differs = previous.is_some_and(|p| p != rate);
-            previous = Some(rate);
-            differs
+        let operands = cx.item.operands(op);
+        let rate_at = |i: usize| operands.get(i).and_then(|&u| self.of_use(cx, u));
+        // The checked operands agree when each known rate equals the first known one.
+        let mut first: Option<&Rate> = None;
+        let disagree = checked.iter().filter_map(|&i| rate_at(i)).any(|rate| match first {
+            None => {
+                first = Some(rate);
+                false
+            }
+            Some(p) => p != rate,
         });
         if disagree {
-            let known = known.map(|(u, rate)| (u, rate.clone())).collect();
+            let known = checked
+                .iter()
+                .filter_map(|&i| {
+                    let u = *operands.get(i)?;
+                    Some((u, self.of_use(cx, u)?.clone()))
+                })
+                .collect();
             let mismatch = Mismatch {
                 what: format!("`{}`", op.short_name()),
                 operands: known,
@@ -1133,13 +1180,10 @@ impl Rates {
             };
             return (None, Some(mismatch));
         }
-        let all_known = drive
-            .iter()
-            .all(|&i| cx.item.operands(op).get(i).is_some_and(|&u| self.of_use(cx, u).is_some()));
-        let rate = if all_known && !drive.is_empty() {
-            drive.first().and_then(|&i| self.of_use(cx, cx.item.operands(op)[i])).cloned()
-        } else {
-            None
+        let all_known = drive.iter().all(|&i| rate_at(i).is_some());
+        let rate = match drive.first() {
+            Some(&i) if all_known => rate_at(i).cloned(),
+            _ => None,
         };
         (rate, None)
     }
@@ -1149,7 +1193,7 @@ impl Rates {
     /// load.
     fn memory(&self, cx: &Context<'_>, op: &OpData, kind: OpKind) -> Eval {
         let n_results = op.results.len();
-        let unknown = Eval { results: vec![None; n_results], mismatch: None };
+        let unknown = Eval { results: Results::All(None), mismatch: None };
         let Some((loads, stores)) = memory_ports(cx.item, op) else { return unknown };
         let base = usize::from(kind == OpKind::ExtMemory);
         if op.operands.len() != base + 2 * stores + loads || n_results != 2 * loads + stores {
@@ -1168,12 +1212,18 @@ impl Rates {
             results[i] = rate.clone();
             results[loads + stores + i] = rate;
         }
-        Eval { results, mismatch }
+        Eval { results: Results::Each(results), mismatch }
     }
 
     fn check(&self, cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         for (id, op) in cx.item.ops.iter().enumerate().skip(1) {
             if op.broken {
+                continue;
+            }
+            // Every mismatch compares two known rates of the op's operands (two operands that
+            // `same` checks; a carry's key and another operand; a mux's select and its data).
+            let known = cx.item.operands(op).iter().filter(|&&u| self.of_use(cx, u).is_some());
+            if op.operands.len() < 2 || known.take(2).count() < 2 {
                 continue;
             }
             let Some(m) = self.eval_for(cx, id as OpId, op, false).mismatch else { continue };
