@@ -77,6 +77,13 @@ impl Parse {
 /// Stack reserved for the grammar; see `parse_with`.
 const PARSER_STACK_BYTES: usize = 256 << 20;
 
+/// Stack the grammar may need at most. In release builds the deepest inputs we know (brackets,
+/// regions, function bodies and types nested to `MAX_DEPTH`, as in `tests/recovery.rs`) take
+/// between 128 and 256 KiB; this leaves four times that. Debug builds take far more a level,
+/// so there the grammar always gets a stack of its own.
+const PARSER_STACK_NEED: usize =
+    if cfg!(debug_assertions) { PARSER_STACK_BYTES } else { 1 << 20 };
+
 /// Texts at least this long are lexed and parsed on two threads (when `ParseOptions` allows).
 pub const PARALLEL_MIN_BYTES: usize = 256 << 10;
 
@@ -127,9 +134,11 @@ pub fn parse_with(text: impl Into<String>, options: ParseOptions) -> Parse {
     let text_len = text.len() as u32;
     // The grammar recurses once per nesting level (bounded by `MAX_DEPTH`), and a level of
     // chumsky combinators can take tens of kilobytes of stack in debug builds. Run it on a
-    // stack of its own, sized for the worst case, whatever thread the caller is on. The memory
-    // is reserved, not committed, so small files pay only for what they touch.
-    let outcome = stacker::grow(PARSER_STACK_BYTES, || {
+    // stack of its own, sized for the worst case, unless the caller's thread has room for the
+    // worst case left (`PARSER_STACK_NEED`): a large file parsed in pieces would otherwise map,
+    // fault in and unmap a fresh stack for every piece. The memory is reserved, not committed,
+    // so small files pay only for what they touch.
+    let outcome = stacker::maybe_grow(PARSER_STACK_NEED, PARSER_STACK_BYTES, || {
         grammar::run(
             &prepared.toks,
             &prepared.functions,
