@@ -169,8 +169,13 @@ fn prepare_split(text: &str, split: Option<usize>) -> Prepared {
     invalid.extend_from_slice(&second.invalid);
     let too_deep = first.too_deep.or(second.too_deep.map(|at| at + offset));
     let second_functions = second.functions.iter().map(|&at| at + offset);
-    let functions =
-        remark_boundary(text.as_bytes(), &mut toks, offset as usize, first.functions, second_functions);
+    let functions = remark_boundary(
+        text.as_bytes(),
+        &mut toks,
+        offset as usize,
+        first.functions,
+        second_functions,
+    );
     Prepared { toks, invalid, too_deep, functions }
 }
 

@@ -81,8 +81,7 @@ const PARSER_STACK_BYTES: usize = 256 << 20;
 /// regions, function bodies and types nested to `MAX_DEPTH`, as in `tests/recovery.rs`) take
 /// between 128 and 256 KiB; this leaves four times that. Debug builds take far more a level,
 /// so there the grammar always gets a stack of its own.
-const PARSER_STACK_NEED: usize =
-    if cfg!(debug_assertions) { PARSER_STACK_BYTES } else { 1 << 20 };
+const PARSER_STACK_NEED: usize = if cfg!(debug_assertions) { PARSER_STACK_BYTES } else { 1 << 20 };
 
 /// Texts at least this long are lexed and parsed on two threads (when `ParseOptions` allows).
 pub const PARALLEL_MIN_BYTES: usize = 256 << 10;
@@ -189,6 +188,45 @@ pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, Option<SyntaxError>) {
                 ),
             };
             (Cow::Owned(text.into_owned()), Some(error))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A thread with `PARSER_STACK_NEED` left runs the grammar on its own stack (in release
+    /// builds; debug builds always switch): the deepest inputs we know must fit in it.
+    #[test]
+    fn the_deepest_inputs_fit_in_the_stack_the_grammar_asks_for() {
+        let depth = MAX_DEPTH + 8;
+        let nested = |open: &str, close: &str| {
+            let (open, close) = (open.repeat(depth), close.repeat(depth));
+            format!("%0 = \"t.op\"() {{a = {open}{close}}} : () -> ()\n")
+        };
+        let mut cases: Vec<String> = [("(", ")"), ("[", "]"), ("{", "}"), ("<", ">"), ("[(", ")]")]
+            .iter()
+            .map(|(open, close)| nested(open, close))
+            .collect();
+        let (regions, ends) = ("\"t.op\"() ({\n".repeat(depth), "}) : () -> ()\n".repeat(depth));
+        cases.push(format!("{regions}{ends}"));
+        let (functions, ends) =
+            ("handshake.func @f(%a: i32) {\n".repeat(depth), "}\n".repeat(depth));
+        cases.push(format!("{functions}{ends}"));
+        for text in cases {
+            // A little more than the need, for this closure's own frames.
+            let worker = std::thread::Builder::new().stack_size(PARSER_STACK_NEED + (64 << 10));
+            let parsed = worker
+                .spawn(move || {
+                    let options = ParseOptions { threads: 1, ..Default::default() };
+                    let parse = parse_with(text.clone(), options);
+                    parse.tree().rebuild_text() == text
+                })
+                .unwrap()
+                .join()
+                .unwrap();
+            assert!(parsed);
         }
     }
 }

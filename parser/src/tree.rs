@@ -386,6 +386,7 @@ impl<'t> SyntaxNode<'t> {
     /// One past the preorder position of the last node below this one: the nodes below it are
     /// those at `index() + 1 .. subtree_end()` (`SyntaxTree::node_at`), in preorder, and the
     /// node at `subtree_end()` (if any) follows the subtree.
+    #[inline]
     pub fn subtree_end(&self) -> u32 {
         self.node().subtree_end
     }
