@@ -205,7 +205,15 @@ impl<'t> OpResult<'t> {
 
 impl<'t> Operand<'t> {
     pub fn value(&self) -> Option<SyntaxToken<'t>> {
-        token(self.0, VALUE_ID)
+        // The grammar makes an operand of its value token alone: then that token is the answer,
+        // found without walking the children (lowering asks this of every operand).
+        let node = self.0;
+        if node.subtree_end() == node.index() + 1 {
+            if let Some(first) = node.first_grammar_token().filter(|t| t.kind() == VALUE_ID) {
+                return Some(first);
+            }
+        }
+        token(node, VALUE_ID)
     }
 }
 

@@ -138,6 +138,7 @@ impl TreeBuilder {
 
     /// Opens a node at the next grammar token and gives it its entry at once, for parsers that
     /// know it will have tokens (`grammar::simple`); a rewind still removes it.
+    #[inline]
     pub(crate) fn open(&mut self, kind: SyntaxKind) {
         self.materialize();
         let parent = self.stack.last().expect("the root is open").entry;

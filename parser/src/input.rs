@@ -44,8 +44,6 @@ pub(crate) mod flags {
     pub const TYPE_WORD: u16 = 1 << 12;
     /// `module` / `builtin.module`: a place where an unclosed function body gives up.
     pub const MODULE_NAME: u16 = 1 << 13;
-    /// An identifier with a `.` in it, as dialect-qualified op names are: `scf.condition`.
-    pub const DOTTED: u16 = 1 << 14;
     /// The identifier `in` (`scf.forall (%i) in (%n)`).
     pub const KW_IN: u16 = 1 << 15;
 }
@@ -135,7 +133,7 @@ fn prepare_split(text: &str, split: Option<usize>) -> Prepared {
     let lex_and_mark = |from: usize, to: usize, room: usize, stack: Vec<(SyntaxKind, bool)>| {
         let mut chunk = lex_chunk(text, from, to, room, stack);
         let len = chunk.toks.len();
-        mark(&mut chunk.toks, 0, len, &mut chunk.functions);
+        mark(text.as_bytes(), &mut chunk.toks, 0, len, &mut chunk.functions);
         chunk
     };
     let Some(split) = split else {
@@ -171,7 +169,13 @@ fn prepare_split(text: &str, split: Option<usize>) -> Prepared {
     invalid.extend_from_slice(&second.invalid);
     let too_deep = first.too_deep.or(second.too_deep.map(|at| at + offset));
     let second_functions = second.functions.iter().map(|&at| at + offset);
-    let functions = remark_boundary(&mut toks, offset as usize, first.functions, second_functions);
+    let functions = remark_boundary(
+        text.as_bytes(),
+        &mut toks,
+        offset as usize,
+        first.functions,
+        second_functions,
+    );
     Prepared { toks, invalid, too_deep, functions }
 }
 
@@ -182,6 +186,7 @@ fn prepare_split(text: &str, split: Option<usize>) -> Prepared {
 /// values, colons, integers and commas. Returns the function starts (see `Prepared`) of the
 /// whole, given those found before (`first`) and after (`second`) the boundary.
 fn remark_boundary(
+    text: &[u8],
     toks: &mut [Tok],
     boundary: usize,
     mut first: Vec<u32>,
@@ -194,7 +199,7 @@ fn remark_boundary(
     let to = (boundary + 1).min(toks.len());
     let kept = first.partition_point(|&at| (at as usize) < from);
     first.truncate(kept);
-    mark(toks, from, to, &mut first);
+    mark(text, toks, from, to, &mut first);
     first.extend(second.skip_while(|&at| (at as usize) < to));
     first
 }
@@ -225,6 +230,8 @@ fn lex_chunk(
     mut stack: Vec<(SyntaxKind, bool)>,
 ) -> Chunk {
     let bytes = text.as_bytes();
+    // The chunk's bytes: the lexer's text.
+    let chunk = &bytes[..to];
     // Real MLIR averages a little over four bytes a non-trivia token.
     let mut toks: Vec<Tok> = Vec::with_capacity(room / 4 + 1);
     crate::memory::prefer_huge_pages(&toks);
@@ -293,6 +300,13 @@ fn lex_chunk(
         }
         in_invalid = false;
         toks.push(Tok { kind, flags, start, end });
+        // Most tokens are followed by one space. Stepping over it here is cheaper than the
+        // automaton's round trip through its skip rule, which still takes all other trivia
+        // (and the rest of a run this steps into: whitespace is skipped the same, whatever part
+        // of it was stepped over first).
+        if chunk.get(end as usize) == Some(&b' ') {
+            lexer.bump(1);
+        }
     }
     Chunk { toks, invalid, stack, max_depth, too_deep, functions: Vec::new() }
 }
@@ -309,32 +323,42 @@ fn closer_of(opener: SyntaxKind) -> SyntaxKind {
 /// The flags an identifier carries by its spelling alone, found with one `match`.
 fn classify_word(word: &[u8]) -> u16 {
     use flags::*;
-    let sized = |prefix: &[u8]| {
-        word.strip_prefix(prefix)
-            .is_some_and(|digits| !digits.is_empty() && digits.iter().all(u8::is_ascii_digit))
-    };
-    let dotted = if word.contains(&b'.') { DOTTED } else { 0 };
-    dotted
-        | match word {
-            b"loc" => KW_LOC,
-            b"attributes" => KW_ATTRIBUTES | CONTINUATION_WORD,
-            b"to" => KW_TO | CONTINUATION_WORD,
-            b"channel" | b"control" => CHANNEL_NAME | TYPE_WORD,
-            b"pipeline.scheduled" | b"pipeline.unscheduled" => PIPELINE_NAME,
-            b"handshake.func"
-            | b"func.func"
-            | b"hw.module"
-            | b"hw.module.extern"
-            | b"hw.module.generated" => FUNC_NAME,
-            b"module" | b"builtin.module" => MODULE_NAME,
-            b"in" => KW_IN | CONTINUATION_WORD,
-            b"else" | b"do" | b"ins" | b"outs" | b"out" | b"inout" | b"enable" | b"valid"
-            | b"by" | b"gated" | b"from" | b"into" => CONTINUATION_WORD,
-            b"bf16" | b"tf32" | b"index" | b"none" | b"memref" | b"tensor" | b"vector"
-            | b"tuple" | b"complex" | b"opaque" | b"_" => TYPE_WORD,
-            _ if sized(b"i") || sized(b"si") || sized(b"ui") || sized(b"f") => TYPE_WORD,
-            _ => 0,
+    match word {
+        b"loc" => KW_LOC,
+        b"attributes" => KW_ATTRIBUTES | CONTINUATION_WORD,
+        b"to" => KW_TO | CONTINUATION_WORD,
+        b"channel" | b"control" => CHANNEL_NAME | TYPE_WORD,
+        b"pipeline.scheduled" | b"pipeline.unscheduled" => PIPELINE_NAME,
+        b"handshake.func"
+        | b"func.func"
+        | b"hw.module"
+        | b"hw.module.extern"
+        | b"hw.module.generated" => FUNC_NAME,
+        b"module" | b"builtin.module" => MODULE_NAME,
+        b"in" => KW_IN | CONTINUATION_WORD,
+        b"else" | b"do" | b"ins" | b"outs" | b"out" | b"inout" | b"enable" | b"valid" | b"by"
+        | b"gated" | b"from" | b"into" => CONTINUATION_WORD,
+        b"bf16" | b"tf32" | b"index" | b"none" | b"memref" | b"tensor" | b"vector" | b"tuple"
+        | b"complex" | b"opaque" | b"_" => TYPE_WORD,
+        // `i32`, `si8`, `ui16`, `f64`: a prefix and at least one digit.
+        _ => {
+            let digits = match word {
+                [b'i' | b'f', digits @ ..] | [b's' | b'u', b'i', digits @ ..] => digits,
+                _ => return 0,
+            };
+            if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) {
+                TYPE_WORD
+            } else {
+                0
+            }
         }
+    }
+}
+
+/// Whether an identifier has a `.` in it, as dialect-qualified op names do: `scf.condition`.
+/// Asked rarely, so not worked out for every identifier in the lexer.
+fn is_dotted(text: &[u8], tok: Tok) -> bool {
+    text[tok.start as usize..tok.end as usize].contains(&b'.')
 }
 
 /// Tokens after which a newline does not end the current operation.
@@ -349,7 +373,7 @@ const LAYOUT: u16 = flags::OP_START | flags::DEF_START | flags::LABEL_START | fl
 /// function starts among them to `functions`. The flags depend only on the kinds and the
 /// lexer's flags of the tokens around, never on layout flags, so any range can be marked again
 /// once its neighbours are known.
-fn mark(toks: &mut [Tok], from: usize, to: usize, functions: &mut Vec<u32>) {
+fn mark(text: &[u8], toks: &mut [Tok], from: usize, to: usize, functions: &mut Vec<u32>) {
     let mut prev: Option<SyntaxKind> = from.checked_sub(1).map(|p| toks[p].kind);
     for i in from..to {
         let tok = toks[i];
@@ -361,7 +385,7 @@ fn mark(toks: &mut [Tok], from: usize, to: usize, functions: &mut Vec<u32>) {
                 // (`scf.condition(%c)`).
                 let starts = fresh_line(tok, prev)
                     && !tok.has(flags::CONTINUATION_WORD)
-                    && (next() != Some(L_PAREN) || tok.has(flags::DOTTED));
+                    && (next() != Some(L_PAREN) || is_dotted(text, tok));
                 if starts && tok.has(flags::FUNC_NAME) {
                     functions.push(i as u32);
                 }

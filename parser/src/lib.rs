@@ -77,6 +77,12 @@ impl Parse {
 /// Stack reserved for the grammar; see `parse_with`.
 const PARSER_STACK_BYTES: usize = 256 << 20;
 
+/// Stack the grammar may need at most. In release builds the deepest inputs we know (brackets,
+/// regions, function bodies and types nested to `MAX_DEPTH`, as in `tests/recovery.rs`) take
+/// between 128 and 256 KiB; this leaves four times that. Debug builds take far more a level,
+/// so there the grammar always gets a stack of its own.
+const PARSER_STACK_NEED: usize = if cfg!(debug_assertions) { PARSER_STACK_BYTES } else { 1 << 20 };
+
 /// Texts at least this long are lexed and parsed on two threads (when `ParseOptions` allows).
 pub const PARALLEL_MIN_BYTES: usize = 256 << 10;
 
@@ -127,9 +133,11 @@ pub fn parse_with(text: impl Into<String>, options: ParseOptions) -> Parse {
     let text_len = text.len() as u32;
     // The grammar recurses once per nesting level (bounded by `MAX_DEPTH`), and a level of
     // chumsky combinators can take tens of kilobytes of stack in debug builds. Run it on a
-    // stack of its own, sized for the worst case, whatever thread the caller is on. The memory
-    // is reserved, not committed, so small files pay only for what they touch.
-    let outcome = stacker::grow(PARSER_STACK_BYTES, || {
+    // stack of its own, sized for the worst case, unless the caller's thread has room for the
+    // worst case left (`PARSER_STACK_NEED`): a large file parsed in pieces would otherwise map,
+    // fault in and unmap a fresh stack for every piece. The memory is reserved, not committed,
+    // so small files pay only for what they touch.
+    let outcome = stacker::maybe_grow(PARSER_STACK_NEED, PARSER_STACK_BYTES, || {
         grammar::run(
             &prepared.toks,
             &prepared.functions,
@@ -180,6 +188,45 @@ pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, Option<SyntaxError>) {
                 ),
             };
             (Cow::Owned(text.into_owned()), Some(error))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A thread with `PARSER_STACK_NEED` left runs the grammar on its own stack (in release
+    /// builds; debug builds always switch): the deepest inputs we know must fit in it.
+    #[test]
+    fn the_deepest_inputs_fit_in_the_stack_the_grammar_asks_for() {
+        let depth = MAX_DEPTH + 8;
+        let nested = |open: &str, close: &str| {
+            let (open, close) = (open.repeat(depth), close.repeat(depth));
+            format!("%0 = \"t.op\"() {{a = {open}{close}}} : () -> ()\n")
+        };
+        let mut cases: Vec<String> = [("(", ")"), ("[", "]"), ("{", "}"), ("<", ">"), ("[(", ")]")]
+            .iter()
+            .map(|(open, close)| nested(open, close))
+            .collect();
+        let (regions, ends) = ("\"t.op\"() ({\n".repeat(depth), "}) : () -> ()\n".repeat(depth));
+        cases.push(format!("{regions}{ends}"));
+        let (functions, ends) =
+            ("handshake.func @f(%a: i32) {\n".repeat(depth), "}\n".repeat(depth));
+        cases.push(format!("{functions}{ends}"));
+        for text in cases {
+            // A little more than the need, for this closure's own frames.
+            let worker = std::thread::Builder::new().stack_size(PARSER_STACK_NEED + (64 << 10));
+            let parsed = worker
+                .spawn(move || {
+                    let options = ParseOptions { threads: 1, ..Default::default() };
+                    let parse = parse_with(text.clone(), options);
+                    parse.tree().rebuild_text() == text
+                })
+                .unwrap()
+                .join()
+                .unwrap();
+            assert!(parsed);
         }
     }
 }

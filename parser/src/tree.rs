@@ -104,14 +104,17 @@ impl SyntaxTree {
     }
 
     /// End of the gap before grammar token `t`.
+    #[inline]
     fn gap_end(&self, t: u32) -> u32 {
         self.toks.get(t as usize).map_or(self.text.len() as u32, |tok| tok.start)
     }
 
+    #[inline]
     fn node(&self, index: u32) -> &Node {
         &self.nodes[index as usize]
     }
 
+    #[inline]
     fn node_range(&self, index: u32) -> TextRange {
         let node = self.node(index);
         let (start, end) = if index == 0 {
@@ -261,6 +264,7 @@ impl PartialEq for SyntaxToken<'_> {
 impl Eq for SyntaxToken<'_> {}
 
 impl<'t> SyntaxNode<'t> {
+    #[inline]
     fn node(&self) -> &'t Node {
         self.tree.node(self.index)
     }
@@ -271,22 +275,27 @@ impl<'t> SyntaxNode<'t> {
 
     /// The node's position in its tree's preorder; `SyntaxTree::node_at` gives it back. Stable
     /// for as long as the tree lives, so callers can keep it instead of the node.
+    #[inline]
     pub fn index(&self) -> u32 {
         self.index
     }
 
+    #[inline]
     pub fn kind(&self) -> SyntaxKind {
         self.node().kind
     }
 
+    #[inline]
     pub fn text_range(&self) -> TextRange {
         self.tree.node_range(self.index)
     }
 
+    #[inline]
     pub fn text(&self) -> &'t str {
         &self.tree.text[self.text_range()]
     }
 
+    #[inline]
     pub fn parent(&self) -> Option<SyntaxNode<'t>> {
         let parent = self.node().parent;
         (parent != NO_PARENT).then_some(SyntaxNode { tree: self.tree, index: parent })
@@ -377,12 +386,14 @@ impl<'t> SyntaxNode<'t> {
     /// One past the preorder position of the last node below this one: the nodes below it are
     /// those at `index() + 1 .. subtree_end()` (`SyntaxTree::node_at`), in preorder, and the
     /// node at `subtree_end()` (if any) follows the subtree.
+    #[inline]
     pub fn subtree_end(&self) -> u32 {
         self.node().subtree_end
     }
 
     /// The first token below this node: `first_token()` without walking to it. Trivia never
     /// starts a node other than the root, whose first token is the first piece of its text.
+    #[inline]
     pub fn first_grammar_token(&self) -> Option<SyntaxToken<'t>> {
         if self.index == 0 {
             return self.first_token();
@@ -395,6 +406,7 @@ impl<'t> SyntaxNode<'t> {
 
     /// The last token below this node: `last_token()` without walking to it. Trivia never ends
     /// a node other than the root.
+    #[inline]
     pub fn last_grammar_token(&self) -> Option<SyntaxToken<'t>> {
         if self.index == 0 {
             return self.last_token();
@@ -454,6 +466,7 @@ impl<'t> SyntaxNode<'t> {
 }
 
 impl<'t> SyntaxToken<'t> {
+    #[inline]
     pub fn kind(&self) -> SyntaxKind {
         if self.trivia == GRAMMAR {
             self.tree.toks[self.tok as usize].kind
@@ -463,6 +476,7 @@ impl<'t> SyntaxToken<'t> {
         }
     }
 
+    #[inline]
     pub fn text_range(&self) -> TextRange {
         let (start, end) = if self.trivia == GRAMMAR {
             let tok = self.tree.toks[self.tok as usize];
@@ -474,10 +488,12 @@ impl<'t> SyntaxToken<'t> {
         TextRange::new(TextSize::from(start), TextSize::from(end))
     }
 
+    #[inline]
     pub fn text(&self) -> &'t str {
         &self.tree.text[self.text_range()]
     }
 
+    #[inline]
     pub fn parent(&self) -> SyntaxNode<'t> {
         SyntaxNode { tree: self.tree, index: self.parent }
     }
@@ -527,6 +543,7 @@ impl<'t> SyntaxToken<'t> {
 }
 
 impl<'t> SyntaxElement<'t> {
+    #[inline]
     pub fn kind(&self) -> SyntaxKind {
         match self {
             SyntaxElement::Node(n) => n.kind(),
@@ -534,6 +551,7 @@ impl<'t> SyntaxElement<'t> {
         }
     }
 
+    #[inline]
     pub fn text_range(&self) -> TextRange {
         match self {
             SyntaxElement::Node(n) => n.text_range(),
