@@ -849,9 +849,12 @@ fn parsers<'a>(
     let function_type = node(
         FUNCTION_TYPE,
         tok(L_PAREN).then(type_list.clone().or_not()).then(tok(R_PAREN)).then(tok(ARROW)).then(
+            // A result that starts with `(` is a parenthesized list; the function type `ty`
+            // would read the same `( ... )` first, so it is not tried again after the list
+            // failed (retrying it at every level of nesting is exponential).
             choice((
                 tok(L_PAREN).then(type_list.clone().or_not()).then(tok(R_PAREN)).ignored(),
-                late(&weak.ty),
+                peek_is(|t| t.kind != L_PAREN).ignore_then(late(&weak.ty)),
             )),
         ),
     );

@@ -143,6 +143,9 @@ fn failed_strict_parses_deep_inside_brackets_do_not_backtrack_exponentially() {
         format!("%0 = op %a : {}i32 ]{}\n", "!handshake.channel<".repeat(depth), ">".repeat(depth)),
         format!("%0 = op {{a = {}1 : {}}}\n", "[(".repeat(depth / 2), ")]".repeat(depth / 2)),
         format!("#a = {}@{}\n", "(<".repeat(depth / 2), ">)".repeat(depth / 2)),
+        // Function types whose results are never closed, within the depth limit and beyond it.
+        format!("%0 = op : {}\n", "(i32) -> (".repeat(depth / 2)),
+        format!("%0 = op : {}{}\n", "(i32) -> (".repeat(depth + 10), ")".repeat(depth + 10)),
     ];
     for text in cases {
         let parsed = parse(text.clone());
