@@ -146,6 +146,7 @@ fn failed_strict_parses_deep_inside_brackets_do_not_backtrack_exponentially() {
         // Function types whose results are never closed, within the depth limit and beyond it.
         format!("%0 = op : {}\n", "(i32) -> (".repeat(depth / 2)),
         format!("%0 = op : {}{}\n", "(i32) -> (".repeat(depth + 10), ")".repeat(depth + 10)),
+        format!("handshake.func @f(%a: {}\n", "(i32) -> (".repeat(depth / 2)),
     ];
     for text in cases {
         let parsed = parse(text.clone());
