@@ -405,6 +405,13 @@ impl Diagnostic {
         self
     }
 
+    /// Every range of the diagnostic: its own, its notes', its fixes' edits.
+    pub fn ranges(&self) -> impl Iterator<Item = TextRange> + '_ {
+        let related = self.related.iter().map(|r| r.range);
+        let edits = self.fixes.iter().flat_map(|f| f.edits.iter().map(|e| e.range));
+        std::iter::once(self.range).chain(related).chain(edits)
+    }
+
     /// Every range of the diagnostic (its own, its notes', its fixes' edits) through `f`.
     pub fn map_ranges(&mut self, f: impl Fn(TextRange) -> TextRange) {
         self.range = f(self.range);

@@ -45,12 +45,25 @@ impl Files {
                 continue;
             }
             hsir_analysis::cap_shown(&mut found);
-            let text = self.db.text(*id).unwrap_or_default();
+            let text = shown_text(self.db.text(*id).unwrap_or_default(), &found);
             written = write(Checked { name, text, diagnostics: &found });
         }
         ((errors, warnings), written)
     }
 }
+/// The start of `text` up to the end of the last line that a range of `diagnostics` touches.
+/// Lines and columns count from the start of the text, so this gives the writers every
+/// position and line they show, without indexing (or, for ariadne, copying) the lines after
+/// them: on a large file with its first thousand problems near the top, most of it.
+fn shown_text<'a>(text: &'a str, diagnostics: &[Diagnostic]) -> &'a str {
+    let ends = diagnostics.iter().flat_map(Diagnostic::ranges).map(|r| usize::from(r.end()));
+    let last = ends.max().unwrap_or(0).min(text.len());
+    match memchr::memchr(b'\n', &text.as_bytes()[last..]) {
+        Some(at) => &text[..last + at + 1],
+        None => text,
+    }
+}
+
 use crate::position::{Encoding, LineIndex, Span};
 use crate::Format;
 
@@ -300,4 +313,33 @@ fn summary(
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hsir_analysis::{Fix, TextEdit, TextSize};
+
+    fn range(start: u32, end: u32) -> TextRange {
+        TextRange::new(TextSize::from(start), TextSize::from(end))
+    }
+
+    #[test]
+    fn the_shown_text_ends_with_the_last_line_any_range_touches() {
+        let text = "line 0\nline 1\nline 2\nline 3\nlast";
+        let mut d = Diagnostic::new(DiagnosticCode::UnexpectedToken, range(2, 4), "on line 0");
+        assert_eq!(shown_text(text, std::slice::from_ref(&d)), "line 0\n");
+        d = d.with_related(range(8, 9), "on line 1");
+        assert_eq!(shown_text(text, std::slice::from_ref(&d)), "line 0\nline 1\n");
+        d.fixes.push(Fix {
+            label: "edit line 2".into(),
+            edits: vec![TextEdit { range: range(14, 20), new_text: String::new() }],
+        });
+        assert_eq!(shown_text(text, std::slice::from_ref(&d)), "line 0\nline 1\nline 2\n");
+        // The last line has no line break: the text is shown whole.
+        let at_end =
+            Diagnostic::new(DiagnosticCode::UnexpectedToken, range(30, 31), "on the last line");
+        assert_eq!(shown_text(text, &[d, at_end]), text);
+        assert_eq!(shown_text(text, &[]), "line 0\n");
+    }
 }
