@@ -410,6 +410,13 @@ pub fn in_dataflow_region(item: &Item, op: OpId) -> bool {
 
 /// Lowers one item. `op` is its node; ranges become relative to its start.
 pub fn lower(op: ast::Op<'_>) -> Item {
+    lower_noting_types(op, &mut Vec::new())
+}
+
+/// `lower`, noting in `typed` (preorder positions, in order) the `TYPE` nodes of the op that
+/// have nodes below them: the only ones `check_types::type_diagnostics_of` needs to read, found
+/// in the walk that sizes the arrays rather than in a walk of its own.
+pub(crate) fn lower_noting_types(op: ast::Op<'_>, typed: &mut Vec<u32>) -> Item {
     let base = op.syntax().text_range().start();
     let mut lowerer = Lowerer {
         base,
@@ -426,7 +433,12 @@ pub fn lower(op: ast::Op<'_>) -> Item {
             SyntaxKind::OP => ops += 1,
             SyntaxKind::RESULT => results += 1,
             SyntaxKind::OPERAND => operands += 1,
-            SyntaxKind::TYPE => types += 1,
+            SyntaxKind::TYPE => {
+                types += 1;
+                if node.subtree_end() > node.index() + 1 {
+                    typed.push(node.index());
+                }
+            }
             _ => {}
         }
     }
