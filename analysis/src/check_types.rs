@@ -1,20 +1,19 @@
 //! Type well-formedness: every type written in the file, checked by Dynamatic's rules for
 //! channel and control types (`types::lower` finds the problems; this names them).
 
-use hsir_parser::{SyntaxKind, SyntaxNode, TextRange};
+use hsir_parser::{SyntaxKind, SyntaxNode, SyntaxTree, TextRange};
 
 use crate::types::{self, SignalRole, TypeProblem, TypeProblemKind};
 use crate::{Diagnostic, DiagnosticCode};
 
-/// Checks every type written in `node`.
-pub(crate) fn type_diagnostics_in(node: SyntaxNode<'_>, acc: &mut Vec<Diagnostic>) {
+/// Checks the types written in an op, given as the preorder positions in `tree` of its `TYPE`
+/// nodes that have nodes below them (`ir::lower_noting_types` notes them), in preorder. Only
+/// channel and control parameters have problems, and they are nodes below the type: a type
+/// without any (`i32`, `none`, `!t`) has none.
+pub(crate) fn type_diagnostics_of(tree: &SyntaxTree, typed: &[u32], acc: &mut Vec<Diagnostic>) {
     let mut problems = Vec::new();
-    for node in node.descendants().filter(|n| n.kind() == SyntaxKind::TYPE) {
-        // Only channel and control parameters have problems, and they are nodes below the
-        // type: a type without any (`i32`, `none`, `!t`) has none.
-        if node.subtree_end() > node.index() + 1 {
-            check(node, &mut problems);
-        }
+    for node in typed.iter().filter_map(|&i| tree.node_at(i)) {
+        check(node, &mut problems);
     }
     acc.extend(problems.into_iter().map(diagnostic));
 }

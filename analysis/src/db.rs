@@ -1441,7 +1441,8 @@ fn detail_of(text: &str) -> Option<Detail> {
 
 /// Lowers one item and computes the diagnostics its text alone decides (relative ranges).
 fn lower(parse: &Parse, op: Op<'_>) -> Lowered {
-    let item = ir::lower(op);
+    let mut typed = Vec::new();
+    let item = ir::lower_noting_types(op, &mut typed);
     let range = op.syntax().text_range();
     let mut diagnostics = Vec::new();
     let errors = parse.errors();
@@ -1454,7 +1455,7 @@ fn lower(parse: &Parse, op: Op<'_>) -> Lowered {
             diagnostics.push(crate::syntax::from_syntax_error(error));
         }
     }
-    crate::check_types::type_diagnostics_in(op.syntax(), &mut diagnostics);
+    crate::check_types::type_diagnostics_of(op.syntax().tree(), &typed, &mut diagnostics);
     crate::check_pipeline::check_item(op, &mut diagnostics);
     let base = range.start();
     for d in &mut diagnostics {

@@ -410,6 +410,13 @@ pub fn in_dataflow_region(item: &Item, op: OpId) -> bool {
 
 /// Lowers one item. `op` is its node; ranges become relative to its start.
 pub fn lower(op: ast::Op<'_>) -> Item {
+    lower_noting_types(op, &mut Vec::new())
+}
+
+/// `lower`, noting in `typed` (preorder positions, in order) the `TYPE` nodes of the op that
+/// have nodes below them: the only ones `check_types::type_diagnostics_of` needs to read, found
+/// in the walk that sizes the arrays rather than in a walk of its own.
+pub(crate) fn lower_noting_types(op: ast::Op<'_>, typed: &mut Vec<u32>) -> Item {
     let base = op.syntax().text_range().start();
     let mut lowerer = Lowerer {
         base,
@@ -426,7 +433,12 @@ pub fn lower(op: ast::Op<'_>) -> Item {
             SyntaxKind::OP => ops += 1,
             SyntaxKind::RESULT => results += 1,
             SyntaxKind::OPERAND => operands += 1,
-            SyntaxKind::TYPE => types += 1,
+            SyntaxKind::TYPE => {
+                types += 1;
+                if node.subtree_end() > node.index() + 1 {
+                    typed.push(node.index());
+                }
+            }
             _ => {}
         }
     }
@@ -1055,6 +1067,9 @@ impl Lowerer {
         let mut types_after = Vec::new();
         let types_start = self.item.arrays.types.len();
         let tree = op.syntax().tree();
+        // The region the op's operands are used in: the same for all of them.
+        let use_region =
+            self.item.ops[id as usize].block.map(|b| self.item.blocks[b as usize].region);
         // The nodes left to read, last first, by preorder position; kept between ops.
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
@@ -1082,7 +1097,8 @@ impl Lowerer {
         stack.reverse();
         while let Some((index, container)) = stack.pop() {
             let Some(node) = tree.node_at(index) else { continue };
-            let closer = match node.kind() {
+            let kind = node.kind();
+            let closer = match kind {
                 SyntaxKind::BRACKET_GROUP => Some(SyntaxKind::R_BRACK),
                 SyntaxKind::PAREN_GROUP | SyntaxKind::KEYWORD_GROUP => Some(SyntaxKind::R_PAREN),
                 SyntaxKind::ATTR_DICT => Some(SyntaxKind::R_BRACE),
@@ -1090,10 +1106,10 @@ impl Lowerer {
             };
             let unclosed =
                 closer.is_some_and(|c| node.last_grammar_token().is_none_or(|t| t.kind() != c));
-            if unclosed || node.kind() == SyntaxKind::ERROR_NODE {
+            if unclosed || kind == SyntaxKind::ERROR_NODE {
                 self.item.ops[id as usize].broken = true;
             }
-            match node.kind() {
+            match kind {
                 SyntaxKind::REGION | SyntaxKind::RESULT_LIST | SyntaxKind::OP_NAME => {}
                 SyntaxKind::REGION_ARG => {
                     // A definition in the op's first region; the operand after its `=` is a
@@ -1158,10 +1174,11 @@ impl Lowerer {
                         value: None,
                     });
                     self.item.arrays.ids.push(uid);
-                    let region = self.item.ops[id as usize]
-                        .block
-                        .map(|b| self.item.blocks[b as usize].region);
-                    self.scopes.last_mut().expect("a scope is open").pending.push((uid, region));
+                    self.scopes
+                        .last_mut()
+                        .expect("a scope is open")
+                        .pending
+                        .push((uid, use_region));
                 }
                 SyntaxKind::TYPE_LIST => {
                     for element in node.grammar_children() {
