@@ -799,7 +799,16 @@ pub fn buffer_info(item: &Item, op: &OpData, id: OpId) -> Option<BufferInfo> {
 
 /// The buffers of every op of the item that is one, by `OpId`.
 pub fn buffers(item: &Item) -> Vec<Option<BufferInfo>> {
-    item.ops.iter().enumerate().map(|(id, op)| buffer_info(item, op, id as OpId)).collect()
+    // Most ops are not buffers: fill with `None` and write only the buffers, rather than move a
+    // whole `Option<BufferInfo>` (about 200 bytes) out of `buffer_info` for every op.
+    let mut out = Vec::new();
+    out.resize_with(item.ops.len(), || None);
+    for (id, op) in item.ops.iter().enumerate() {
+        if let Some(info) = buffer_info(item, op, id as OpId) {
+            out[id] = Some(info);
+        }
+    }
+    out
 }
 
 /// Whether a value of this type carries no data: `none` or `control`.

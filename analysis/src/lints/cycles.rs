@@ -420,6 +420,8 @@ fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnosti
             "`ready` runs around it combinationally; place a buffer that breaks ready (e.g. ONE_SLOT_BREAK_R) on one of its channels",
         ),
     };
+    // The messages are joined from their pieces in one allocation each rather than with
+    // `format!`: a function can have hundreds of cycles, each with a note per channel.
     let mut through = String::new();
     for (i, name) in names.iter().enumerate() {
         if i > 0 {
@@ -429,20 +431,25 @@ fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnosti
         through.push_str(name);
         through.push('`');
     }
-    let mut d = Diagnostic::new(
-        code,
-        first.name_range,
-        format!(
-            "{what}: the cycle through {through} has no buffer that breaks {paths}; {consequence}"
-        ),
-    );
+    let message = [
+        what,
+        ": the cycle through ",
+        through.as_str(),
+        " has no buffer that breaks ",
+        paths,
+        "; ",
+        consequence,
+    ]
+    .concat();
+    let mut d = Diagnostic::new(code, first.name_range, message);
     d.related.reserve(cycle.len());
     for (hop, name) in cycle.iter().zip(&names) {
         let use_ = &cx.item.uses[hop.use_ as usize];
         let consumer = cx.item.ops[hop.to as usize].short_name();
         d.related.push(crate::Related {
             range: use_.range,
-            message: format!("channel `{name}` into `{consumer}`, part of the cycle"),
+            message: ["channel `", name.as_str(), "` into `", consumer, "`, part of the cycle"]
+                .concat(),
         });
     }
     d
