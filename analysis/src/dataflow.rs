@@ -199,23 +199,16 @@ fn peel(graph: &DiGraph<Node, Edge>) -> Vec<bool> {
     }
     while let Some(i) = queue.pop() {
         let node = NodeIndex::new(i as usize);
-        for w in graph.neighbors_directed(node, Outgoing) {
-            let w = w.index();
-            if !peeled[w] {
-                preds[w] -= 1;
-                if preds[w] == 0 {
-                    peeled[w] = true;
-                    queue.push(w as u32);
-                }
-            }
-        }
-        for w in graph.neighbors_directed(node, Incoming) {
-            let w = w.index();
-            if !peeled[w] {
-                succs[w] -= 1;
-                if succs[w] == 0 {
-                    peeled[w] = true;
-                    queue.push(w as u32);
+        // A removed node's successors lose a predecessor, its predecessors a successor.
+        for (direction, left) in [(Outgoing, &mut preds), (Incoming, &mut succs)] {
+            for w in graph.neighbors_directed(node, direction) {
+                let w = w.index();
+                if !peeled[w] {
+                    left[w] -= 1;
+                    if left[w] == 0 {
+                        peeled[w] = true;
+                        queue.push(w as u32);
+                    }
                 }
             }
         }
