@@ -308,16 +308,7 @@ impl<'t> SyntaxNode<'t> {
 
     /// Direct children, nodes and tokens (trivia included), in text order.
     pub fn children_with_tokens(&self) -> Children<'t> {
-        let node = self.node();
-        Children {
-            tree: self.tree,
-            node: self.index,
-            at: node.first,
-            child: self.index + 1,
-            child_end: node.subtree_end,
-            phase: Phase::Empty,
-            trivia: 0,
-        }
+        Children { grammar: self.grammar_children(), phase: Phase::Empty, trivia: 0 }
     }
 
     /// Direct child nodes, in text order.
@@ -583,15 +574,12 @@ enum Phase {
     Item,
 }
 
-/// Iterator over the direct children of a node, trivia included.
+/// Iterator over the direct children of a node, trivia included: the grammar children
+/// (`GrammarChildren`), with the trivia of each gap the node owns before the token after it, and
+/// the empty child nodes at a token boundary before that gap's trivia.
 pub struct Children<'t> {
-    tree: &'t SyntaxTree,
-    node: u32,
-    /// The token boundary being walked: the gap before grammar token `at`, then token `at`.
-    at: u32,
-    /// The next child node, and one past the last descendant of this node.
-    child: u32,
-    child_end: u32,
+    /// Where the walk is among the nodes and grammar tokens: the gap before its `at` comes next.
+    grammar: GrammarChildren<'t>,
     phase: Phase,
     /// In the `Gap` phase, where the next piece of trivia starts.
     trivia: u32,
@@ -601,52 +589,41 @@ impl<'t> Iterator for Children<'t> {
     type Item = SyntaxElement<'t>;
 
     fn next(&mut self) -> Option<SyntaxElement<'t>> {
-        let tree = self.tree;
+        let g = &mut self.grammar;
+        let tree = g.tree;
         loop {
             match self.phase {
                 Phase::Empty => {
-                    if self.child < self.child_end {
-                        let child = tree.node(self.child);
-                        if child.first == self.at && child.end == self.at {
-                            let index = self.child;
-                            self.child = child.subtree_end;
-                            return Some(SyntaxElement::Node(SyntaxNode { tree, index }));
+                    if g.child < g.child_end {
+                        let child = tree.node(g.child);
+                        if child.first == g.at && child.end == g.at {
+                            return g.next();
                         }
                     }
                     self.phase = Phase::Gap;
-                    self.trivia = if tree.owns_gap(self.node, self.at) {
-                        tree.gap_start(self.at)
+                    self.trivia = if tree.owns_gap(g.node, g.at) {
+                        tree.gap_start(g.at)
                     } else {
-                        tree.gap_end(self.at)
+                        tree.gap_end(g.at)
                     };
                 }
                 Phase::Gap => {
-                    let end = tree.gap_end(self.at);
+                    let end = tree.gap_end(g.at);
                     if self.trivia < end {
                         let at = self.trivia;
                         self.trivia = trivia_piece(tree.text.as_bytes(), at, end).1;
-                        let token = tree.trivia_token(self.node, self.at, at);
-                        return Some(SyntaxElement::Token(token));
+                        return Some(SyntaxElement::Token(tree.trivia_token(g.node, g.at, at)));
                     }
                     self.phase = Phase::Item;
                 }
                 Phase::Item => {
-                    if self.at >= tree.node(self.node).end {
-                        return None;
+                    // The empty children here came first, so this is a token or a node that
+                    // starts at it; after the last, the walk stays ended.
+                    let next = g.next();
+                    if next.is_some() {
+                        self.phase = Phase::Empty;
                     }
-                    self.phase = Phase::Empty;
-                    if self.child < self.child_end {
-                        let child = tree.node(self.child);
-                        if child.first == self.at {
-                            let index = self.child;
-                            self.at = child.end;
-                            self.child = child.subtree_end;
-                            return Some(SyntaxElement::Node(SyntaxNode { tree, index }));
-                        }
-                    }
-                    let t = self.at;
-                    self.at += 1;
-                    return Some(SyntaxElement::Token(tree.grammar_token(self.node, t)));
+                    return next;
                 }
             }
         }
