@@ -8,7 +8,6 @@
 use crate::ir::{self, Container, Def, Item, NameProblem, OpData, OpId, ValueId};
 use crate::ops::{Dialect, Era, OpKind};
 use crate::signatures::{self, int, Style, Typing};
-
 use crate::types::{Direction, ExtraSignal, Type};
 use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
 use hsir_parser::{TextRange, TextSize};
@@ -402,12 +401,8 @@ impl Checker<'_> {
                     self.index_type(op, select, data, "select operand");
                 }
                 self.equal_data(op, &typing.operands[1.min(typing.operands.len())..], result_ty(0));
-                if self.style == Style::Dynamatic {
-                    let mut all: Vec<Option<&Type>> =
-                        typing.operands.iter().map(Option::as_ref).collect();
-                    all.push(result_ty(0));
-                    self.equal_extras(op, &all);
-                }
+                let operands = typing.operands.iter().map(Option::as_ref);
+                self.equal_extras(op, operands.chain([result_ty(0)]));
             }
             OpKind::ControlMerge => {
                 if let Some(index) = result_ty(1) {
@@ -425,11 +420,11 @@ impl Checker<'_> {
                         self.push(d);
                     }
                 }
-                self.equal_extras(op, &[operand_ty(0), operand_ty(1)]);
+                self.equal_extras(op, [operand_ty(0), operand_ty(1)]);
             }
             OpKind::Constant => {
                 self.constant_value(op, result_ty(0));
-                self.equal_extras(op, &[operand_ty(0), result_ty(0)]);
+                self.equal_extras(op, [operand_ty(0), result_ty(0)]);
             }
             OpKind::Select | OpKind::ArithSelect => {
                 if let Some(cond) = operand_ty(0) {
@@ -446,7 +441,7 @@ impl Checker<'_> {
                     }
                 }
                 // The condition's extras are its own; the data and the result share theirs.
-                self.equal_extras(op, &[operand_ty(1), operand_ty(2), result_ty(0)]);
+                self.equal_extras(op, [operand_ty(1), operand_ty(2), result_ty(0)]);
             }
             OpKind::Buffer => self.circt_buffer(op),
             OpKind::Memory | OpKind::ExtMemory => self.memory(op, kind),
@@ -594,11 +589,11 @@ impl Checker<'_> {
     }
 
     /// Dynamatic's rule: ops that forward extra signals see the same ones everywhere.
-    fn equal_extras(&mut self, op: &OpData, types: &[Option<&Type>]) {
+    fn equal_extras<'t>(&mut self, op: &OpData, types: impl IntoIterator<Item = Option<&'t Type>>) {
         if self.style != Style::Dynamatic {
             return;
         }
-        let all: Vec<&Type> = types.iter().flatten().copied().collect();
+        let all: Vec<&Type> = types.into_iter().flatten().collect();
         let Some(first) = all.first().copied() else { return };
         if let Some(other) = all.iter().find(|t| extras_of(t) != extras_of(first)) {
             let d = Diagnostic::new(
