@@ -14,15 +14,42 @@ pub fn data_dir() -> PathBuf {
     dir
 }
 
+/// `../shared`, where the generator, the LSP client and the corpus are.
+pub fn shared_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
+    std::fs::canonicalize(&dir).unwrap_or(dir)
+}
+
+/// The arguments of one `gen_handshake.py` run.
+#[derive(Debug, Clone, Copy)]
+pub struct Generate {
+    /// `--target-bytes`, as the generator takes it (`10000000`, `15M`).
+    pub bytes: &'static str,
+    pub seed: u64,
+    /// `--ops`: ops per function.
+    pub ops: Option<u32>,
+}
+
 /// Generates `gen_handshake.py --target-bytes SIZE --seed 42 [--generic]` once.
-pub fn generated(size: &str, generic: bool) -> PathBuf {
-    let name = format!("handshake-{size}-seed42{}.mlir", if generic { "-generic" } else { "" });
-    let path = data_dir().join(name);
+pub fn generated(size: &'static str, generic: bool) -> PathBuf {
+    generated_with(Generate { bytes: size, seed: 42, ops: None }, generic)
+}
+
+/// Generates `gen_handshake.py` with these arguments (and `--generic`) once.
+pub fn generated_with(args: Generate, generic: bool) -> PathBuf {
+    let Generate { bytes, seed, ops } = args;
+    let ops_part = ops.map(|n| format!("-ops{n}")).unwrap_or_default();
+    let generic_part = if generic { "-generic" } else { "" };
+    let path =
+        data_dir().join(format!("handshake-{bytes}-seed{seed}{ops_part}{generic_part}.mlir"));
     if !path.exists() {
-        let script =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/gen_handshake.py");
+        let script = shared_dir().join("tools/gen_handshake.py");
         let mut cmd = Command::new("python3");
-        cmd.arg(&script).args(["--target-bytes", size, "--seed", "42", "-o"]).arg(&path);
+        cmd.arg(&script).args(["--target-bytes", bytes, "--seed", &seed.to_string()]);
+        if let Some(n) = ops {
+            cmd.args(["--ops", &n.to_string()]);
+        }
+        cmd.arg("-o").arg(&path);
         if generic {
             cmd.arg("--generic");
         }
