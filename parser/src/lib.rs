@@ -19,6 +19,7 @@ use std::borrow::Cow;
 
 pub use input::MAX_DEPTH;
 pub use lexer::{lex, LexedToken};
+pub use memory::prefer_huge_pages;
 pub use pieces::{pieces, Pieces};
 pub use syntax_kind::SyntaxKind;
 pub use text_size::{TextRange, TextSize};

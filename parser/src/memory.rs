@@ -11,7 +11,7 @@
 const MIN_BYTES: usize = 8 << 20;
 
 /// Asks the kernel to back the spare capacity and contents of `buffer` with huge pages.
-pub(crate) fn prefer_huge_pages<T>(buffer: &Vec<T>) {
+pub fn prefer_huge_pages<T>(buffer: &Vec<T>) {
     let bytes = buffer.capacity() * std::mem::size_of::<T>();
     if bytes < MIN_BYTES {
         return;
