@@ -5,9 +5,8 @@ use std::path::PathBuf;
 
 use ariadne::{Config, IndexType, Label, Report, ReportKind};
 use hsir_analysis::{Database, Diagnostic, DiagnosticCode, FileId, Severity, TextRange};
-use serde::ser::{SerializeSeq, Serializer};
-use serde::Serialize;
 
+use super::pretty_json::PrettyJson;
 use crate::source::SourceText;
 
 /// One file's output: its name, its text and what was found in it.
@@ -64,38 +63,8 @@ fn shown_text<'a>(text: &'a str, diagnostics: &[Diagnostic]) -> &'a str {
     }
 }
 
-use crate::position::{Encoding, LineIndex, Span};
+use crate::position::{Encoding, LineIndex};
 use crate::Format;
-
-#[derive(Serialize)]
-struct JsonDiagnostic<'a> {
-    file: &'a str,
-    range: Span,
-    severity: &'static str,
-    code: &'static str,
-    message: &'a str,
-    related: Vec<JsonRelated<'a>>,
-    fixes: Vec<JsonFix<'a>>,
-}
-
-#[derive(Serialize)]
-struct JsonFix<'a> {
-    label: &'a str,
-    edits: Vec<JsonEdit<'a>>,
-}
-
-#[derive(Serialize)]
-struct JsonEdit<'a> {
-    range: Span,
-    new_text: &'a str,
-}
-
-#[derive(Serialize)]
-struct JsonRelated<'a> {
-    file: &'a str,
-    range: Span,
-    message: &'a str,
-}
 
 /// Reads `CODE=LEVEL` overrides, or says on stderr what is wrong with one.
 fn severity_config(overrides: &[String]) -> Result<hsir_analysis::Config, ()> {
@@ -167,51 +136,69 @@ pub fn run(paths: &[PathBuf], format: Format, severity: &[String]) -> u8 {
     }
 }
 
-/// The diagnostics of every file as one pretty-printed JSON array, each element serialized
-/// straight to `out` as its file is checked. Returns the number of errors and whether the
-/// output was written.
+/// The diagnostics of every file as one pretty-printed JSON array (serde_json's layout), each
+/// element written as its file is checked, through a buffer drained to `out` every 64 KiB.
+/// Returns the number of errors and whether the output was written.
 fn write_json(files: &mut Files, out: &mut impl Write) -> (usize, std::io::Result<()>) {
-    let mut serializer = serde_json::Serializer::pretty(&mut *out);
-    let mut array = match (&mut serializer).serialize_seq(None) {
-        Ok(array) => Some(array),
-        Err(err) => return (files.each(|_| Ok(())).0 .0, Err(err.into())),
-    };
+    let mut json = PrettyJson::default();
+    json.begin_array();
     let ((errors, _), written) = files.each(|Checked { name, text, diagnostics }| {
-        let Some(array) = array.as_mut() else { return Ok(()) };
         let index = LineIndex::new(text);
         let lines = index.view(text);
-        let range = |r| lines.range(r, Encoding::Utf16);
+        let range = |json: &mut PrettyJson, key: &str, r: TextRange| {
+            let span = lines.range(r, Encoding::Utf16);
+            json.object(key);
+            for (key, pos) in [("start", span.start), ("end", span.end)] {
+                json.object(key);
+                json.number("line", pos.line);
+                json.number("character", pos.character);
+                json.end_object();
+            }
+            json.end_object();
+        };
         for d in diagnostics {
-            array.serialize_element(&JsonDiagnostic {
-                file: name,
-                range: range(d.range),
-                severity: d.severity.as_str(),
-                code: d.code.code(),
-                message: &d.message,
-                related: d
-                    .related
-                    .iter()
-                    .map(|r| JsonRelated { file: name, range: range(r.range), message: &r.message })
-                    .collect(),
-                fixes: d
-                    .fixes
-                    .iter()
-                    .map(|f| JsonFix {
-                        label: &f.label,
-                        edits: f
-                            .edits
-                            .iter()
-                            .map(|e| JsonEdit { range: range(e.range), new_text: &e.new_text })
-                            .collect(),
-                    })
-                    .collect(),
-            })?;
+            json.begin_object();
+            json.string("file", name);
+            range(&mut json, "range", d.range);
+            json.string("severity", d.severity.as_str());
+            json.string("code", d.code.code());
+            json.string("message", &d.message);
+            json.array("related");
+            for r in &d.related {
+                json.begin_object();
+                json.string("file", name);
+                range(&mut json, "range", r.range);
+                json.string("message", &r.message);
+                json.end_object();
+            }
+            json.end_array();
+            json.array("fixes");
+            for f in &d.fixes {
+                json.begin_object();
+                json.string("label", &f.label);
+                json.array("edits");
+                for e in &f.edits {
+                    json.begin_object();
+                    range(&mut json, "range", e.range);
+                    json.string("new_text", &e.new_text);
+                    json.end_object();
+                }
+                json.end_array();
+                json.end_object();
+            }
+            json.end_array();
+            json.end_object();
+            if json.written().len() >= 1 << 16 {
+                json.drain_into(out)?;
+            }
         }
         Ok(())
     });
-    let written = written
-        .and_then(|()| array.take().map_or(Ok(()), |a| a.end().map_err(std::io::Error::from)))
-        .and_then(|()| writeln!(out));
+    let written = written.and_then(|()| {
+        json.end_array();
+        json.drain_into(out)?;
+        writeln!(out)
+    });
     (errors, written)
 }
 

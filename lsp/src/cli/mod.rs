@@ -3,6 +3,7 @@
 pub mod buffers;
 pub mod check;
 pub mod cosim;
+mod pretty_json;
 pub mod rtl;
 pub mod sim;
 pub mod syntax;
