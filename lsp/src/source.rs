@@ -32,18 +32,54 @@ pub fn read(path: &Path) -> Result<SourceText, String> {
     Ok(SourceText { name, text, decode_error })
 }
 
+/// Files from this size up are read by two threads, each copying half: the copy out of the
+/// kernel's page cache is most of a large read's time, and it runs at one core's speed.
+const PARALLEL_READ_MIN: usize = 4 << 20;
+
 /// The bytes of `path`, read into a buffer sized from its metadata. A large file's buffer is
 /// backed by huge pages where the kernel allows (`hsir_parser::prefer_huge_pages`): reading
-/// 10 MB into fresh 4 KiB pages faults 2,500 times, which is most of the read's time.
+/// 10 MB into fresh 4 KiB pages faults 2,500 times, which is much of the read's time. A file
+/// that grows while it is read is read to its end; one that shrinks is read again.
 fn read_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
+    use std::io::{Read, Seek, SeekFrom};
     let mut file = std::fs::File::open(path)?;
+    let metadata = file.metadata()?;
+    let size = usize::try_from(metadata.len()).unwrap_or(usize::MAX);
+    if metadata.is_file() && size >= PARALLEL_READ_MIN && hsir_parser::cores() > 1 {
+        if let Some(mut bytes) = read_halves(&file, size) {
+            file.seek(SeekFrom::Start(size as u64))?;
+            file.read_to_end(&mut bytes)?;
+            return Ok(bytes);
+        }
+        file.rewind()?;
+    }
     // One byte more than the size, so that the read's end is seen without growing the buffer.
-    let size = file.metadata().map_or(0, |m| m.len() as usize);
     let mut bytes = Vec::with_capacity(size.saturating_add(1));
     hsir_parser::prefer_huge_pages(&bytes);
     file.read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// The first `size` bytes of `file`, each half read by its own thread; `None` if either read
+/// fails (the file shrank, say): the caller reads the file the ordinary way, which says why.
+#[cfg(unix)]
+fn read_halves(file: &std::fs::File, size: usize) -> Option<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    // Zeroed by the kernel as it maps the pages: no pass over the buffer before the reads.
+    let mut bytes = vec![0u8; size];
+    hsir_parser::prefer_huge_pages(&bytes);
+    let (head, tail) = bytes.split_at_mut(size / 2);
+    let tail_at = head.len() as u64;
+    let (head_read, tail_read) = std::thread::scope(|scope| {
+        let tail_read = scope.spawn(|| file.read_exact_at(tail, tail_at));
+        (file.read_exact_at(head, 0), tail_read.join())
+    });
+    (head_read.is_ok() && tail_read.is_ok_and(|r| r.is_ok())).then_some(bytes)
+}
+
+#[cfg(not(unix))]
+fn read_halves(_file: &std::fs::File, _size: usize) -> Option<Vec<u8>> {
+    None
 }
 
 /// Reads and parses `path`, or says why it cannot.

@@ -95,13 +95,48 @@ fn opens_module(code: &[u8]) -> bool {
     named && code.ends_with(b"{") && !code.windows(2).any(|w| w == b"//")
 }
 
+/// The first cut at or after the line that starts at `at`: the start of a line with code at
+/// `indent` that does not begin with `}`, whose previous line with code is `}` alone at
+/// `indent`; both lines before `limit`. `closers` finds a line break, the items' indentation
+/// and `}`.
+fn next_cut(
+    bytes: &[u8],
+    at: usize,
+    limit: usize,
+    indent: usize,
+    closers: &memchr::memmem::Finder<'_>,
+) -> Option<usize> {
+    // The text's first line has no line break before it: it is looked at on its own.
+    let mut first = (at == 0).then_some(0);
+    // Otherwise the search starts at the line break before the line at `at`.
+    let mut search = at.saturating_sub(1);
+    loop {
+        let start = match first.take() {
+            Some(start) => start,
+            None if search < limit => search + closers.find(&bytes[search..limit])? + 1,
+            None => return None,
+        };
+        let line = Line::at(bytes, start);
+        if line.indent != indent || line.code != b"}" {
+            search = line.end;
+            continue;
+        }
+        let next = code_line(bytes, line.next(), limit)?;
+        if next.indent == indent && !next.code.starts_with(b"}") {
+            return Some(next.start);
+        }
+        // That line may be an item's `}` itself: search from the line break before it.
+        search = next.start - 1;
+    }
+}
+
 /// Proposes pieces of `text` of at least `min_piece` bytes, or `None` when the text's shape is
 /// not the one the scan knows (items, or items in one top-level `module` whose header is its
 /// first line of code, ending in `{`, and whose `}` is its last), when it has `// -----`
 /// markers, or when it gives fewer than two pieces (one piece is the whole parse).
 pub fn pieces(text: &str, min_piece: usize) -> Option<Pieces> {
     let bytes = text.as_bytes();
-    if text.contains("// -----") {
+    if memchr::memmem::find(bytes, b"// -----").is_some() {
         return None;
     }
     let first = code_line(bytes, 0, bytes.len())?;
@@ -126,23 +161,23 @@ pub fn pieces(text: &str, min_piece: usize) -> Option<Pieces> {
         body = first.next().min(last.start)..last.start;
     }
     // The items' indentation: the first item's.
-    let indent = code_line(bytes, body.start, body.end)?.indent;
+    let first_item = code_line(bytes, body.start, body.end)?;
+    let indent = first_item.indent;
+    // An item's `}` alone on its line: found by searching for a line break, the first item's
+    // indentation and `}`, then checked.
+    let mut closer = Vec::with_capacity(indent + 2);
+    closer.push(b'\n');
+    closer.extend_from_slice(&bytes[first_item.start..first_item.start + indent]);
+    closer.push(b'}');
+    let closers = memchr::memmem::Finder::new(&closer);
     let mut pieces = Vec::new();
     let mut piece_start = body.start;
     let mut from = body.start + min_piece.max(1);
     // A cut: a line with code at the items' indentation, after a line that is an item's `}`.
     while from < body.end {
         // Back to the start of the line `from` is in.
-        let mut at = bytes[..from].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let mut closed = false;
-        let cut = loop {
-            let Some(line) = code_line(bytes, at, body.end) else { break None };
-            if closed && line.indent == indent && !line.code.starts_with(b"}") {
-                break Some(line.start);
-            }
-            closed = line.indent == indent && line.code == b"}";
-            at = line.next();
-        };
+        let at = memchr::memrchr(b'\n', &bytes[..from]).map_or(0, |i| i + 1);
+        let cut = next_cut(bytes, at, body.end, indent, &closers);
         let Some(cut) = cut else { break };
         if cut > piece_start {
             pieces.push(piece_start..cut);
@@ -212,5 +247,46 @@ mod tests {
         assert_eq!(pieces("func.func @f() {\n  return\n}\n", 1), None);
         assert_eq!(pieces("// nothing\n\n", 1), None);
         assert_eq!(pieces("", 1), None);
+    }
+
+    /// The cut search as a plain scan of every line: what `next_cut`'s search for `}` lines
+    /// must agree with when the items are indented alike.
+    fn next_cut_by_lines(
+        bytes: &[u8],
+        mut at: usize,
+        limit: usize,
+        indent: usize,
+    ) -> Option<usize> {
+        let mut closed = false;
+        loop {
+            let line = code_line(bytes, at, limit)?;
+            if closed && line.indent == indent && !line.code.starts_with(b"}") {
+                return Some(line.start);
+            }
+            closed = line.indent == indent && line.code == b"}";
+            at = line.next();
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_search_for_closing_lines_finds_what_a_line_scan_finds(
+            lines in proptest::collection::vec(0usize..10, 0..40),
+            from in 0usize..400,
+        ) {
+            const LINES: [&str; 10] = [
+                "  }", "  handshake.func @f() {", "    %0 = x", "", "  // c", "}", "  })",
+                "  }  ", "    }", "  } // x",
+            ];
+            let text: String = lines.iter().map(|&l| format!("{}\n", LINES[l])).collect();
+            let bytes = text.as_bytes();
+            let from = from.min(bytes.len());
+            let at = bytes[..from].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let closers = memchr::memmem::Finder::new(b"\n  }");
+            proptest::prop_assert_eq!(
+                next_cut(bytes, at, bytes.len(), 2, &closers),
+                next_cut_by_lines(bytes, at, bytes.len(), 2)
+            );
+        }
     }
 }
