@@ -995,18 +995,27 @@ impl Database {
 
     /// Everything reported for `file`, in text order, with ranges in its current text.
     pub fn diagnostics(&mut self, file: FileId) -> Vec<Diagnostic> {
-        let Some(reported) = self.reported(file) else { return Vec::new() };
-        let mut out = reported.outside;
-        for (start, diagnostics) in reported.items {
-            let shift = |at: TextSize| at + start;
-            for d in diagnostics.iter() {
-                let mut d = d.clone();
-                shift_diagnostic(&mut d, &shift);
-                out.push(d);
+        let Some(sorted) = self.sorted_diagnostics(file) else { return Vec::new() };
+        sorted.iter().map(|(d, at)| d.clone().shifted(at)).collect()
+    }
+
+    /// What `diagnostics` gives, in its order, without copying them (`None` for an unknown
+    /// file): for a caller that shows only some.
+    pub fn sorted_diagnostics(&mut self, file: FileId) -> Option<SortedDiagnostics> {
+        let reported = self.reported(file)?;
+        let mut order: Vec<(TextSize, TextSize, DiagnosticCode, u32, u32)> = Vec::new();
+        let lists = std::iter::once((TextSize::from(0), &reported.outside[..]))
+            .chain(reported.items.iter().map(|(start, list)| (*start, &list[..])));
+        for (list, (start, diagnostics)) in lists.enumerate() {
+            for (index, d) in diagnostics.iter().enumerate() {
+                let key = (d.range.start() + start, d.range.end() + start, d.code);
+                order.push((key.0, key.1, key.2, list as u32, index as u32));
             }
         }
-        out.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
-        out
+        // Stable: among equals, those outside items first, then the items' in text order.
+        order.sort_by_key(|&(start, end, code, _, _)| (start, end, code));
+        let order = order.into_iter().map(|(_, _, _, list, index)| (list, index)).collect();
+        Some(SortedDiagnostics { reported, order })
     }
 
     /// Everything reported for `file`, item by item: each item's list is relative to the
@@ -1043,6 +1052,37 @@ pub struct TakenItem {
     pub lowered: Lowered,
     /// The value types and spelling style of a `handshake.func`.
     pub typed: Option<Typed>,
+}
+
+/// A file's diagnostics in the order `Database::diagnostics` gives them (by start, end and
+/// code), as `Database::sorted_diagnostics` gives them: borrowed from `Reported`.
+#[derive(Debug)]
+pub struct SortedDiagnostics {
+    reported: Reported,
+    /// Each diagnostic's list (0 for those outside items, then the items') and place in it.
+    order: Vec<(u32, u32)>,
+}
+
+impl SortedDiagnostics {
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// Each diagnostic, in order, with the offset its ranges count from (`Diagnostic::shifted`
+    /// by it gives the ranges in the file's text).
+    pub fn iter(&self) -> impl Iterator<Item = (&Diagnostic, TextSize)> + Clone + '_ {
+        self.order.iter().map(|&(list, index)| match list.checked_sub(1) {
+            None => (&self.reported.outside[index as usize], TextSize::from(0)),
+            Some(item) => {
+                let (start, list) = &self.reported.items[item as usize];
+                (&list[index as usize], *start)
+            }
+        })
+    }
 }
 
 /// A file's diagnostics, as `Database::reported` gives them.

@@ -326,14 +326,20 @@ pub fn not_shown_note<'a>(
     )
 }
 
-/// Keeps the first `MAX_SHOWN` of a file's diagnostics and puts one HS0007 note in place of
-/// the rest.
-pub fn cap_shown(diagnostics: &mut Vec<Diagnostic>) {
-    if diagnostics.len() <= MAX_SHOWN {
-        return;
+/// The first `MAX_SHOWN` of a file's diagnostics, each given with the offset its ranges count
+/// from (as `Database::sorted_diagnostics` gives them), copied with ranges in the file's text;
+/// then one HS0007 note in place of the rest.
+pub fn cap_shown<'a>(
+    diagnostics: impl IntoIterator<Item = (&'a Diagnostic, TextSize)>,
+) -> Vec<Diagnostic> {
+    let mut all = diagnostics.into_iter();
+    let mut shown: Vec<Diagnostic> =
+        all.by_ref().take(MAX_SHOWN).map(|(d, at)| d.clone().shifted(at)).collect();
+    if let Some((first, at)) = all.next() {
+        let hidden = std::iter::once(first).chain(all.map(|(d, _)| d));
+        shown.push(not_shown_note(first.range + at, hidden));
     }
-    let hidden = diagnostics.split_off(MAX_SHOWN);
-    diagnostics.push(not_shown_note(hidden[0].range, &hidden));
+    shown
 }
 
 impl DiagnosticCode {

@@ -23,8 +23,8 @@ pub mod types;
 
 pub use check_item::{callee_of, check_types, Callee, Symbols, Typed};
 pub use db::{
-    Analysis, Config, Counters, Database, FileId, ItemRef, ItemView, Reported, Split, SyntaxBase,
-    TakenItem, Threads,
+    Analysis, Config, Counters, Database, FileId, ItemRef, ItemView, Reported, SortedDiagnostics,
+    Split, SyntaxBase, TakenItem, Threads,
 };
 pub use diagnostics::{
     cap_shown, not_shown_note, Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit,

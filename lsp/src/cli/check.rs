@@ -4,7 +4,7 @@ use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
 use ariadne::{Config, IndexType, Label, Report, ReportKind};
-use hsir_analysis::{Database, Diagnostic, DiagnosticCode, FileId, Severity, TextRange};
+use hsir_analysis::{Database, Diagnostic, DiagnosticCode, FileId, Severity, TextRange, TextSize};
 
 use super::pretty_json::PrettyJson;
 use crate::source::SourceText;
@@ -36,14 +36,24 @@ impl Files {
         let (mut errors, mut warnings) = (0, 0);
         let mut written = Ok(());
         for (id, name, decode_error) in &self.files {
-            let mut found: Vec<Diagnostic> = decode_error.iter().cloned().collect();
-            found.extend(self.db.diagnostics(*id));
-            errors += found.iter().filter(|d| d.severity == Severity::Error).count();
-            warnings += found.iter().filter(|d| d.severity == Severity::Warning).count();
+            let sorted = self.db.sorted_diagnostics(*id);
+            // The decoding problem first, then the file's diagnostics in order; copied only
+            // if shown.
+            let all = decode_error
+                .iter()
+                .map(|d| (d, TextSize::from(0)))
+                .chain(sorted.iter().flat_map(|s| s.iter()));
+            for (d, _) in all.clone() {
+                match d.severity {
+                    Severity::Error => errors += 1,
+                    Severity::Warning => warnings += 1,
+                    Severity::Information | Severity::Hint => {}
+                }
+            }
             if written.is_err() {
                 continue;
             }
-            hsir_analysis::cap_shown(&mut found);
+            let found = hsir_analysis::cap_shown(all);
             let text = shown_text(self.db.text(*id).unwrap_or_default(), &found);
             written = write(Checked { name, text, diagnostics: &found });
         }
