@@ -651,6 +651,7 @@ impl Database {
         let release = total > self.detail_budget;
         let generation = self.symbols_generation + 1;
         let lints = self.lints;
+        let config = &self.config;
         let revisions = AtomicU64::new(self.revisions);
         let (lowered, checked, released) =
             (AtomicU64::new(0), AtomicU64::new(0), std::sync::atomic::AtomicUsize::new(0));
@@ -765,6 +766,9 @@ impl Database {
                         // Generation 0 is no table's: unless settled below, the ordinary pass
                         // compares the lookups with the whole table.
                         check_slot(slot, text, lints, lookup, 0);
+                        // What the output will read, made here on every core (a later check
+                        // of the item, if its lookups change, makes it again).
+                        slot.reported = Some(reported_of(slot, config));
                         checked.fetch_add(1, Ordering::Relaxed);
                         if settled {
                             if let Some(c) = slot.checked.as_mut() {
@@ -1029,14 +1033,10 @@ impl Database {
         apply_config(config, &mut outside);
         let mut items = Vec::with_capacity(data.slots.len());
         for slot in &mut data.slots {
-            let reported = slot.reported.get_or_insert_with(|| {
-                let lowered = slot.summary.iter().flat_map(|l| l.diagnostics.iter());
-                let checked = slot.checked.iter().flat_map(|c| c.diagnostics.iter());
-                let mut all: Vec<Diagnostic> = lowered.chain(checked).cloned().collect();
-                apply_config(config, &mut all);
-                all.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
-                all.into()
-            });
+            if slot.reported.is_none() {
+                slot.reported = Some(reported_of(slot, config));
+            }
+            let Some(reported) = &slot.reported else { continue };
             if !reported.is_empty() {
                 items.push((slot.start, reported.clone()));
             }
@@ -1092,6 +1092,17 @@ pub struct Reported {
     pub outside: Vec<Diagnostic>,
     /// Each item with something to report: its start, and its diagnostics relative to it.
     pub items: Vec<(TextSize, Arc<[Diagnostic]>)>,
+}
+
+/// Everything reported for a lowered and checked item, relative to it, with the configured
+/// severities, in order.
+fn reported_of(slot: &Slot, config: &Config) -> Arc<[Diagnostic]> {
+    let lowered = slot.summary.iter().flat_map(|l| l.diagnostics.iter());
+    let checked = slot.checked.iter().flat_map(|c| c.diagnostics.iter());
+    let mut all: Vec<Diagnostic> = lowered.chain(checked).cloned().collect();
+    apply_config(config, &mut all);
+    all.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
+    all.into()
 }
 
 /// Applies severity overrides; drops the codes turned off.
