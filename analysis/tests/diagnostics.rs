@@ -29,8 +29,9 @@ fn diagnose(bytes: &[u8]) -> (String, Vec<hsir_analysis::Diagnostic>) {
     let mut diagnostics: Vec<_> = decode_error.into_iter().collect();
     diagnostics.extend(hsir_analysis::check(&parse));
     // As `hsir check` and the server show them.
-    hsir_analysis::cap_shown(&mut diagnostics);
-    (parse.tree().text().to_string(), diagnostics)
+    let at_start = hsir_analysis::TextSize::from(0);
+    let shown = hsir_analysis::cap_shown(diagnostics.iter().map(|d| (d, at_start)));
+    (parse.tree().text().to_string(), shown)
 }
 
 #[test]
