@@ -125,7 +125,9 @@ struct Slot {
     /// A hash of the item's text and of the syntax errors its parse put inside it: a parse
     /// error of one item can land in the next (an op missing its signature is reported at the
     /// next token), so the same text may carry different errors after an edit before it.
-    hash: u64,
+    /// `None` until needed for an item of a piece (`Split`), whose parse put no error in it:
+    /// its key is then its text's alone (`text_key`), which a cold check never needs.
+    hash: Option<u64>,
     /// Whether a syntax error starts at the item's first byte, which a previous item's parse
     /// may have put there.
     error_at_start: bool,
@@ -156,7 +158,7 @@ impl Slot {
             len,
             syntax: Some(syntax),
             case,
-            hash: 0,
+            hash: None,
             error_at_start: false,
             revision: 0,
             summary: None,
@@ -274,8 +276,7 @@ fn cases(parse: &Parse, items: &[Op<'_>]) -> Vec<u32> {
 /// The key of an item (`Slot::hash`) at `range` of `parse`, and whether a syntax error starts
 /// at its start.
 fn item_key(parse: &Parse, range: TextRange) -> (u64, bool) {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    parse.tree().text()[range].hash(&mut hasher);
+    let mut hasher = text_key(&parse.tree().text()[range]);
     let errors = parse.errors();
     let first = errors.partition_point(|e| e.range.start() < range.start());
     let mut at_start = false;
@@ -286,6 +287,13 @@ fn item_key(parse: &Parse, range: TextRange) -> (u64, bool) {
         }
     }
     (hasher.finish(), at_start)
+}
+
+/// The key of an item's text (`item_key` goes on with its errors, if it has any).
+fn text_key(text: &str) -> std::collections::hash_map::DefaultHasher {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher
 }
 
 /// The default detail budget: items with up to this much text in all keep their syntax,
@@ -465,7 +473,10 @@ impl Database {
         let mut old: HashMap<u64, Vec<Slot>> = HashMap::new();
         if let Some(data) = self.files.remove(&file) {
             for slot in data.slots {
-                old.entry(slot.hash).or_default().push(slot);
+                let key = slot.hash.unwrap_or_else(|| {
+                    text_key(&data.text[TextRange::at(slot.start, slot.len)]).finish()
+                });
+                old.entry(key).or_default().push(slot);
             }
         }
         let items = crate::items(&parse);
@@ -479,7 +490,7 @@ impl Database {
             let slot_node = op.syntax().index();
             let syntax = (parse.clone(), slot_node);
             let mut slot = Slot::new(range.start(), range.len(), syntax, case);
-            slot.hash = hash;
+            slot.hash = Some(hash);
             slot.error_at_start = error_at_start;
             match old.get_mut(&hash).and_then(|v| v.pop()) {
                 // The same text: its summary, checks and detail (with its own parse) hold.
@@ -573,7 +584,7 @@ impl Database {
                 slot.len = new_len;
                 let (hash, error_at_start) = item_key(&parse, TextRange::up_to(new_len));
                 slot.syntax = Some((Arc::new(parse), node));
-                slot.hash = hash;
+                slot.hash = Some(hash);
                 slot.error_at_start = error_at_start;
                 slot.revision = revision;
                 if let Some(summary) = slot.summary.take() {
@@ -1462,8 +1473,9 @@ fn piece_items(text: &str, range: TextRange, revisions: &AtomicU64) -> Option<Pi
         let local = op.syntax().text_range();
         covered.push(local);
         let syntax = (parse.clone(), op.syntax().index());
+        // The piece parsed without errors: the item's key is its text's, made if an edit
+        // ever needs it (`Slot::hash`).
         let mut slot = Slot::new(range.start() + local.start(), local.len(), syntax, 0);
-        (slot.hash, slot.error_at_start) = item_key(&parse, local);
         slot.revision = revisions.fetch_add(1, Ordering::Relaxed) + 1;
         slots.push(slot);
     }

@@ -267,3 +267,26 @@ fn files_that_call_each_other_report_the_same_in_pieces() {
     assert_eq!(whole[0], "[]", "file 0 is clean");
     assert_ne!(whole[2], "[]", "file 2 has its error");
 }
+
+/// A file read in pieces, then given a new text that changes one function: only that function
+/// is lowered again, the others keep what they had (their keys, made from their text when the
+/// new text comes, match the new parse's).
+#[test]
+fn a_new_text_after_pieces_lowers_only_what_changed() {
+    let text = generated(40, 7);
+    let mut db = Database::new();
+    db.set_split(Split::Always(1));
+    db.set_threads(Threads::Exactly(2));
+    db.set_text(FileId(0), text.clone());
+    let before = format!("{:#?}", db.diagnostics(FileId(0)));
+    let first = db.counters();
+    assert!(first.piece_parses >= 2, "parsed in pieces: {first:?}");
+    let changed = text.replacen("%s = arith.addi %x#0, %x#1", "%s = arith.addi %x#1, %x#0", 1);
+    assert_ne!(changed, text);
+    db.set_text(FileId(0), changed);
+    let after = format!("{:#?}", db.diagnostics(FileId(0)));
+    let second = db.counters();
+    assert_eq!(second.file_parses, first.file_parses + 1, "the new text is parsed whole");
+    assert_eq!(second.lowerings, first.lowerings + 1, "one function lowered again");
+    assert_eq!(before, after, "the change reports nothing new");
+}
