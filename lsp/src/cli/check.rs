@@ -101,6 +101,9 @@ pub fn run(paths: &[PathBuf], format: Format, severity: &[String]) -> u8 {
     let Ok(config) = severity_config(severity) else {
         return super::EXIT_USAGE_OR_IO;
     };
+    // A large check runs again with the allocator tuned for it, before it reads or writes.
+    let input_bytes = paths.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len());
+    crate::memory::rerun_tuned_for_batch(input_bytes.sum());
     let mut io_failed = false;
     let mut loaded: Vec<SourceText> = Vec::new();
     for path in paths {
