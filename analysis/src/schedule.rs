@@ -51,15 +51,18 @@ impl Plan {
             Threads::Exactly(n) => (n.max(1), 1),
         };
         // Several chunks per thread, so that a thread that drew large items is not left alone
-        // at the end.
-        let target = (total / (threads * 8)).clamp(min, CHUNK_MAX);
+        // at the end; and smaller ones towards the end (a quarter of each thread's share of
+        // what is left), so that the threads finish together.
         let mut chunks = Vec::new();
-        let (mut start, mut size) = (0, 0);
+        let (mut start, mut size, mut left) = (0, 0, total);
+        let mut target = (total / (threads * 8)).clamp(min, CHUNK_MAX);
         for (i, &s) in sizes.iter().enumerate() {
             size += s;
             if size >= target {
                 chunks.push(start..i + 1);
+                left -= size;
                 (start, size) = (i + 1, 0);
+                target = target.min((left / (threads * 4)).max(min));
             }
         }
         if start < sizes.len() {
@@ -213,6 +216,18 @@ mod tests {
         let plan = Plan::new(&[100, 200, 300], Threads::Exactly(2));
         assert_eq!((plan.threads, plan.chunks.len()), (2, 3));
         assert!(Plan::new(&[], Threads::Exactly(4)).chunks.is_empty());
+    }
+
+    /// Chunks shrink towards the end, down to single items, so that no thread is left with a
+    /// large last chunk while the others wait.
+    #[test]
+    fn chunks_shrink_towards_the_end() {
+        let sizes = vec![1000; 1000];
+        let plan = Plan::new(&sizes, Threads::Exactly(2));
+        let lens: Vec<usize> = plan.chunks.iter().map(|c| c.len()).collect();
+        assert!(lens.windows(2).all(|w| w[0] >= w[1]), "{lens:?}");
+        assert_eq!(lens[0], 63, "a sixteenth of the work first: {lens:?}");
+        assert_eq!(lens.last(), Some(&1), "{lens:?}");
     }
 
     /// The second stage of a chunk sees every earlier chunk merged, whatever the threads do.
