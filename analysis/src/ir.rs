@@ -11,7 +11,9 @@ use std::borrow::Cow;
 use std::hash::BuildHasher;
 
 use hsir_parser::ast::{self, AstNode};
-use hsir_parser::{SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
+use hsir_parser::{
+    SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken, SyntaxTree, TextRange, TextSize,
+};
 
 use crate::ops::{Dialect, OpKind};
 use crate::types::{self, Type};
@@ -423,7 +425,8 @@ pub(crate) fn lower_noting_types(op: ast::Op<'_>, typed: &mut Vec<u32>) -> Item 
         item: Item::default(),
         scopes: Vec::new(),
         region_args: Vec::new(),
-        stack: Vec::new(),
+        frames: Vec::new(),
+        region_nodes: Vec::new(),
         spare: Vec::new(),
     };
     // The arrays' sizes, known from the tree in advance, so that they grow once.
@@ -573,10 +576,22 @@ struct Lowerer {
     /// `%x : T` in the parentheses of a region-holding op of another dialect whose entry block
     /// has no label (`kanagawa.method @f(%a: i32)`, `kanagawa.sblock (%x : i32 = %outer)`).
     region_args: Vec<(String, TextRange, Option<Type>)>,
-    /// `parts`' stack of nodes to read (preorder positions), kept to reuse its memory.
-    stack: Vec<(u32, Container)>,
+    /// `parts`' stack of the groups open around its position, kept to reuse its memory.
+    frames: Vec<(u32, Container, Filter)>,
+    /// The regions of the ops being lowered (preorder positions of `REGION` nodes): each op's
+    /// run, pushed by `parts`, is taken off when its regions are lowered.
+    region_nodes: Vec<u32>,
     /// Scopes to reuse (empty), so that an isolated op's scope does not grow from nothing.
     spare: Vec<Scope>,
+}
+
+/// Which children of a group `Lowerer::parts` reads; the others it steps over.
+#[derive(Clone, Copy)]
+enum Filter {
+    All,
+    AttrEntries,
+    FuncAttributes,
+    NotTypes,
 }
 
 /// The first token of `kind` below `node`, in text order, trivia left out.
@@ -805,12 +820,16 @@ impl Lowerer {
         }
         self.item.ops[id as usize].results = Span::to(results_start, self.item.arrays.ids.len());
 
-        let regions = op.regions();
         // An entry block with a label names its own arguments (`scf.reduce(%v : f32) {
         // ^bb0(%l: f32, %r: f32): ...`), so `%v : f32` there is an operand.
-        let entry_labelled =
-            regions.first().and_then(|r| r.blocks().next()).is_some_and(|b| b.label().is_some());
-        self.parts(op, id, holds_regions && signature_node.is_none() && !entry_labelled);
+        let entry_labelled = || {
+            let regions = op.regions();
+            regions.first().and_then(|r| r.blocks().next()).is_some_and(|b| b.label().is_some())
+        };
+        let binds = holds_regions && signature_node.is_none() && !entry_labelled();
+        let regions_start = self.region_nodes.len();
+        self.parts(syntax, id, binds);
+        let regions_end = self.region_nodes.len();
         let region_args = std::mem::take(&mut self.region_args);
 
         let is_isolated = isolated(name, signature_node.is_some());
@@ -819,11 +838,20 @@ impl Lowerer {
             self.scopes.push(scope);
         }
         // Only an op that holds regions needs to know their kind.
-        let kind = if regions.is_empty() { enclosing } else { region_kind(name, kind, enclosing) };
+        let kind = if regions_start == regions_end {
+            enclosing
+        } else {
+            region_kind(name, kind, enclosing)
+        };
         let mut first_region = true;
         let mut entry_block_of_first = None;
         let mut region_ids = Vec::new();
-        for region_node in regions {
+        for at in regions_start..regions_end {
+            let Some(region_node) =
+                syntax.tree().node_at(self.region_nodes[at]).and_then(ast::Region::cast)
+            else {
+                continue;
+            };
             let rid = self.item.regions.len() as RegionId;
             self.item.regions.push(RegionData {
                 owner: id,
@@ -872,9 +900,10 @@ impl Lowerer {
             }
             first_region = false;
         }
-        let regions_start = self.item.arrays.ids.len();
+        self.region_nodes.truncate(regions_start);
+        let ids_start = self.item.arrays.ids.len();
         self.item.arrays.ids.extend(region_ids);
-        self.item.ops[id as usize].regions = Span::to(regions_start, self.item.arrays.ids.len());
+        self.item.ops[id as usize].regions = Span::to(ids_start, self.item.arrays.ids.len());
         if let Some(sig) = signature_node {
             let signature = self.signature(sig, entry_block_of_first);
             self.item.ops[id as usize].signature = Some(Box::new(signature));
@@ -1056,8 +1085,16 @@ impl Lowerer {
         })
     }
 
-    /// Operands, types, attributes and the other written parts of `op` (not its regions).
-    fn parts(&mut self, op: ast::Op<'_>, id: OpId, region_args: bool) {
+    /// Operands, types, attributes and the other written parts of `op` (not its regions), and
+    /// the regions it holds: the `REGION` nodes below it outside other regions, in text order
+    /// (what `ast::Op::regions` finds), pushed on `region_nodes`.
+    ///
+    /// One walk over the op's nodes in preorder (`index + 1 .. subtree_end`). A node read whole
+    /// (an operand, a type list, an attribute entry) or left out is stepped over with its
+    /// subtree, in which only regions are looked for; a group's children are read with the
+    /// group's container, kept on a stack of the groups open around the position. The op's own
+    /// tokens (its bare words and symbols) are read between its direct children.
+    fn parts(&mut self, syntax: SyntaxNode<'_>, id: OpId, region_args: bool) {
         let mut after_arrow = false;
         let operands_start = self.item.arrays.ids.len();
         let attrs_start = self.item.arrays.attrs.len();
@@ -1066,119 +1103,87 @@ impl Lowerer {
         let words_start = self.item.arrays.words.len();
         let mut types_after = Vec::new();
         let types_start = self.item.arrays.types.len();
-        let tree = op.syntax().tree();
+        let tree = syntax.tree();
         // The region the op's operands are used in: the same for all of them.
         let use_region =
             self.item.ops[id as usize].block.map(|b| self.item.blocks[b as usize].region);
-        // The nodes left to read, last first, by preorder position; kept between ops.
-        let mut stack = std::mem::take(&mut self.stack);
-        stack.clear();
-        // The op's child nodes, to read below, and its bare words and symbols, in one walk.
-        for element in op.syntax().grammar_children() {
-            let token = match element {
-                SyntaxElement::Node(n) => {
-                    stack.push((n.index(), Container::Plain));
-                    continue;
-                }
-                SyntaxElement::Token(token) => token,
-            };
-            match token.kind() {
-                SyntaxKind::IDENT => {
-                    let w = (token.text().to_string(), self.rel(token.text_range()));
-                    self.item.arrays.words.push(w);
-                }
-                SyntaxKind::AT_ID if self.item.ops[id as usize].symbol.is_none() => {
-                    self.item.ops[id as usize].symbol =
-                        Some((token.text().to_string(), self.rel(token.text_range())));
-                }
-                _ => {}
+        // The groups open around the position: where each ends and what its parent read with;
+        // kept between ops.
+        let mut frames = std::mem::take(&mut self.frames);
+        frames.clear();
+        // The first `@symbol` among the op's own tokens comes before any in its parts.
+        let mut symbol = None;
+        let mut nested_symbol = None;
+        let mut broken = false;
+        let end = syntax.subtree_end();
+        // The innermost open group: where it ends, and how its children are read.
+        let mut group_end = end;
+        let mut container = Container::Plain;
+        let mut filter = Filter::All;
+        // The op's own tokens not read yet start at `tok`.
+        let own_tokens = syntax.grammar_token_span();
+        let mut tok = own_tokens.start;
+        let mut i = syntax.index() + 1;
+        while i < end {
+            while i >= group_end {
+                let Some(frame) = frames.pop() else { break };
+                (group_end, container, filter) = frame;
             }
-        }
-        stack.reverse();
-        while let Some((index, container)) = stack.pop() {
-            let Some(node) = tree.node_at(index) else { continue };
+            let Some(node) = tree.node_at(i) else { break };
             let kind = node.kind();
+            let next = node.subtree_end();
+            if frames.is_empty() {
+                // A direct child of the op: the op's tokens before it are its own.
+                let span = node.grammar_token_span();
+                self.own_tokens(tree, tok..span.start.max(tok), &mut symbol);
+                tok = tok.max(span.end);
+            }
+            if kind == SyntaxKind::REGION {
+                self.region_nodes.push(i);
+                i = next;
+                continue;
+            }
+            let read = match filter {
+                Filter::All => true,
+                Filter::AttrEntries => kind == SyntaxKind::ATTR_ENTRY,
+                Filter::FuncAttributes => kind == SyntaxKind::FUNC_ATTRIBUTES,
+                Filter::NotTypes => kind != SyntaxKind::TYPE,
+            };
+            if !read {
+                self.regions_below(tree, i, next);
+                i = next;
+                continue;
+            }
             let closer = match kind {
                 SyntaxKind::BRACKET_GROUP => Some(SyntaxKind::R_BRACK),
                 SyntaxKind::PAREN_GROUP | SyntaxKind::KEYWORD_GROUP => Some(SyntaxKind::R_PAREN),
                 SyntaxKind::ATTR_DICT => Some(SyntaxKind::R_BRACE),
                 _ => None,
             };
-            let unclosed =
-                closer.is_some_and(|c| node.last_grammar_token().is_none_or(|t| t.kind() != c));
+            let unclosed = closer.is_some_and(|c| {
+                let span = node.grammar_token_span();
+                span.is_empty() || tree.grammar_token_kind(span.end - 1) != c
+            });
             if unclosed || kind == SyntaxKind::ERROR_NODE {
-                self.item.ops[id as usize].broken = true;
+                broken = true;
             }
-            match kind {
-                SyntaxKind::REGION | SyntaxKind::RESULT_LIST | SyntaxKind::OP_NAME => {}
+            // How the node's children are read, if they are.
+            let below = match kind {
+                SyntaxKind::RESULT_LIST | SyntaxKind::OP_NAME => None,
                 SyntaxKind::REGION_ARG => {
                     // A definition in the op's first region; the operand after its `=` is a
                     // use in the enclosing one, read as any other operand.
-                    let Some(token) = ast::RegionArg::cast(node).and_then(|a| a.name()) else {
-                        continue;
-                    };
-                    let range = self.rel(token.text_range());
-                    self.region_args.push((token.text().to_string(), range, None));
-                }
-                SyntaxKind::FUNC_SIGNATURE => {
-                    // Only its `attributes {...}` are the op's; ports are read by `signature`.
-                    for attrs in node.children().filter(|n| n.kind() == SyntaxKind::FUNC_ATTRIBUTES)
-                    {
-                        stack.push((attrs.index(), Container::Plain));
+                    if let Some(token) = ast::RegionArg::cast(node).and_then(|a| a.name()) {
+                        let range = self.rel(token.text_range());
+                        self.region_args.push((token.text().to_string(), range, None));
                     }
+                    None
                 }
+                // Only its `attributes {...}` are the op's; ports are read by `signature`.
+                SyntaxKind::FUNC_SIGNATURE => Some((Container::Plain, Filter::FuncAttributes)),
                 SyntaxKind::OPERAND => {
-                    // Mostly the operand is its one `%x` token, without nodes below it.
-                    let leaf = node.subtree_end() == node.index() + 1;
-                    let first = if leaf { node.first_grammar_token() } else { None };
-                    let token = match first {
-                        Some(t) if t.kind() == SyntaxKind::VALUE_ID => Some(t),
-                        _ => ast::Operand::cast(node).and_then(|o| o.value()),
-                    };
-                    let Some(token) = token else { continue };
-                    if region_args && container == Container::Paren {
-                        let next = node.parent().and_then(|p| {
-                            let mut siblings = p.grammar_children();
-                            siblings.find(|c| {
-                                c.text_range() == node.text_range()
-                                    && c.kind() == SyntaxKind::OPERAND
-                            })?;
-                            siblings.next()
-                        });
-                        let typed = next.and_then(|e| e.into_node()).filter(|n| {
-                            n.kind() == SyntaxKind::TYPE_LIST
-                                && n.first_grammar_token()
-                                    .is_some_and(|t| t.kind() == SyntaxKind::COLON)
-                        });
-                        if let Some(list) = typed {
-                            let ty = list
-                                .children()
-                                .find(|n| n.kind() == SyntaxKind::TYPE)
-                                .map(|t| self.written(t).ty);
-                            self.region_args.push((
-                                token.text().to_string(),
-                                self.rel(token.text_range()),
-                                ty,
-                            ));
-                            continue;
-                        }
-                    }
-                    let uid = self.item.uses.len() as UseId;
-                    let range = token.text_range();
-                    let text = self.intern(&tree.text()[range]);
-                    self.item.uses.push(UseData {
-                        text,
-                        range: self.rel(range),
-                        op: id,
-                        container,
-                        value: None,
-                    });
-                    self.item.arrays.ids.push(uid);
-                    self.scopes
-                        .last_mut()
-                        .expect("a scope is open")
-                        .pending
-                        .push((uid, use_region));
+                    self.operand(node, id, use_region, &container, region_args);
+                    None
                 }
                 SyntaxKind::TYPE_LIST => {
                     for element in node.grammar_children() {
@@ -1203,6 +1208,7 @@ impl Lowerer {
                             _ => {}
                         }
                     }
+                    None
                 }
                 SyntaxKind::ATTR_ENTRY if container == Container::Bracket => {
                     let entry = ast::AttrEntry::cast(node);
@@ -1211,6 +1217,7 @@ impl Lowerer {
                         .and_then(|e| e.value())
                         .map_or(String::new(), |v| v.text().to_string());
                     self.item.arrays.entries.push((key, value));
+                    None
                 }
                 SyntaxKind::ATTR_ENTRY => {
                     let entry = ast::AttrEntry::cast(node);
@@ -1221,17 +1228,10 @@ impl Lowerer {
                     let inline = node.parent().is_some_and(|p| p.kind() == SyntaxKind::OP);
                     let range = self.rel(node.text_range());
                     self.item.arrays.attrs.push(Attribute { key, value, range, inline });
+                    None
                 }
-                SyntaxKind::ATTR_DICT => {
-                    for entry in node.children().filter(|n| n.kind() == SyntaxKind::ATTR_ENTRY) {
-                        stack.push((entry.index(), Container::Plain));
-                    }
-                }
-                SyntaxKind::FUNC_ATTRIBUTES => {
-                    for dict in node.children() {
-                        stack.push((dict.index(), Container::Plain));
-                    }
-                }
+                SyntaxKind::ATTR_DICT => Some((Container::Plain, Filter::AttrEntries)),
+                SyntaxKind::FUNC_ATTRIBUTES => Some((Container::Plain, Filter::All)),
                 SyntaxKind::BRACKET_GROUP => {
                     for token in node.grammar_tokens() {
                         if token.kind() == SyntaxKind::INT {
@@ -1240,59 +1240,55 @@ impl Lowerer {
                             }
                         }
                     }
-                    let before = stack.len();
-                    stack.extend(node.children().map(|n| (n.index(), Container::Bracket)));
-                    stack[before..].reverse();
+                    Some((Container::Bracket, Filter::All))
                 }
-                SyntaxKind::PAREN_GROUP => {
-                    let before = stack.len();
-                    stack.extend(node.children().map(|n| (n.index(), Container::Paren)));
-                    stack[before..].reverse();
-                }
+                SyntaxKind::PAREN_GROUP => Some((Container::Paren, Filter::All)),
                 SyntaxKind::KEYWORD_GROUP => {
-                    let keyword = ast::KeywordGroup::cast(node)
-                        .and_then(|g| g.keyword())
-                        .unwrap_or("")
-                        .to_string();
-                    if keyword == "entryEn" {
-                        continue;
+                    let keyword = ast::KeywordGroup::cast(node).and_then(|g| g.keyword());
+                    match keyword {
+                        Some("entryEn") => None,
+                        _ => Some((
+                            Container::Keyword(keyword.unwrap_or("").to_string()),
+                            Filter::All,
+                        )),
                     }
-                    let before = stack.len();
-                    stack.extend(
-                        node.children().map(|n| (n.index(), Container::Keyword(keyword.clone()))),
-                    );
-                    stack[before..].reverse();
                 }
                 SyntaxKind::SYMBOL_REF => {
-                    if self.item.ops[id as usize].symbol.is_none() {
+                    if nested_symbol.is_none() {
                         if let Some(t) = first_token_below(node, SyntaxKind::AT_ID) {
-                            self.item.ops[id as usize].symbol =
-                                Some((t.text().to_string(), self.rel(t.text_range())));
+                            nested_symbol = Some((t.text().to_string(), self.rel(t.text_range())));
                         }
                     }
+                    None
                 }
                 SyntaxKind::PIPELINE_INPUT_LIST | SyntaxKind::PIPELINE_INPUT => {
-                    let before = stack.len();
-                    stack.extend(
-                        node.children()
-                            .filter(|n| n.kind() != SyntaxKind::TYPE)
-                            .map(|n| (n.index(), container.clone())),
-                    );
-                    stack[before..].reverse();
+                    Some((container.clone(), Filter::NotTypes))
                 }
-                SyntaxKind::PIPELINE_OUTPUT_LIST | SyntaxKind::LOC | SyntaxKind::TYPE => {}
-                _ => {
-                    let before = stack.len();
-                    stack.extend(node.children().map(|n| (n.index(), container.clone())));
-                    stack[before..].reverse();
+                SyntaxKind::PIPELINE_OUTPUT_LIST | SyntaxKind::LOC | SyntaxKind::TYPE => None,
+                _ => Some((container.clone(), Filter::All)),
+            };
+            match below {
+                Some((c, f)) => {
+                    let open = std::mem::replace(&mut container, c);
+                    let open_filter = std::mem::replace(&mut filter, f);
+                    frames.push((group_end, open, open_filter));
+                    group_end = next;
+                    i += 1;
+                }
+                None => {
+                    self.regions_below(tree, i, next);
+                    i = next;
                 }
             }
         }
-        self.stack = stack;
+        self.own_tokens(tree, tok..own_tokens.end.max(tok), &mut symbol);
+        self.frames = frames;
         let arrays = &mut self.item.arrays;
         let types_end = arrays.types.len();
         arrays.types.extend(types_after);
         let data = &mut self.item.ops[id as usize];
+        data.symbol = symbol.or(nested_symbol);
+        data.broken = broken;
         data.operands = Span::to(operands_start, arrays.ids.len());
         data.attrs = Span::to(attrs_start, arrays.attrs.len());
         data.bracket_ints = Span::to(ints_start, arrays.ints.len());
@@ -1300,6 +1296,103 @@ impl Lowerer {
         data.words = Span::to(words_start, arrays.words.len());
         data.types = Span::to(types_start, types_end);
         data.types_after = Span::to(types_end, arrays.types.len());
+    }
+
+    /// The op's own tokens `tokens` (not below a child node): bare words, and its first
+    /// `@symbol` into `symbol` if it has none yet.
+    fn own_tokens(
+        &mut self,
+        tree: &SyntaxTree,
+        tokens: std::ops::Range<u32>,
+        symbol: &mut Option<(String, TextRange)>,
+    ) {
+        for t in tokens {
+            match tree.grammar_token_kind(t) {
+                SyntaxKind::IDENT => {
+                    let range = tree.grammar_token_range(t);
+                    let w = (tree.text()[range].to_string(), self.rel(range));
+                    self.item.arrays.words.push(w);
+                }
+                SyntaxKind::AT_ID if symbol.is_none() => {
+                    let range = tree.grammar_token_range(t);
+                    *symbol = Some((tree.text()[range].to_string(), self.rel(range)));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The regions below node `index` (whose subtree ends at `end`), outside other regions.
+    fn regions_below(&mut self, tree: &SyntaxTree, index: u32, end: u32) {
+        let mut at = index + 1;
+        while at < end {
+            let Some(node) = tree.node_at(at) else { break };
+            if node.kind() == SyntaxKind::REGION {
+                self.region_nodes.push(at);
+                at = node.subtree_end();
+            } else {
+                at += 1;
+            }
+        }
+    }
+
+    /// An operand of op `id`, used in `use_region`, written in `container`; with `region_args`,
+    /// `%x : T` in parentheses is an argument of the op's first region instead.
+    fn operand(
+        &mut self,
+        node: SyntaxNode<'_>,
+        id: OpId,
+        use_region: Option<RegionId>,
+        container: &Container,
+        region_args: bool,
+    ) {
+        let tree = node.tree();
+        // Mostly the operand is its one `%x` token, without nodes below it.
+        let span = node.grammar_token_span();
+        let leaf = node.subtree_end() == node.index() + 1;
+        let range = if leaf
+            && !span.is_empty()
+            && tree.grammar_token_kind(span.start) == SyntaxKind::VALUE_ID
+        {
+            tree.grammar_token_range(span.start)
+        } else {
+            match ast::Operand::cast(node).and_then(|o| o.value()) {
+                Some(token) => token.text_range(),
+                None => return,
+            }
+        };
+        if region_args && *container == Container::Paren {
+            let next = node.parent().and_then(|p| {
+                let mut siblings = p.grammar_children();
+                siblings.find(|c| {
+                    c.text_range() == node.text_range() && c.kind() == SyntaxKind::OPERAND
+                })?;
+                siblings.next()
+            });
+            let typed = next.and_then(|e| e.into_node()).filter(|n| {
+                n.kind() == SyntaxKind::TYPE_LIST
+                    && n.first_grammar_token().is_some_and(|t| t.kind() == SyntaxKind::COLON)
+            });
+            if let Some(list) = typed {
+                let ty = list
+                    .children()
+                    .find(|n| n.kind() == SyntaxKind::TYPE)
+                    .map(|t| self.written(t).ty);
+                self.region_args.push((tree.text()[range].to_string(), self.rel(range), ty));
+                return;
+            }
+        }
+        let uid = self.item.uses.len() as UseId;
+        let text = self.intern(&tree.text()[range]);
+        self.item.uses.push(UseData {
+            text,
+            range: self.rel(range),
+            op: id,
+            container: container.clone(),
+            value: None,
+        });
+        self.item.arrays.ids.push(uid);
+        self.scopes.last_mut().expect("a scope is open").pending.push((uid, use_region));
     }
 
     /// Every value's uses, in text order, as runs of `Arrays::ids`: once all uses are resolved.
