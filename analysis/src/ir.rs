@@ -425,6 +425,8 @@ pub(crate) fn lower_noting_types(op: ast::Op<'_>, typed: &mut Vec<u32>) -> Item 
         item: Item::default(),
         scopes: Vec::new(),
         region_args: Vec::new(),
+        one_token_types: Vec::new(),
+        names: [None; NAME_SLOTS],
         frames: Vec::new(),
         region_nodes: Vec::new(),
         spare: Vec::new(),
@@ -576,6 +578,10 @@ struct Lowerer {
     /// `%x : T` in the parentheses of a region-holding op of another dialect whose entry block
     /// has no label (`kanagawa.method @f(%a: i32)`, `kanagawa.sblock (%x : i32 = %outer)`).
     region_args: Vec<(String, TextRange, Option<Type>)>,
+    /// Types of one token read so far (`written`), by the token's kind and text: a few.
+    one_token_types: Vec<(SyntaxKind, String, Type)>,
+    /// Op names resolved so far (`resolve_name`), by `name_slot`.
+    names: [Option<(&'static str, OpKind)>; NAME_SLOTS],
     /// `parts`' stack of the groups open around its position, kept to reuse its memory.
     frames: Vec<(u32, Container, Filter)>,
     /// The regions of the ops being lowered (preorder positions of `REGION` nodes): each op's
@@ -612,18 +618,78 @@ fn first_token_below<'t>(node: SyntaxNode<'t>, kind: SyntaxKind) -> Option<Synta
 
 const NO_REGION: RegionId = u32::MAX;
 
+/// How many types of one token `Lowerer::written` keeps.
+const MAX_ONE_TOKEN_TYPES: usize = 16;
+
+/// The slots of `Lowerer::names`, a power of two.
+const NAME_SLOTS: usize = 64;
+
+/// The slot of `Lowerer::names` for an op name: from its length and its first and last bytes.
+fn name_slot(name: &str) -> usize {
+    let bytes = name.as_bytes();
+    let (first, last) = (bytes.first().copied().unwrap_or(0), bytes.last().copied().unwrap_or(0));
+    (bytes.len().wrapping_mul(31) ^ usize::from(first).wrapping_mul(7) ^ usize::from(last))
+        & (NAME_SLOTS - 1)
+}
+
+/// The group name and index of a use's text: `%x#1` is `%x` and 1, `%x` is `%x` and 0, and an
+/// index that is not a number is `u32::MAX`.
+fn split_use(text: &str) -> (&str, u32) {
+    let Some(hash) = text.bytes().position(|b| b == b'#') else { return (text, 0) };
+    let (name, digits) = (&text[..hash], &text[hash + 1..]);
+    // Up to nine digits cannot overflow; anything else is read by `parse`.
+    if (1..=9).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()) {
+        let index = digits.bytes().fold(0u32, |n, b| n * 10 + u32::from(b - b'0'));
+        return (name, index);
+    }
+    (name, digits.parse::<u32>().unwrap_or(u32::MAX))
+}
+
 impl Lowerer {
     fn rel(&self, range: TextRange) -> TextRange {
         range.checked_sub(self.base).unwrap_or_default()
     }
 
-    fn written(&self, node: SyntaxNode<'_>) -> Written {
+    /// `OpKind::resolve`, remembering the names it found in `names`.
+    fn resolve_name(&mut self, name: &str) -> Option<(OpKind, &'static str)> {
+        let slot = name_slot(name);
+        if let Some((known, kind)) = self.names[slot] {
+            if known == name {
+                return Some((kind, known));
+            }
+        }
+        let resolved = OpKind::resolve(name);
+        if let Some((kind, known)) = resolved {
+            self.names[slot] = Some((known, kind));
+        }
+        resolved
+    }
+
+    fn written(&mut self, node: SyntaxNode<'_>) -> Written {
+        // A type of one token (`i32`, `none`) is read once per lowering: its type depends on
+        // the token alone, and the problems of the types read here are not kept.
+        let span = node.grammar_token_span();
+        if node.subtree_end() == node.index() + 1 && span.end == span.start + 1 {
+            let tree = node.tree();
+            let kind = tree.grammar_token_kind(span.start);
+            let range = tree.grammar_token_range(span.start);
+            let text = &tree.text()[range];
+            let seen = self.one_token_types.iter().find(|(k, t, _)| *k == kind && t == text);
+            if let Some((_, _, ty)) = seen {
+                return Written { ty: ty.clone(), range: self.rel(range) };
+            }
+            let (ty, range) = types::lower_ranged(node, &mut Vec::new());
+            if self.one_token_types.len() < MAX_ONE_TOKEN_TYPES {
+                self.one_token_types.push((kind, text.to_string(), ty.clone()));
+            }
+            return Written { ty, range: self.rel(range) };
+        }
         let mut problems = Vec::new();
         let (ty, range) = types::lower_ranged(node, &mut problems);
         Written { ty, range: self.rel(range) }
     }
 
-    fn entry(&self, node: SyntaxNode<'_>) -> Option<TypeEntry> {
+    fn entry(&mut self, node: SyntaxNode<'_>) -> Option<TypeEntry> {
         match node.kind() {
             SyntaxKind::TYPE => {
                 if let Some(function) =
@@ -775,7 +841,7 @@ impl Lowerer {
         let generic = name_node
             .and_then(|n| n.first_grammar_token())
             .is_some_and(|t| t.kind() == SyntaxKind::STRING);
-        let resolved = OpKind::resolve(name);
+        let resolved = self.resolve_name(name);
         let kind = resolved.map(|(kind, _)| kind);
         let data = OpData {
             name: resolved.map_or_else(|| Cow::Owned(name.to_string()), |(_, s)| Cow::Borrowed(s)),
@@ -1135,7 +1201,9 @@ impl Lowerer {
             if frames.is_empty() {
                 // A direct child of the op: the op's tokens before it are its own.
                 let span = node.grammar_token_span();
-                self.own_tokens(tree, tok..span.start.max(tok), &mut symbol);
+                if span.start > tok {
+                    self.own_tokens(tree, tok..span.start, &mut symbol);
+                }
                 tok = tok.max(span.end);
             }
             if kind == SyntaxKind::REGION {
@@ -1424,10 +1492,7 @@ impl Lowerer {
     fn resolve(&mut self, scope: &Scope) {
         for &(uid, region) in &scope.pending {
             let text = self.item.str(self.item.uses[uid as usize].text);
-            let (name, index) = match text.split_once('#') {
-                Some((n, i)) => (n, i.parse::<u32>().unwrap_or(u32::MAX)),
-                None => (text, 0),
-            };
+            let (name, index) = split_use(text);
             let hash = rustc_hash::FxBuildHasher.hash_one(name);
             let head = scope.head(hash);
             let mut r = region;
