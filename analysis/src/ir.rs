@@ -676,7 +676,13 @@ impl Lowerer {
             let text = &tree.text()[range];
             let seen = self.one_token_types.iter().find(|(k, t, _)| *k == kind && t == text);
             if let Some((_, _, ty)) = seen {
-                return Written { ty: ty.clone(), range: self.rel(range) };
+                // Most are integers or `none`, copied without a call.
+                let ty = match *ty {
+                    Type::Int { width, signedness } => Type::Int { width, signedness },
+                    Type::None => Type::None,
+                    ref other => other.clone(),
+                };
+                return Written { ty, range: self.rel(range) };
             }
             let (ty, range) = types::lower_ranged(node, &mut Vec::new());
             if self.one_token_types.len() < MAX_ONE_TOKEN_TYPES {
@@ -1218,7 +1224,9 @@ impl Lowerer {
                 Filter::NotTypes => kind != SyntaxKind::TYPE,
             };
             if !read {
-                self.regions_below(tree, i, next);
+                if next > i + 1 {
+                    self.regions_below(tree, i, next);
+                }
                 i = next;
                 continue;
             }
@@ -1344,7 +1352,9 @@ impl Lowerer {
                     i += 1;
                 }
                 None => {
-                    self.regions_below(tree, i, next);
+                    if next > i + 1 {
+                        self.regions_below(tree, i, next);
+                    }
                     i = next;
                 }
             }
