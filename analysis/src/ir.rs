@@ -634,15 +634,22 @@ fn name_slot(name: &str) -> usize {
 
 /// The group name and index of a use's text: `%x#1` is `%x` and 1, `%x` is `%x` and 0, and an
 /// index that is not a number is `u32::MAX`.
-fn split_use(text: &str) -> (&str, u32) {
-    let Some(hash) = text.bytes().position(|b| b == b'#') else { return (text, 0) };
+fn split_use(text: &[u8]) -> (&[u8], u32) {
+    let Some(hash) = text.iter().position(|&b| b == b'#') else { return (text, 0) };
     let (name, digits) = (&text[..hash], &text[hash + 1..]);
     // Up to nine digits cannot overflow; anything else is read by `parse`.
-    if (1..=9).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()) {
-        let index = digits.bytes().fold(0u32, |n, b| n * 10 + u32::from(b - b'0'));
+    if (1..=9).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
+        let index = digits.iter().fold(0u32, |n, &b| n * 10 + u32::from(b - b'0'));
         return (name, index);
     }
-    (name, digits.parse::<u32>().unwrap_or(u32::MAX))
+    // Text after an ASCII `#` is still UTF-8.
+    let index = std::str::from_utf8(digits).ok().and_then(|d| d.parse::<u32>().ok());
+    (name, index.unwrap_or(u32::MAX))
+}
+
+/// The hash of a name's text, by which a scope chains its definitions.
+fn name_hash(name: &[u8]) -> u64 {
+    rustc_hash::FxBuildHasher.hash_one(name)
 }
 
 impl Lowerer {
@@ -673,8 +680,10 @@ impl Lowerer {
             let tree = node.tree();
             let kind = tree.grammar_token_kind(span.start);
             let range = tree.grammar_token_range(span.start);
-            let text = &tree.text()[range];
-            let seen = self.one_token_types.iter().find(|(k, t, _)| *k == kind && t == text);
+            let bytes =
+                &tree.text().as_bytes()[usize::from(range.start())..usize::from(range.end())];
+            let seen =
+                self.one_token_types.iter().find(|(k, t, _)| *k == kind && t.as_bytes() == bytes);
             if let Some((_, _, ty)) = seen {
                 // Most are integers or `none`, copied without a call.
                 let ty = match *ty {
@@ -686,7 +695,7 @@ impl Lowerer {
             }
             let (ty, range) = types::lower_ranged(node, &mut Vec::new());
             if self.one_token_types.len() < MAX_ONE_TOKEN_TYPES {
-                self.one_token_types.push((kind, text.to_string(), ty.clone()));
+                self.one_token_types.push((kind, tree.text()[range].to_string(), ty.clone()));
             }
             return Written { ty, range: self.rel(range) };
         }
@@ -753,13 +762,15 @@ impl Lowerer {
         let scope = self.scopes.last_mut().expect("a scope is open");
         let Item { arrays, name_problems, regions, .. } = &mut self.item;
         let text = |s: Str| &arrays.strings[s.start as usize..(s.start + s.len) as usize];
-        let hash = rustc_hash::FxBuildHasher.hash_one(text(name));
+        let bytes =
+            |s: Str| &arrays.strings.as_bytes()[s.start as usize..(s.start + s.len) as usize];
+        let hash = name_hash(bytes(name));
         let head = scope.head(hash);
         // A name may be defined once per region and its enclosing regions of the scope.
         let mut r = (region != NO_REGION).then_some(region);
         loop {
             let here = r.unwrap_or(NO_REGION);
-            if let Some(d) = scope.find(head, hash, here, |s| text(s) == text(name)) {
+            if let Some(d) = scope.find(head, hash, here, |s| bytes(s) == bytes(name)) {
                 name_problems.push(NameProblem::Redefined {
                     range,
                     name: text(name).to_string(),
@@ -1501,14 +1512,15 @@ impl Lowerer {
     /// Resolves the uses of a closed scope against its definitions.
     fn resolve(&mut self, scope: &Scope) {
         for &(uid, region) in &scope.pending {
-            let text = self.item.str(self.item.uses[uid as usize].text);
-            let (name, index) = split_use(text);
-            let hash = rustc_hash::FxBuildHasher.hash_one(name);
+            let strings = self.item.arrays.strings.as_bytes();
+            let bytes = |s: Str| &strings[s.start as usize..(s.start + s.len) as usize];
+            let (name, index) = split_use(bytes(self.item.uses[uid as usize].text));
+            let hash = name_hash(name);
             let head = scope.head(hash);
             let mut r = region;
             let found = loop {
                 let here = r.unwrap_or(NO_REGION);
-                if let Some(d) = scope.find(head, hash, here, |s| self.item.str(s) == name) {
+                if let Some(d) = scope.find(head, hash, here, |s| bytes(s) == name) {
                     break Some((d.first, d.count));
                 }
                 match r {
