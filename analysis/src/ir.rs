@@ -706,6 +706,10 @@ impl Lowerer {
 
     fn entry(&mut self, node: SyntaxNode<'_>) -> Option<TypeEntry> {
         match node.kind() {
+            // Mostly a type without nodes below it: no function type.
+            SyntaxKind::TYPE if node.subtree_end() == node.index() + 1 => {
+                Some(TypeEntry::One(self.written(node)))
+            }
             SyntaxKind::TYPE => {
                 if let Some(function) =
                     node.children().find(|n| n.kind() == SyntaxKind::FUNCTION_TYPE)
@@ -809,7 +813,8 @@ impl Lowerer {
     ) -> OpId {
         let id = self.item.ops.len() as OpId;
         let syntax = op.syntax();
-        let source = syntax.tree().text();
+        let tree = syntax.tree();
+        let source = tree.text();
         // The op's own children, read once: its name, result lists, signature and whether it
         // holds a region directly.
         let mut name_node = None;
@@ -821,22 +826,29 @@ impl Lowerer {
                 SyntaxKind::OP_NAME if name_node.is_none() => name_node = Some(child),
                 SyntaxKind::RESULT_LIST => {
                     for result in child.children().filter(|n| n.kind() == SyntaxKind::RESULT) {
+                        // The ranges of its first `%x` and its first `N`.
                         let mut value = None;
                         let mut int = None;
-                        for token in result.grammar_tokens() {
-                            match token.kind() {
-                                SyntaxKind::VALUE_ID if value.is_none() => value = Some(token),
-                                SyntaxKind::INT if int.is_none() => int = Some(token),
-                                _ => {}
+                        let mut note = |kind: SyntaxKind, range: TextRange| match kind {
+                            SyntaxKind::VALUE_ID if value.is_none() => value = Some(range),
+                            SyntaxKind::INT if int.is_none() => int = Some(range),
+                            _ => {}
+                        };
+                        if result.subtree_end() == result.index() + 1 {
+                            // Without nodes below it, all its tokens are its own.
+                            for t in result.grammar_token_span() {
+                                note(tree.grammar_token_kind(t), tree.grammar_token_range(t));
+                            }
+                        } else {
+                            for token in result.grammar_tokens() {
+                                note(token.kind(), token.text_range());
                             }
                         }
-                        let Some(token) = value else { continue };
-                        // The range once, and the text from it.
-                        let range = token.text_range();
+                        let Some(range) = value else { continue };
                         let name = self.intern(&source[range]);
                         self.item.arrays.result_groups.push(ResultGroup {
                             name,
-                            count: int.and_then(|t| t.text().parse().ok()).unwrap_or(1),
+                            count: int.and_then(|r| source[r].parse().ok()).unwrap_or(1),
                             range: self.rel(range),
                             explicit_count: int.is_some(),
                         });
@@ -855,9 +867,10 @@ impl Lowerer {
             let text = &source[name_range];
             text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text)
         });
-        let generic = name_node
-            .and_then(|n| n.first_grammar_token())
-            .is_some_and(|t| t.kind() == SyntaxKind::STRING);
+        let generic = name_node.is_some_and(|n| {
+            let span = n.grammar_token_span();
+            !span.is_empty() && tree.grammar_token_kind(span.start) == SyntaxKind::STRING
+        });
         let resolved = self.resolve_name(name);
         let kind = resolved.map(|(kind, _)| kind);
         let data = OpData {
