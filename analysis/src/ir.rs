@@ -1286,27 +1286,43 @@ impl Lowerer {
                     None
                 }
                 SyntaxKind::TYPE_LIST => {
-                    for element in node.grammar_children() {
-                        match element.kind() {
-                            SyntaxKind::ARROW => after_arrow = true,
-                            SyntaxKind::IDENT
-                                if element.into_token().is_some_and(|t| t.text() == "to") =>
-                            {
-                                after_arrow = true
-                            }
-                            SyntaxKind::TYPE | SyntaxKind::BRACKET_TYPE_LIST => {
-                                let Some(entry) = element.into_node().and_then(|n| self.entry(n))
-                                else {
+                    // Its children in text order, as `grammar_children` gives them, read by
+                    // position: the child node at token `t` if one starts there, else `t`.
+                    let span = node.grammar_token_span();
+                    let (mut t, mut child) = (span.start, i + 1);
+                    loop {
+                        if let Some(c) = tree.node_at(child).filter(|_| child < next) {
+                            let c_span = c.grammar_token_span();
+                            if c_span.start == t {
+                                (t, child) = (c_span.end, c.subtree_end());
+                                if !matches!(
+                                    c.kind(),
+                                    SyntaxKind::TYPE | SyntaxKind::BRACKET_TYPE_LIST
+                                ) {
                                     continue;
-                                };
+                                }
+                                let Some(entry) = self.entry(c) else { continue };
                                 if after_arrow {
                                     types_after.push(entry)
                                 } else {
                                     self.item.arrays.types.push(entry)
                                 }
+                                continue;
+                            }
+                        }
+                        if t >= span.end {
+                            break;
+                        }
+                        match tree.grammar_token_kind(t) {
+                            SyntaxKind::ARROW => after_arrow = true,
+                            SyntaxKind::IDENT
+                                if &tree.text()[tree.grammar_token_range(t)] == "to" =>
+                            {
+                                after_arrow = true
                             }
                             _ => {}
                         }
+                        t += 1;
                     }
                     None
                 }
@@ -1387,9 +1403,13 @@ impl Lowerer {
         self.frames = frames;
         let arrays = &mut self.item.arrays;
         let types_end = arrays.types.len();
-        arrays.types.extend(types_after);
+        if !types_after.is_empty() {
+            arrays.types.extend(types_after);
+        }
         let data = &mut self.item.ops[id as usize];
-        data.symbol = symbol.or(nested_symbol);
+        if let Some(symbol) = symbol.or(nested_symbol) {
+            data.symbol = Some(symbol);
+        }
         data.broken = broken;
         data.operands = Span::to(operands_start, arrays.ids.len());
         data.attrs = Span::to(attrs_start, arrays.attrs.len());
