@@ -632,10 +632,16 @@ fn name_slot(name: &str) -> usize {
         & (NAME_SLOTS - 1)
 }
 
-/// The group name and index of a use's text: `%x#1` is `%x` and 1, `%x` is `%x` and 0, and an
-/// index that is not a number is `u32::MAX`.
+/// The group name and index of a use's text (a `VALUE_ID`): `%x#1` is `%x` and 1, `%x` is `%x`
+/// and 0, and an index that is not a number is `u32::MAX`.
 fn split_use(text: &[u8]) -> (&[u8], u32) {
-    let Some(hash) = text.iter().position(|&b| b == b'#') else { return (text, 0) };
+    // A `VALUE_ID` has at most one `#`, right before its trailing digits: look only there.
+    let digits = text.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+    let at = text.len() - digits;
+    if at == 0 || text[at - 1] != b'#' {
+        return (text, 0);
+    }
+    let hash = at - 1;
     let (name, digits) = (&text[..hash], &text[hash + 1..]);
     // Up to nine digits cannot overflow; anything else is read by `parse`.
     if (1..=9).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
@@ -998,7 +1004,9 @@ impl Lowerer {
         }
         self.region_nodes.truncate(regions_start);
         let ids_start = self.item.arrays.ids.len();
-        self.item.arrays.ids.extend(region_ids);
+        if !region_ids.is_empty() {
+            self.item.arrays.ids.extend(region_ids);
+        }
         self.item.ops[id as usize].regions = Span::to(ids_start, self.item.arrays.ids.len());
         if let Some(sig) = signature_node {
             let signature = self.signature(sig, entry_block_of_first);
@@ -1654,5 +1662,23 @@ fn function_results(text: &str) -> Vec<&str> {
             out
         }
         None => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_use_splits_into_its_group_name_and_index() {
+        assert_eq!(split_use(b"%x"), (&b"%x"[..], 0));
+        assert_eq!(split_use(b"%0"), (&b"%0"[..], 0));
+        assert_eq!(split_use(b"%trueResult_10"), (&b"%trueResult_10"[..], 0));
+        assert_eq!(split_use(b"%x#1"), (&b"%x"[..], 1));
+        assert_eq!(split_use(b"%12#34"), (&b"%12"[..], 34));
+        assert_eq!(split_use(b"%x#4294967295"), (&b"%x"[..], u32::MAX));
+        // Past `u32`, or no digits: not an index.
+        assert_eq!(split_use(b"%x#4294967296"), (&b"%x"[..], u32::MAX));
+        assert_eq!(split_use(b"%x#"), (&b"%x"[..], u32::MAX));
     }
 }
