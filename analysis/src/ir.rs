@@ -11,7 +11,9 @@ use std::borrow::Cow;
 use std::hash::BuildHasher;
 
 use hsir_parser::ast::{self, AstNode};
-use hsir_parser::{SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
+use hsir_parser::{
+    SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken, SyntaxTree, TextRange, TextSize,
+};
 
 use crate::ops::{Dialect, OpKind};
 use crate::types::{self, Type};
@@ -423,7 +425,10 @@ pub(crate) fn lower_noting_types(op: ast::Op<'_>, typed: &mut Vec<u32>) -> Item 
         item: Item::default(),
         scopes: Vec::new(),
         region_args: Vec::new(),
-        stack: Vec::new(),
+        one_token_types: Vec::new(),
+        names: [None; NAME_SLOTS],
+        frames: Vec::new(),
+        region_nodes: Vec::new(),
         spare: Vec::new(),
     };
     // The arrays' sizes, known from the tree in advance, so that they grow once.
@@ -573,10 +578,26 @@ struct Lowerer {
     /// `%x : T` in the parentheses of a region-holding op of another dialect whose entry block
     /// has no label (`kanagawa.method @f(%a: i32)`, `kanagawa.sblock (%x : i32 = %outer)`).
     region_args: Vec<(String, TextRange, Option<Type>)>,
-    /// `parts`' stack of nodes to read (preorder positions), kept to reuse its memory.
-    stack: Vec<(u32, Container)>,
+    /// Types of one token read so far (`written`), by the token's kind and text: a few.
+    one_token_types: Vec<(SyntaxKind, String, Type)>,
+    /// Op names resolved so far (`resolve_name`), by `name_slot`.
+    names: [Option<(&'static str, OpKind)>; NAME_SLOTS],
+    /// `parts`' stack of the groups open around its position, kept to reuse its memory.
+    frames: Vec<(u32, Container, Filter)>,
+    /// The regions of the ops being lowered (preorder positions of `REGION` nodes): each op's
+    /// run, pushed by `parts`, is taken off when its regions are lowered.
+    region_nodes: Vec<u32>,
     /// Scopes to reuse (empty), so that an isolated op's scope does not grow from nothing.
     spare: Vec<Scope>,
+}
+
+/// Which children of a group `Lowerer::parts` reads; the others it steps over.
+#[derive(Clone, Copy)]
+enum Filter {
+    All,
+    AttrEntries,
+    FuncAttributes,
+    NotTypes,
 }
 
 /// The first token of `kind` below `node`, in text order, trivia left out.
@@ -597,19 +618,104 @@ fn first_token_below<'t>(node: SyntaxNode<'t>, kind: SyntaxKind) -> Option<Synta
 
 const NO_REGION: RegionId = u32::MAX;
 
+/// How many types of one token `Lowerer::written` keeps.
+const MAX_ONE_TOKEN_TYPES: usize = 16;
+
+/// The slots of `Lowerer::names`, a power of two.
+const NAME_SLOTS: usize = 64;
+
+/// The slot of `Lowerer::names` for an op name: from its length and its first and last bytes.
+fn name_slot(name: &str) -> usize {
+    let bytes = name.as_bytes();
+    let (first, last) = (bytes.first().copied().unwrap_or(0), bytes.last().copied().unwrap_or(0));
+    (bytes.len().wrapping_mul(31) ^ usize::from(first).wrapping_mul(7) ^ usize::from(last))
+        & (NAME_SLOTS - 1)
+}
+
+/// The group name and index of a use's text (a `VALUE_ID`): `%x#1` is `%x` and 1, `%x` is `%x`
+/// and 0, and an index that is not a number is `u32::MAX`.
+fn split_use(text: &[u8]) -> (&[u8], u32) {
+    // A `VALUE_ID` has at most one `#`, right before its trailing digits: look only there.
+    let digits = text.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+    let at = text.len() - digits;
+    if at == 0 || text[at - 1] != b'#' {
+        return (text, 0);
+    }
+    let hash = at - 1;
+    let (name, digits) = (&text[..hash], &text[hash + 1..]);
+    // Up to nine digits cannot overflow; anything else is read by `parse`.
+    if (1..=9).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
+        let index = digits.iter().fold(0u32, |n, &b| n * 10 + u32::from(b - b'0'));
+        return (name, index);
+    }
+    // Text after an ASCII `#` is still UTF-8.
+    let index = std::str::from_utf8(digits).ok().and_then(|d| d.parse::<u32>().ok());
+    (name, index.unwrap_or(u32::MAX))
+}
+
+/// The hash of a name's text, by which a scope chains its definitions.
+fn name_hash(name: &[u8]) -> u64 {
+    rustc_hash::FxBuildHasher.hash_one(name)
+}
+
 impl Lowerer {
     fn rel(&self, range: TextRange) -> TextRange {
         range.checked_sub(self.base).unwrap_or_default()
     }
 
-    fn written(&self, node: SyntaxNode<'_>) -> Written {
+    /// `OpKind::resolve`, remembering the names it found in `names`.
+    fn resolve_name(&mut self, name: &str) -> Option<(OpKind, &'static str)> {
+        let slot = name_slot(name);
+        if let Some((known, kind)) = self.names[slot] {
+            if known == name {
+                return Some((kind, known));
+            }
+        }
+        let resolved = OpKind::resolve(name);
+        if let Some((kind, known)) = resolved {
+            self.names[slot] = Some((known, kind));
+        }
+        resolved
+    }
+
+    fn written(&mut self, node: SyntaxNode<'_>) -> Written {
+        // A type of one token (`i32`, `none`) is read once per lowering: its type depends on
+        // the token alone, and the problems of the types read here are not kept.
+        let span = node.grammar_token_span();
+        if node.subtree_end() == node.index() + 1 && span.end == span.start + 1 {
+            let tree = node.tree();
+            let kind = tree.grammar_token_kind(span.start);
+            let range = tree.grammar_token_range(span.start);
+            let bytes =
+                &tree.text().as_bytes()[usize::from(range.start())..usize::from(range.end())];
+            let seen =
+                self.one_token_types.iter().find(|(k, t, _)| *k == kind && t.as_bytes() == bytes);
+            if let Some((_, _, ty)) = seen {
+                // Most are integers or `none`, copied without a call.
+                let ty = match *ty {
+                    Type::Int { width, signedness } => Type::Int { width, signedness },
+                    Type::None => Type::None,
+                    ref other => other.clone(),
+                };
+                return Written { ty, range: self.rel(range) };
+            }
+            let (ty, range) = types::lower_ranged(node, &mut Vec::new());
+            if self.one_token_types.len() < MAX_ONE_TOKEN_TYPES {
+                self.one_token_types.push((kind, tree.text()[range].to_string(), ty.clone()));
+            }
+            return Written { ty, range: self.rel(range) };
+        }
         let mut problems = Vec::new();
         let (ty, range) = types::lower_ranged(node, &mut problems);
         Written { ty, range: self.rel(range) }
     }
 
-    fn entry(&self, node: SyntaxNode<'_>) -> Option<TypeEntry> {
+    fn entry(&mut self, node: SyntaxNode<'_>) -> Option<TypeEntry> {
         match node.kind() {
+            // Mostly a type without nodes below it: no function type.
+            SyntaxKind::TYPE if node.subtree_end() == node.index() + 1 => {
+                Some(TypeEntry::One(self.written(node)))
+            }
             SyntaxKind::TYPE => {
                 if let Some(function) =
                     node.children().find(|n| n.kind() == SyntaxKind::FUNCTION_TYPE)
@@ -666,13 +772,15 @@ impl Lowerer {
         let scope = self.scopes.last_mut().expect("a scope is open");
         let Item { arrays, name_problems, regions, .. } = &mut self.item;
         let text = |s: Str| &arrays.strings[s.start as usize..(s.start + s.len) as usize];
-        let hash = rustc_hash::FxBuildHasher.hash_one(text(name));
+        let bytes =
+            |s: Str| &arrays.strings.as_bytes()[s.start as usize..(s.start + s.len) as usize];
+        let hash = name_hash(bytes(name));
         let head = scope.head(hash);
         // A name may be defined once per region and its enclosing regions of the scope.
         let mut r = (region != NO_REGION).then_some(region);
         loop {
             let here = r.unwrap_or(NO_REGION);
-            if let Some(d) = scope.find(head, hash, here, |s| text(s) == text(name)) {
+            if let Some(d) = scope.find(head, hash, here, |s| bytes(s) == bytes(name)) {
                 name_problems.push(NameProblem::Redefined {
                     range,
                     name: text(name).to_string(),
@@ -711,7 +819,8 @@ impl Lowerer {
     ) -> OpId {
         let id = self.item.ops.len() as OpId;
         let syntax = op.syntax();
-        let source = syntax.tree().text();
+        let tree = syntax.tree();
+        let source = tree.text();
         // The op's own children, read once: its name, result lists, signature and whether it
         // holds a region directly.
         let mut name_node = None;
@@ -723,22 +832,29 @@ impl Lowerer {
                 SyntaxKind::OP_NAME if name_node.is_none() => name_node = Some(child),
                 SyntaxKind::RESULT_LIST => {
                     for result in child.children().filter(|n| n.kind() == SyntaxKind::RESULT) {
+                        // The ranges of its first `%x` and its first `N`.
                         let mut value = None;
                         let mut int = None;
-                        for token in result.grammar_tokens() {
-                            match token.kind() {
-                                SyntaxKind::VALUE_ID if value.is_none() => value = Some(token),
-                                SyntaxKind::INT if int.is_none() => int = Some(token),
-                                _ => {}
+                        let mut note = |kind: SyntaxKind, range: TextRange| match kind {
+                            SyntaxKind::VALUE_ID if value.is_none() => value = Some(range),
+                            SyntaxKind::INT if int.is_none() => int = Some(range),
+                            _ => {}
+                        };
+                        if result.subtree_end() == result.index() + 1 {
+                            // Without nodes below it, all its tokens are its own.
+                            for t in result.grammar_token_span() {
+                                note(tree.grammar_token_kind(t), tree.grammar_token_range(t));
+                            }
+                        } else {
+                            for token in result.grammar_tokens() {
+                                note(token.kind(), token.text_range());
                             }
                         }
-                        let Some(token) = value else { continue };
-                        // The range once, and the text from it.
-                        let range = token.text_range();
+                        let Some(range) = value else { continue };
                         let name = self.intern(&source[range]);
                         self.item.arrays.result_groups.push(ResultGroup {
                             name,
-                            count: int.and_then(|t| t.text().parse().ok()).unwrap_or(1),
+                            count: int.and_then(|r| source[r].parse().ok()).unwrap_or(1),
                             range: self.rel(range),
                             explicit_count: int.is_some(),
                         });
@@ -757,10 +873,11 @@ impl Lowerer {
             let text = &source[name_range];
             text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text)
         });
-        let generic = name_node
-            .and_then(|n| n.first_grammar_token())
-            .is_some_and(|t| t.kind() == SyntaxKind::STRING);
-        let resolved = OpKind::resolve(name);
+        let generic = name_node.is_some_and(|n| {
+            let span = n.grammar_token_span();
+            !span.is_empty() && tree.grammar_token_kind(span.start) == SyntaxKind::STRING
+        });
+        let resolved = self.resolve_name(name);
         let kind = resolved.map(|(kind, _)| kind);
         let data = OpData {
             name: resolved.map_or_else(|| Cow::Owned(name.to_string()), |(_, s)| Cow::Borrowed(s)),
@@ -805,12 +922,16 @@ impl Lowerer {
         }
         self.item.ops[id as usize].results = Span::to(results_start, self.item.arrays.ids.len());
 
-        let regions = op.regions();
         // An entry block with a label names its own arguments (`scf.reduce(%v : f32) {
         // ^bb0(%l: f32, %r: f32): ...`), so `%v : f32` there is an operand.
-        let entry_labelled =
-            regions.first().and_then(|r| r.blocks().next()).is_some_and(|b| b.label().is_some());
-        self.parts(op, id, holds_regions && signature_node.is_none() && !entry_labelled);
+        let entry_labelled = || {
+            let regions = op.regions();
+            regions.first().and_then(|r| r.blocks().next()).is_some_and(|b| b.label().is_some())
+        };
+        let binds = holds_regions && signature_node.is_none() && !entry_labelled();
+        let regions_start = self.region_nodes.len();
+        self.parts(syntax, id, binds);
+        let regions_end = self.region_nodes.len();
         let region_args = std::mem::take(&mut self.region_args);
 
         let is_isolated = isolated(name, signature_node.is_some());
@@ -819,11 +940,20 @@ impl Lowerer {
             self.scopes.push(scope);
         }
         // Only an op that holds regions needs to know their kind.
-        let kind = if regions.is_empty() { enclosing } else { region_kind(name, kind, enclosing) };
+        let kind = if regions_start == regions_end {
+            enclosing
+        } else {
+            region_kind(name, kind, enclosing)
+        };
         let mut first_region = true;
         let mut entry_block_of_first = None;
         let mut region_ids = Vec::new();
-        for region_node in regions {
+        for at in regions_start..regions_end {
+            let Some(region_node) =
+                syntax.tree().node_at(self.region_nodes[at]).and_then(ast::Region::cast)
+            else {
+                continue;
+            };
             let rid = self.item.regions.len() as RegionId;
             self.item.regions.push(RegionData {
                 owner: id,
@@ -872,9 +1002,12 @@ impl Lowerer {
             }
             first_region = false;
         }
-        let regions_start = self.item.arrays.ids.len();
-        self.item.arrays.ids.extend(region_ids);
-        self.item.ops[id as usize].regions = Span::to(regions_start, self.item.arrays.ids.len());
+        self.region_nodes.truncate(regions_start);
+        let ids_start = self.item.arrays.ids.len();
+        if !region_ids.is_empty() {
+            self.item.arrays.ids.extend(region_ids);
+        }
+        self.item.ops[id as usize].regions = Span::to(ids_start, self.item.arrays.ids.len());
         if let Some(sig) = signature_node {
             let signature = self.signature(sig, entry_block_of_first);
             self.item.ops[id as usize].signature = Some(Box::new(signature));
@@ -1056,8 +1189,16 @@ impl Lowerer {
         })
     }
 
-    /// Operands, types, attributes and the other written parts of `op` (not its regions).
-    fn parts(&mut self, op: ast::Op<'_>, id: OpId, region_args: bool) {
+    /// Operands, types, attributes and the other written parts of `op` (not its regions), and
+    /// the regions it holds: the `REGION` nodes below it outside other regions, in text order
+    /// (what `ast::Op::regions` finds), pushed on `region_nodes`.
+    ///
+    /// One walk over the op's nodes in preorder (`index + 1 .. subtree_end`). A node read whole
+    /// (an operand, a type list, an attribute entry) or left out is stepped over with its
+    /// subtree, in which only regions are looked for; a group's children are read with the
+    /// group's container, kept on a stack of the groups open around the position. The op's own
+    /// tokens (its bare words and symbols) are read between its direct children.
+    fn parts(&mut self, syntax: SyntaxNode<'_>, id: OpId, region_args: bool) {
         let mut after_arrow = false;
         let operands_start = self.item.arrays.ids.len();
         let attrs_start = self.item.arrays.attrs.len();
@@ -1066,143 +1207,132 @@ impl Lowerer {
         let words_start = self.item.arrays.words.len();
         let mut types_after = Vec::new();
         let types_start = self.item.arrays.types.len();
-        let tree = op.syntax().tree();
+        let tree = syntax.tree();
         // The region the op's operands are used in: the same for all of them.
         let use_region =
             self.item.ops[id as usize].block.map(|b| self.item.blocks[b as usize].region);
-        // The nodes left to read, last first, by preorder position; kept between ops.
-        let mut stack = std::mem::take(&mut self.stack);
-        stack.clear();
-        // The op's child nodes, to read below, and its bare words and symbols, in one walk.
-        for element in op.syntax().grammar_children() {
-            let token = match element {
-                SyntaxElement::Node(n) => {
-                    stack.push((n.index(), Container::Plain));
-                    continue;
-                }
-                SyntaxElement::Token(token) => token,
-            };
-            match token.kind() {
-                SyntaxKind::IDENT => {
-                    let w = (token.text().to_string(), self.rel(token.text_range()));
-                    self.item.arrays.words.push(w);
-                }
-                SyntaxKind::AT_ID if self.item.ops[id as usize].symbol.is_none() => {
-                    self.item.ops[id as usize].symbol =
-                        Some((token.text().to_string(), self.rel(token.text_range())));
-                }
-                _ => {}
+        // The groups open around the position: where each ends and what its parent read with;
+        // kept between ops.
+        let mut frames = std::mem::take(&mut self.frames);
+        frames.clear();
+        // The first `@symbol` among the op's own tokens comes before any in its parts.
+        let mut symbol = None;
+        let mut nested_symbol = None;
+        let mut broken = false;
+        let end = syntax.subtree_end();
+        // The innermost open group: where it ends, and how its children are read.
+        let mut group_end = end;
+        let mut container = Container::Plain;
+        let mut filter = Filter::All;
+        // The op's own tokens not read yet start at `tok`.
+        let own_tokens = syntax.grammar_token_span();
+        let mut tok = own_tokens.start;
+        let mut i = syntax.index() + 1;
+        while i < end {
+            while i >= group_end {
+                let Some(frame) = frames.pop() else { break };
+                (group_end, container, filter) = frame;
             }
-        }
-        stack.reverse();
-        while let Some((index, container)) = stack.pop() {
-            let Some(node) = tree.node_at(index) else { continue };
+            let Some(node) = tree.node_at(i) else { break };
             let kind = node.kind();
+            let next = node.subtree_end();
+            if frames.is_empty() {
+                // A direct child of the op: the op's tokens before it are its own.
+                let span = node.grammar_token_span();
+                if span.start > tok {
+                    self.own_tokens(tree, tok..span.start, &mut symbol);
+                }
+                tok = tok.max(span.end);
+            }
+            if kind == SyntaxKind::REGION {
+                self.region_nodes.push(i);
+                i = next;
+                continue;
+            }
+            let read = match filter {
+                Filter::All => true,
+                Filter::AttrEntries => kind == SyntaxKind::ATTR_ENTRY,
+                Filter::FuncAttributes => kind == SyntaxKind::FUNC_ATTRIBUTES,
+                Filter::NotTypes => kind != SyntaxKind::TYPE,
+            };
+            if !read {
+                if next > i + 1 {
+                    self.regions_below(tree, i, next);
+                }
+                i = next;
+                continue;
+            }
             let closer = match kind {
                 SyntaxKind::BRACKET_GROUP => Some(SyntaxKind::R_BRACK),
                 SyntaxKind::PAREN_GROUP | SyntaxKind::KEYWORD_GROUP => Some(SyntaxKind::R_PAREN),
                 SyntaxKind::ATTR_DICT => Some(SyntaxKind::R_BRACE),
                 _ => None,
             };
-            let unclosed =
-                closer.is_some_and(|c| node.last_grammar_token().is_none_or(|t| t.kind() != c));
+            let unclosed = closer.is_some_and(|c| {
+                let span = node.grammar_token_span();
+                span.is_empty() || tree.grammar_token_kind(span.end - 1) != c
+            });
             if unclosed || kind == SyntaxKind::ERROR_NODE {
-                self.item.ops[id as usize].broken = true;
+                broken = true;
             }
-            match kind {
-                SyntaxKind::REGION | SyntaxKind::RESULT_LIST | SyntaxKind::OP_NAME => {}
+            // How the node's children are read, if they are.
+            let below = match kind {
+                SyntaxKind::RESULT_LIST | SyntaxKind::OP_NAME => None,
                 SyntaxKind::REGION_ARG => {
                     // A definition in the op's first region; the operand after its `=` is a
                     // use in the enclosing one, read as any other operand.
-                    let Some(token) = ast::RegionArg::cast(node).and_then(|a| a.name()) else {
-                        continue;
-                    };
-                    let range = self.rel(token.text_range());
-                    self.region_args.push((token.text().to_string(), range, None));
-                }
-                SyntaxKind::FUNC_SIGNATURE => {
-                    // Only its `attributes {...}` are the op's; ports are read by `signature`.
-                    for attrs in node.children().filter(|n| n.kind() == SyntaxKind::FUNC_ATTRIBUTES)
-                    {
-                        stack.push((attrs.index(), Container::Plain));
+                    if let Some(token) = ast::RegionArg::cast(node).and_then(|a| a.name()) {
+                        let range = self.rel(token.text_range());
+                        self.region_args.push((token.text().to_string(), range, None));
                     }
+                    None
                 }
+                // Only its `attributes {...}` are the op's; ports are read by `signature`.
+                SyntaxKind::FUNC_SIGNATURE => Some((Container::Plain, Filter::FuncAttributes)),
                 SyntaxKind::OPERAND => {
-                    // Mostly the operand is its one `%x` token, without nodes below it.
-                    let leaf = node.subtree_end() == node.index() + 1;
-                    let first = if leaf { node.first_grammar_token() } else { None };
-                    let token = match first {
-                        Some(t) if t.kind() == SyntaxKind::VALUE_ID => Some(t),
-                        _ => ast::Operand::cast(node).and_then(|o| o.value()),
-                    };
-                    let Some(token) = token else { continue };
-                    if region_args && container == Container::Paren {
-                        let next = node.parent().and_then(|p| {
-                            let mut siblings = p.grammar_children();
-                            siblings.find(|c| {
-                                c.text_range() == node.text_range()
-                                    && c.kind() == SyntaxKind::OPERAND
-                            })?;
-                            siblings.next()
-                        });
-                        let typed = next.and_then(|e| e.into_node()).filter(|n| {
-                            n.kind() == SyntaxKind::TYPE_LIST
-                                && n.first_grammar_token()
-                                    .is_some_and(|t| t.kind() == SyntaxKind::COLON)
-                        });
-                        if let Some(list) = typed {
-                            let ty = list
-                                .children()
-                                .find(|n| n.kind() == SyntaxKind::TYPE)
-                                .map(|t| self.written(t).ty);
-                            self.region_args.push((
-                                token.text().to_string(),
-                                self.rel(token.text_range()),
-                                ty,
-                            ));
-                            continue;
-                        }
-                    }
-                    let uid = self.item.uses.len() as UseId;
-                    let range = token.text_range();
-                    let text = self.intern(&tree.text()[range]);
-                    self.item.uses.push(UseData {
-                        text,
-                        range: self.rel(range),
-                        op: id,
-                        container,
-                        value: None,
-                    });
-                    self.item.arrays.ids.push(uid);
-                    self.scopes
-                        .last_mut()
-                        .expect("a scope is open")
-                        .pending
-                        .push((uid, use_region));
+                    self.operand(node, id, use_region, &container, region_args);
+                    None
                 }
                 SyntaxKind::TYPE_LIST => {
-                    for element in node.grammar_children() {
-                        match element.kind() {
-                            SyntaxKind::ARROW => after_arrow = true,
-                            SyntaxKind::IDENT
-                                if element.into_token().is_some_and(|t| t.text() == "to") =>
-                            {
-                                after_arrow = true
-                            }
-                            SyntaxKind::TYPE | SyntaxKind::BRACKET_TYPE_LIST => {
-                                let Some(entry) = element.into_node().and_then(|n| self.entry(n))
-                                else {
+                    // Its children in text order, as `grammar_children` gives them, read by
+                    // position: the child node at token `t` if one starts there, else `t`.
+                    let span = node.grammar_token_span();
+                    let (mut t, mut child) = (span.start, i + 1);
+                    loop {
+                        if let Some(c) = tree.node_at(child).filter(|_| child < next) {
+                            let c_span = c.grammar_token_span();
+                            if c_span.start == t {
+                                (t, child) = (c_span.end, c.subtree_end());
+                                if !matches!(
+                                    c.kind(),
+                                    SyntaxKind::TYPE | SyntaxKind::BRACKET_TYPE_LIST
+                                ) {
                                     continue;
-                                };
+                                }
+                                let Some(entry) = self.entry(c) else { continue };
                                 if after_arrow {
                                     types_after.push(entry)
                                 } else {
                                     self.item.arrays.types.push(entry)
                                 }
+                                continue;
+                            }
+                        }
+                        if t >= span.end {
+                            break;
+                        }
+                        match tree.grammar_token_kind(t) {
+                            SyntaxKind::ARROW => after_arrow = true,
+                            SyntaxKind::IDENT
+                                if &tree.text()[tree.grammar_token_range(t)] == "to" =>
+                            {
+                                after_arrow = true
                             }
                             _ => {}
                         }
+                        t += 1;
                     }
+                    None
                 }
                 SyntaxKind::ATTR_ENTRY if container == Container::Bracket => {
                     let entry = ast::AttrEntry::cast(node);
@@ -1211,6 +1341,7 @@ impl Lowerer {
                         .and_then(|e| e.value())
                         .map_or(String::new(), |v| v.text().to_string());
                     self.item.arrays.entries.push((key, value));
+                    None
                 }
                 SyntaxKind::ATTR_ENTRY => {
                     let entry = ast::AttrEntry::cast(node);
@@ -1221,17 +1352,10 @@ impl Lowerer {
                     let inline = node.parent().is_some_and(|p| p.kind() == SyntaxKind::OP);
                     let range = self.rel(node.text_range());
                     self.item.arrays.attrs.push(Attribute { key, value, range, inline });
+                    None
                 }
-                SyntaxKind::ATTR_DICT => {
-                    for entry in node.children().filter(|n| n.kind() == SyntaxKind::ATTR_ENTRY) {
-                        stack.push((entry.index(), Container::Plain));
-                    }
-                }
-                SyntaxKind::FUNC_ATTRIBUTES => {
-                    for dict in node.children() {
-                        stack.push((dict.index(), Container::Plain));
-                    }
-                }
+                SyntaxKind::ATTR_DICT => Some((Container::Plain, Filter::AttrEntries)),
+                SyntaxKind::FUNC_ATTRIBUTES => Some((Container::Plain, Filter::All)),
                 SyntaxKind::BRACKET_GROUP => {
                     for token in node.grammar_tokens() {
                         if token.kind() == SyntaxKind::INT {
@@ -1240,59 +1364,61 @@ impl Lowerer {
                             }
                         }
                     }
-                    let before = stack.len();
-                    stack.extend(node.children().map(|n| (n.index(), Container::Bracket)));
-                    stack[before..].reverse();
+                    Some((Container::Bracket, Filter::All))
                 }
-                SyntaxKind::PAREN_GROUP => {
-                    let before = stack.len();
-                    stack.extend(node.children().map(|n| (n.index(), Container::Paren)));
-                    stack[before..].reverse();
-                }
+                SyntaxKind::PAREN_GROUP => Some((Container::Paren, Filter::All)),
                 SyntaxKind::KEYWORD_GROUP => {
-                    let keyword = ast::KeywordGroup::cast(node)
-                        .and_then(|g| g.keyword())
-                        .unwrap_or("")
-                        .to_string();
-                    if keyword == "entryEn" {
-                        continue;
+                    let keyword = ast::KeywordGroup::cast(node).and_then(|g| g.keyword());
+                    match keyword {
+                        Some("entryEn") => None,
+                        _ => Some((
+                            Container::Keyword(keyword.unwrap_or("").to_string()),
+                            Filter::All,
+                        )),
                     }
-                    let before = stack.len();
-                    stack.extend(
-                        node.children().map(|n| (n.index(), Container::Keyword(keyword.clone()))),
-                    );
-                    stack[before..].reverse();
                 }
                 SyntaxKind::SYMBOL_REF => {
-                    if self.item.ops[id as usize].symbol.is_none() {
+                    if nested_symbol.is_none() {
                         if let Some(t) = first_token_below(node, SyntaxKind::AT_ID) {
-                            self.item.ops[id as usize].symbol =
-                                Some((t.text().to_string(), self.rel(t.text_range())));
+                            nested_symbol = Some((t.text().to_string(), self.rel(t.text_range())));
                         }
                     }
+                    None
                 }
                 SyntaxKind::PIPELINE_INPUT_LIST | SyntaxKind::PIPELINE_INPUT => {
-                    let before = stack.len();
-                    stack.extend(
-                        node.children()
-                            .filter(|n| n.kind() != SyntaxKind::TYPE)
-                            .map(|n| (n.index(), container.clone())),
-                    );
-                    stack[before..].reverse();
+                    Some((container.clone(), Filter::NotTypes))
                 }
-                SyntaxKind::PIPELINE_OUTPUT_LIST | SyntaxKind::LOC | SyntaxKind::TYPE => {}
-                _ => {
-                    let before = stack.len();
-                    stack.extend(node.children().map(|n| (n.index(), container.clone())));
-                    stack[before..].reverse();
+                SyntaxKind::PIPELINE_OUTPUT_LIST | SyntaxKind::LOC | SyntaxKind::TYPE => None,
+                _ => Some((container.clone(), Filter::All)),
+            };
+            match below {
+                Some((c, f)) => {
+                    let open = std::mem::replace(&mut container, c);
+                    let open_filter = std::mem::replace(&mut filter, f);
+                    frames.push((group_end, open, open_filter));
+                    group_end = next;
+                    i += 1;
+                }
+                None => {
+                    if next > i + 1 {
+                        self.regions_below(tree, i, next);
+                    }
+                    i = next;
                 }
             }
         }
-        self.stack = stack;
+        self.own_tokens(tree, tok..own_tokens.end.max(tok), &mut symbol);
+        self.frames = frames;
         let arrays = &mut self.item.arrays;
         let types_end = arrays.types.len();
-        arrays.types.extend(types_after);
+        if !types_after.is_empty() {
+            arrays.types.extend(types_after);
+        }
         let data = &mut self.item.ops[id as usize];
+        if let Some(symbol) = symbol.or(nested_symbol) {
+            data.symbol = Some(symbol);
+        }
+        data.broken = broken;
         data.operands = Span::to(operands_start, arrays.ids.len());
         data.attrs = Span::to(attrs_start, arrays.attrs.len());
         data.bracket_ints = Span::to(ints_start, arrays.ints.len());
@@ -1300,6 +1426,103 @@ impl Lowerer {
         data.words = Span::to(words_start, arrays.words.len());
         data.types = Span::to(types_start, types_end);
         data.types_after = Span::to(types_end, arrays.types.len());
+    }
+
+    /// The op's own tokens `tokens` (not below a child node): bare words, and its first
+    /// `@symbol` into `symbol` if it has none yet.
+    fn own_tokens(
+        &mut self,
+        tree: &SyntaxTree,
+        tokens: std::ops::Range<u32>,
+        symbol: &mut Option<(String, TextRange)>,
+    ) {
+        for t in tokens {
+            match tree.grammar_token_kind(t) {
+                SyntaxKind::IDENT => {
+                    let range = tree.grammar_token_range(t);
+                    let w = (tree.text()[range].to_string(), self.rel(range));
+                    self.item.arrays.words.push(w);
+                }
+                SyntaxKind::AT_ID if symbol.is_none() => {
+                    let range = tree.grammar_token_range(t);
+                    *symbol = Some((tree.text()[range].to_string(), self.rel(range)));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The regions below node `index` (whose subtree ends at `end`), outside other regions.
+    fn regions_below(&mut self, tree: &SyntaxTree, index: u32, end: u32) {
+        let mut at = index + 1;
+        while at < end {
+            let Some(node) = tree.node_at(at) else { break };
+            if node.kind() == SyntaxKind::REGION {
+                self.region_nodes.push(at);
+                at = node.subtree_end();
+            } else {
+                at += 1;
+            }
+        }
+    }
+
+    /// An operand of op `id`, used in `use_region`, written in `container`; with `region_args`,
+    /// `%x : T` in parentheses is an argument of the op's first region instead.
+    fn operand(
+        &mut self,
+        node: SyntaxNode<'_>,
+        id: OpId,
+        use_region: Option<RegionId>,
+        container: &Container,
+        region_args: bool,
+    ) {
+        let tree = node.tree();
+        // Mostly the operand is its one `%x` token, without nodes below it.
+        let span = node.grammar_token_span();
+        let leaf = node.subtree_end() == node.index() + 1;
+        let range = if leaf
+            && !span.is_empty()
+            && tree.grammar_token_kind(span.start) == SyntaxKind::VALUE_ID
+        {
+            tree.grammar_token_range(span.start)
+        } else {
+            match ast::Operand::cast(node).and_then(|o| o.value()) {
+                Some(token) => token.text_range(),
+                None => return,
+            }
+        };
+        if region_args && *container == Container::Paren {
+            let next = node.parent().and_then(|p| {
+                let mut siblings = p.grammar_children();
+                siblings.find(|c| {
+                    c.text_range() == node.text_range() && c.kind() == SyntaxKind::OPERAND
+                })?;
+                siblings.next()
+            });
+            let typed = next.and_then(|e| e.into_node()).filter(|n| {
+                n.kind() == SyntaxKind::TYPE_LIST
+                    && n.first_grammar_token().is_some_and(|t| t.kind() == SyntaxKind::COLON)
+            });
+            if let Some(list) = typed {
+                let ty = list
+                    .children()
+                    .find(|n| n.kind() == SyntaxKind::TYPE)
+                    .map(|t| self.written(t).ty);
+                self.region_args.push((tree.text()[range].to_string(), self.rel(range), ty));
+                return;
+            }
+        }
+        let uid = self.item.uses.len() as UseId;
+        let text = self.intern(&tree.text()[range]);
+        self.item.uses.push(UseData {
+            text,
+            range: self.rel(range),
+            op: id,
+            container: container.clone(),
+            value: None,
+        });
+        self.item.arrays.ids.push(uid);
+        self.scopes.last_mut().expect("a scope is open").pending.push((uid, use_region));
     }
 
     /// Every value's uses, in text order, as runs of `Arrays::ids`: once all uses are resolved.
@@ -1330,17 +1553,15 @@ impl Lowerer {
     /// Resolves the uses of a closed scope against its definitions.
     fn resolve(&mut self, scope: &Scope) {
         for &(uid, region) in &scope.pending {
-            let text = self.item.str(self.item.uses[uid as usize].text);
-            let (name, index) = match text.split_once('#') {
-                Some((n, i)) => (n, i.parse::<u32>().unwrap_or(u32::MAX)),
-                None => (text, 0),
-            };
-            let hash = rustc_hash::FxBuildHasher.hash_one(name);
+            let strings = self.item.arrays.strings.as_bytes();
+            let bytes = |s: Str| &strings[s.start as usize..(s.start + s.len) as usize];
+            let (name, index) = split_use(bytes(self.item.uses[uid as usize].text));
+            let hash = name_hash(name);
             let head = scope.head(hash);
             let mut r = region;
             let found = loop {
                 let here = r.unwrap_or(NO_REGION);
-                if let Some(d) = scope.find(head, hash, here, |s| self.item.str(s) == name) {
+                if let Some(d) = scope.find(head, hash, here, |s| bytes(s) == name) {
                     break Some((d.first, d.count));
                 }
                 match r {
@@ -1441,5 +1662,23 @@ fn function_results(text: &str) -> Vec<&str> {
             out
         }
         None => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_use_splits_into_its_group_name_and_index() {
+        assert_eq!(split_use(b"%x"), (&b"%x"[..], 0));
+        assert_eq!(split_use(b"%0"), (&b"%0"[..], 0));
+        assert_eq!(split_use(b"%trueResult_10"), (&b"%trueResult_10"[..], 0));
+        assert_eq!(split_use(b"%x#1"), (&b"%x"[..], 1));
+        assert_eq!(split_use(b"%12#34"), (&b"%12"[..], 34));
+        assert_eq!(split_use(b"%x#4294967295"), (&b"%x"[..], u32::MAX));
+        // Past `u32`, or no digits: not an index.
+        assert_eq!(split_use(b"%x#4294967296"), (&b"%x"[..], u32::MAX));
+        assert_eq!(split_use(b"%x#"), (&b"%x"[..], u32::MAX));
     }
 }

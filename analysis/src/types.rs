@@ -10,7 +10,7 @@
 //! `lower` builds a `Type` from a `TYPE` node and reports what Dynamatic's type verifier rejects
 //! (see `TypeProblem`); it never fails: what it does not understand is `Type::Other`.
 
-use hsir_parser::{SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
+use hsir_parser::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Signedness {
@@ -239,16 +239,17 @@ pub fn lower_ranged(node: SyntaxNode<'_>, problems: &mut Vec<TypeProblem>) -> (T
 /// The type of a node of one word and no parameters (`i32`, `none`, `f32`; not `channel` or
 /// `control`), and its range: the usual case, read without a walk. No such type has a problem.
 fn one_word(node: SyntaxNode<'_>) -> Option<(Type, TextRange)> {
-    if node.subtree_end() != node.index() + 1 {
+    // A node without nodes below it has its grammar tokens as its children.
+    let span = node.grammar_token_span();
+    if node.subtree_end() != node.index() + 1 || span.end != span.start + 1 {
         return None;
     }
-    let mut own = node.grammar_children();
-    let (Some(SyntaxElement::Token(word)), None) = (own.next(), own.next()) else { return None };
-    if word.kind() != SyntaxKind::IDENT {
+    let tree = node.tree();
+    if tree.grammar_token_kind(span.start) != SyntaxKind::IDENT {
         return None;
     }
-    let range = word.text_range();
-    let text = &node.tree().text()[range];
+    let range = tree.grammar_token_range(span.start);
+    let text = &tree.text()[range];
     if matches!(text, "channel" | "control") {
         return None;
     }

@@ -84,6 +84,19 @@ impl SyntaxTree {
         self.toks.len()
     }
 
+    /// The kind of grammar token `t` (a position in `SyntaxNode::grammar_token_span`).
+    #[inline]
+    pub fn grammar_token_kind(&self, t: u32) -> SyntaxKind {
+        self.toks[t as usize].kind
+    }
+
+    /// The range of grammar token `t` (a position in `SyntaxNode::grammar_token_span`).
+    #[inline]
+    pub fn grammar_token_range(&self, t: u32) -> TextRange {
+        let tok = self.toks[t as usize];
+        TextRange::new(TextSize::from(tok.start), TextSize::from(tok.end))
+    }
+
     /// The text rebuilt from the tree's tokens. Equal to `text()` by construction; it exists so
     /// that tests and `hsir syntax --text` check the construction rather than trust it.
     pub fn rebuild_text(&self) -> String {
@@ -372,6 +385,15 @@ impl<'t> SyntaxNode<'t> {
     /// `child_tokens` gives, trivia left out.
     pub fn grammar_tokens(&self) -> impl Iterator<Item = SyntaxToken<'t>> {
         self.grammar_children().filter_map(SyntaxElement::into_token)
+    }
+
+    /// The grammar tokens this node covers, as positions in its tree's token array
+    /// (`SyntaxTree::grammar_token_kind`, `grammar_token_range`), in text order: its own and its
+    /// descendants'. Empty for a node that covers no token.
+    #[inline]
+    pub fn grammar_token_span(&self) -> std::ops::Range<u32> {
+        let node = self.node();
+        node.first..node.end
     }
 
     /// One past the preorder position of the last node below this one: the nodes below it are
