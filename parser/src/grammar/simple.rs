@@ -20,8 +20,8 @@ use chumsky::prelude::*;
 
 use super::tokens::pass_over;
 use super::{ends_op, is_hard_stop, Ex, In};
-use crate::build::TreeBuilder;
 use crate::input::{flags, Tok};
+use crate::tree::Node;
 use crate::SyntaxKind::{self, *};
 
 type Outcome = Result<(), EmptyErr>;
@@ -39,35 +39,53 @@ pub(super) fn statement<'a>(enabled: bool) -> impl Parser<'a, In<'a>, (), Ex<'a>
         }
         let state = inp.state();
         let from = state.tree.pos();
-        Reader { toks: state.toks, tree: &mut state.tree }.statements()?;
-        let taken = state.tree.pos() - from;
+        let (nodes, parent) = state.tree.nodes_below_open();
+        let mut reader = Reader { toks: state.toks, nodes, pos: from };
+        let outcome = reader.statements(parent);
+        let to = reader.pos;
+        outcome?;
+        state.tree.consumed_to(to);
         // The tokens are in the tree already; move the cursor past them.
-        pass_over(inp, taken);
+        pass_over(inp, to - from);
         Ok(())
     })
 }
 
-/// Reads tokens at the tree builder's position and builds their nodes.
+/// Reads tokens from `pos` and appends their nodes. Each node is opened with its entry at once
+/// (every node here covers a token), and its parent is passed down rather than kept on the tree
+/// builder's stack; a failure leaves what was appended for the caller to truncate.
 struct Reader<'s> {
     toks: &'s [Tok],
-    tree: &'s mut TreeBuilder,
+    nodes: &'s mut Vec<Node>,
+    /// Next token to be consumed.
+    pos: u32,
 }
 
 impl Reader<'_> {
+    #[inline(always)]
     fn peek(&self) -> Option<Tok> {
-        self.toks.get(self.tree.pos() as usize).copied()
+        self.toks.get(self.pos as usize).copied()
     }
 
+    #[inline(always)]
     fn peek_kind(&self) -> Option<SyntaxKind> {
         self.peek().map(|tok| tok.kind)
     }
 
+    /// The kind of the token after the next one.
+    #[inline(always)]
+    fn second_kind(&self) -> Option<SyntaxKind> {
+        self.toks.get(self.pos as usize + 1).map(|tok| tok.kind)
+    }
+
     /// Consumes the next token into the innermost open node.
+    #[inline(always)]
     fn take(&mut self) {
-        self.tree.consume();
+        self.pos += 1;
     }
 
     /// Consumes the next token if it is `kind`; fails otherwise.
+    #[inline(always)]
     fn expect(&mut self, kind: SyntaxKind) -> Outcome {
         if self.peek_kind() == Some(kind) {
             self.take();
@@ -77,19 +95,30 @@ impl Reader<'_> {
         }
     }
 
-    // Inlined: a call here costs a third of what it does.
+    /// Opens a node of `kind` under `parent` at the next token; returns its entry.
     #[inline(always)]
-    fn start(&mut self, kind: SyntaxKind) {
-        self.tree.open(kind);
+    fn start(&mut self, kind: SyntaxKind, parent: u32) -> u32 {
+        let entry = self.nodes.len() as u32;
+        self.nodes.push(Node { first: self.pos, end: 0, subtree_end: 0, parent, kind });
+        entry
     }
 
-    fn finish(&mut self) {
-        self.tree.finish_node();
+    /// Closes the node `entry` after the last consumed token.
+    #[inline(always)]
+    fn finish(&mut self, entry: u32) {
+        let subtree_end = self.nodes.len() as u32;
+        let node = &mut self.nodes[entry as usize];
+        node.end = self.pos;
+        node.subtree_end = subtree_end;
     }
 
-    /// The next token in a node of its own.
-    fn leaf(&mut self, kind: SyntaxKind) {
-        self.tree.leaf(kind);
+    /// The next token in a node of its own under `parent`.
+    #[inline(always)]
+    fn leaf(&mut self, kind: SyntaxKind, parent: u32) {
+        let entry = self.nodes.len() as u32;
+        let first = self.pos;
+        self.nodes.push(Node { first, end: first + 1, subtree_end: entry + 1, parent, kind });
+        self.pos = first + 1;
     }
 
     /// Statements of the everyday shapes, one after another: at least one, or a failure.
@@ -97,12 +126,13 @@ impl Reader<'_> {
     /// The caller's statement loop has checked that a statement may start here. Between
     /// statements this checks a little more than that loop would (`ends_run`), and stops at
     /// the first statement it cannot read, leaving it and the rest to the loop.
-    fn statements(&mut self) -> Outcome {
-        self.op()?;
+    fn statements(&mut self, parent: u32) -> Outcome {
+        self.op(parent)?;
         while self.peek().is_some_and(|tok| !ends_run(tok)) {
-            let mark = self.tree.mark();
-            if self.op().is_err() {
-                self.tree.rewind(mark);
+            let (nodes, pos) = (self.nodes.len(), self.pos);
+            if self.op(parent).is_err() {
+                self.nodes.truncate(nodes);
+                self.pos = pos;
                 break;
             }
         }
@@ -111,22 +141,22 @@ impl Reader<'_> {
 
     /// `[results =] name items*`, where the general grammar would not take the function or
     /// pipeline path.
-    fn op(&mut self) -> Outcome {
+    fn op(&mut self, parent: u32) -> Outcome {
         let Some(first) = self.peek() else { return give_up() };
         let with_results = first.kind == VALUE_ID && first.has(flags::DEF_START);
         if !with_results && !matches!(first.kind, IDENT | STRING) {
             return give_up();
         }
-        self.start(OP);
+        let op = self.start(OP, parent);
         if with_results {
-            self.results()?;
+            self.results(op)?;
         }
         match self.peek() {
             Some(name)
                 if matches!(name.kind, IDENT | STRING)
                     && !name.has(flags::FUNC_NAME | flags::PIPELINE_NAME) =>
             {
-                self.leaf(OP_NAME)
+                self.leaf(OP_NAME, op)
             }
             _ => return give_up(),
         }
@@ -135,30 +165,30 @@ impl Reader<'_> {
                 break;
             }
             match tok.kind {
-                COLON => self.type_list()?,
-                L_BRACE if tok.has(flags::DICT_START) => self.dictionary()?,
-                _ => self.item(tok)?,
+                COLON => self.type_list(op)?,
+                L_BRACE if tok.has(flags::DICT_START) => self.dictionary(op)?,
+                _ => self.item(tok, op)?,
             }
         }
-        self.finish();
+        self.finish(op);
         Ok(())
     }
 
     /// `%a [: N] (, %b [: N])* =`.
-    fn results(&mut self) -> Outcome {
-        self.start(RESULT_LIST);
+    fn results(&mut self, parent: u32) -> Outcome {
+        let list = self.start(RESULT_LIST, parent);
         loop {
             if self.peek_kind() != Some(VALUE_ID) {
                 return give_up();
             }
-            if self.toks.get(self.tree.pos() as usize + 1).map(|t| t.kind) == Some(COLON) {
-                self.start(RESULT);
+            if self.second_kind() == Some(COLON) {
+                let result = self.start(RESULT, list);
                 self.take();
                 self.take();
                 self.expect(INT)?;
-                self.finish();
+                self.finish(result);
             } else {
-                self.leaf(RESULT);
+                self.leaf(RESULT, list);
             }
             match self.peek_kind() {
                 Some(COMMA) => self.take(),
@@ -169,21 +199,24 @@ impl Reader<'_> {
                 _ => return give_up(),
             }
         }
-        self.finish();
+        self.finish(list);
         Ok(())
     }
 
     /// An item of an op, or of a bracket group within one: an operand, a nested group, or a
     /// token that the general grammar takes as it is.
-    fn item(&mut self, tok: Tok) -> Outcome {
-        let second = self.toks.get(self.tree.pos() as usize + 1).map(|t| t.kind);
+    fn item(&mut self, tok: Tok, parent: u32) -> Outcome {
         match tok.kind {
-            VALUE_ID => self.leaf(OPERAND),
-            L_BRACK => self.group(BRACKET_GROUP, R_BRACK)?,
-            L_PAREN => self.group(PAREN_GROUP, R_PAREN)?,
-            IDENT if !matches!(second, Some(L_PAREN | EQ)) && !tok.has(flags::KW_IN) => self.take(),
+            VALUE_ID => self.leaf(OPERAND, parent),
+            L_BRACK => self.group(BRACKET_GROUP, R_BRACK, parent)?,
+            L_PAREN => self.group(PAREN_GROUP, R_PAREN, parent)?,
+            IDENT
+                if !matches!(self.second_kind(), Some(L_PAREN | EQ)) && !tok.has(flags::KW_IN) =>
+            {
+                self.take()
+            }
             // `@callee` (`instance @f(%a) : ...`); `@a::@b` is left to the general grammar.
-            AT_ID if second != Some(COLON) => self.leaf(SYMBOL_REF),
+            AT_ID if self.second_kind() != Some(COLON) => self.leaf(SYMBOL_REF, parent),
             // Tokens the general grammar gives structure to, or treats as a boundary. `=` and
             // `in` follow the values an op binds for its region (`scf.for %i = ...`,
             // `scf.forall (%i) in ...`), which the general grammar reads as `REGION_ARG`s.
@@ -196,8 +229,8 @@ impl Reader<'_> {
     }
 
     /// `[ items ]` or `( items )`, with nothing inside that could end the group early.
-    fn group(&mut self, kind: SyntaxKind, closer: SyntaxKind) -> Outcome {
-        self.start(kind);
+    fn group(&mut self, kind: SyntaxKind, closer: SyntaxKind, parent: u32) -> Outcome {
+        let group = self.start(kind, parent);
         self.take();
         loop {
             let Some(tok) = self.peek() else { return give_up() };
@@ -208,84 +241,90 @@ impl Reader<'_> {
             if tok.kind.is_closer() || may_stop(tok) {
                 return give_up();
             }
-            self.item(tok)?;
+            self.item(tok, group)?;
         }
-        self.finish();
+        self.finish(group);
         Ok(())
     }
 
     /// `: T (, T)*`, where nothing after it continues the list (`->`, `to`).
-    fn type_list(&mut self) -> Outcome {
-        self.start(TYPE_LIST);
+    fn type_list(&mut self, parent: u32) -> Outcome {
+        let list = self.start(TYPE_LIST, parent);
         self.take();
-        self.ty()?;
+        self.ty(list)?;
         while self.peek_kind() == Some(COMMA) {
             self.take();
-            self.ty()?;
+            self.ty(list)?;
         }
         if let Some(tok) = self.peek() {
             if tok.kind == ARROW || (tok.kind == IDENT && tok.has(flags::KW_TO)) {
                 return give_up();
             }
         }
-        self.finish();
+        self.finish(list);
         Ok(())
     }
 
     /// A type without parameters (`i32`, `none`, `control`), Dynamatic's `<T>` and `<>`, or a
     /// function type over those.
-    fn ty(&mut self) -> Outcome {
+    fn ty(&mut self, parent: u32) -> Outcome {
         let Some(tok) = self.peek() else { return give_up() };
         match tok.kind {
             IDENT if !tok.has(flags::OP_START) => {
-                self.leaf(TYPE);
+                self.leaf(TYPE, parent);
                 // `T<...>` is a type with parameters.
-                return if self.peek_kind() == Some(L_ANGLE) { give_up() } else { Ok(()) };
+                if self.peek_kind() == Some(L_ANGLE) {
+                    give_up()
+                } else {
+                    Ok(())
+                }
             }
             L_ANGLE => {
-                self.start(TYPE);
-                self.start(CHANNEL_PARAMS);
+                let ty = self.start(TYPE, parent);
+                let params = self.start(CHANNEL_PARAMS, ty);
                 self.take();
                 if self.peek_kind() != Some(R_ANGLE) {
-                    self.ty()?;
+                    self.ty(params)?;
                 }
                 self.expect(R_ANGLE)?;
-                self.finish();
+                self.finish(params);
+                self.finish(ty);
+                Ok(())
             }
             L_PAREN => {
-                self.start(TYPE);
-                self.start(FUNCTION_TYPE);
-                self.parenthesized_types()?;
+                let ty = self.start(TYPE, parent);
+                let function = self.start(FUNCTION_TYPE, ty);
+                self.parenthesized_types(function)?;
                 self.expect(ARROW)?;
                 if self.peek_kind() == Some(L_PAREN) {
-                    self.parenthesized_types()?;
+                    self.parenthesized_types(function)?;
                 } else {
-                    self.ty()?;
+                    self.ty(function)?;
                 }
-                self.finish();
+                self.finish(function);
+                self.finish(ty);
+                Ok(())
             }
-            _ => return give_up(),
+            _ => give_up(),
         }
-        self.finish();
-        Ok(())
     }
 
-    /// `( [T (, T)*] )`, as tokens of the enclosing node.
-    fn parenthesized_types(&mut self) -> Outcome {
+    /// `( [T (, T)*] )`, as tokens of the enclosing node `parent`.
+    fn parenthesized_types(&mut self, parent: u32) -> Outcome {
         self.expect(L_PAREN)?;
         if self.peek_kind() != Some(R_PAREN) {
-            self.ty()?;
+            self.ty(parent)?;
             while self.peek_kind() == Some(COMMA) {
                 self.take();
-                self.ty()?;
+                self.ty(parent)?;
             }
         }
         self.expect(R_PAREN)
     }
 
     /// `{ key [= value], ... }` with values made of plain atoms and an optional `: T`.
-    fn dictionary(&mut self) -> Outcome {
-        self.start(ATTR_DICT);
+    fn dictionary(&mut self, parent: u32) -> Outcome {
+        let dict = self.start(ATTR_DICT, parent);
         self.take();
         loop {
             let Some(tok) = self.peek() else { return give_up() };
@@ -299,24 +338,24 @@ impl Reader<'_> {
                 }
                 COMMA => self.take(),
                 IDENT | STRING => {
-                    self.start(ATTR_ENTRY);
+                    let entry = self.start(ATTR_ENTRY, dict);
                     self.take();
                     if self.peek_kind() == Some(EQ) {
                         self.take();
-                        self.attribute()?;
+                        self.attribute(entry)?;
                     }
-                    self.finish();
+                    self.finish(entry);
                 }
                 _ => return give_up(),
             }
         }
-        self.finish();
+        self.finish(dict);
         Ok(())
     }
 
     /// An attribute value: atoms up to a boundary, then an optional `: T`.
-    fn attribute(&mut self) -> Outcome {
-        self.start(ATTR);
+    fn attribute(&mut self, parent: u32) -> Outcome {
+        let attr = self.start(ATTR, parent);
         self.atom()?;
         while let Some(tok) = self.peek() {
             let boundary =
@@ -328,9 +367,9 @@ impl Reader<'_> {
         }
         if self.peek_kind() == Some(COLON) {
             self.take();
-            self.ty()?;
+            self.ty(attr)?;
         }
-        self.finish();
+        self.finish(attr);
         Ok(())
     }
 
