@@ -175,6 +175,7 @@ impl Reader<'_> {
     }
 
     /// `%a [: N] (, %b [: N])* =`.
+    #[inline(always)]
     fn results(&mut self, parent: u32) -> Outcome {
         let list = self.start(RESULT_LIST, parent);
         loop {
@@ -204,7 +205,9 @@ impl Reader<'_> {
     }
 
     /// An item of an op, or of a bracket group within one: an operand, a nested group, or a
-    /// token that the general grammar takes as it is.
+    /// token that the general grammar takes as it is. Inlined into the loops over items: most
+    /// items are single tokens, and a call would cost more than taking them.
+    #[inline(always)]
     fn item(&mut self, tok: Tok, parent: u32) -> Outcome {
         match tok.kind {
             VALUE_ID => self.leaf(OPERAND, parent),
@@ -229,6 +232,7 @@ impl Reader<'_> {
     }
 
     /// `[ items ]` or `( items )`, with nothing inside that could end the group early.
+    #[inline(never)]
     fn group(&mut self, kind: SyntaxKind, closer: SyntaxKind, parent: u32) -> Outcome {
         let group = self.start(kind, parent);
         self.take();
@@ -248,6 +252,7 @@ impl Reader<'_> {
     }
 
     /// `: T (, T)*`, where nothing after it continues the list (`->`, `to`).
+    #[inline(always)]
     fn type_list(&mut self, parent: u32) -> Outcome {
         let list = self.start(TYPE_LIST, parent);
         self.take();
@@ -266,7 +271,8 @@ impl Reader<'_> {
     }
 
     /// A type without parameters (`i32`, `none`, `control`), Dynamatic's `<T>` and `<>`, or a
-    /// function type over those.
+    /// function type over those. The first is inlined; the others are `bracketed_ty`.
+    #[inline(always)]
     fn ty(&mut self, parent: u32) -> Outcome {
         let Some(tok) = self.peek() else { return give_up() };
         match tok.kind {
@@ -279,34 +285,36 @@ impl Reader<'_> {
                     Ok(())
                 }
             }
-            L_ANGLE => {
-                let ty = self.start(TYPE, parent);
-                let params = self.start(CHANNEL_PARAMS, ty);
-                self.take();
-                if self.peek_kind() != Some(R_ANGLE) {
-                    self.ty(params)?;
-                }
-                self.expect(R_ANGLE)?;
-                self.finish(params);
-                self.finish(ty);
-                Ok(())
-            }
-            L_PAREN => {
-                let ty = self.start(TYPE, parent);
-                let function = self.start(FUNCTION_TYPE, ty);
-                self.parenthesized_types(function)?;
-                self.expect(ARROW)?;
-                if self.peek_kind() == Some(L_PAREN) {
-                    self.parenthesized_types(function)?;
-                } else {
-                    self.ty(function)?;
-                }
-                self.finish(function);
-                self.finish(ty);
-                Ok(())
-            }
+            L_ANGLE | L_PAREN => self.bracketed_ty(tok.kind, parent),
             _ => give_up(),
         }
+    }
+
+    /// `ty` that starts with `<` or `(` (`opener`).
+    #[inline(never)]
+    fn bracketed_ty(&mut self, opener: SyntaxKind, parent: u32) -> Outcome {
+        let ty = self.start(TYPE, parent);
+        if opener == L_ANGLE {
+            let params = self.start(CHANNEL_PARAMS, ty);
+            self.take();
+            if self.peek_kind() != Some(R_ANGLE) {
+                self.ty(params)?;
+            }
+            self.expect(R_ANGLE)?;
+            self.finish(params);
+        } else {
+            let function = self.start(FUNCTION_TYPE, ty);
+            self.parenthesized_types(function)?;
+            self.expect(ARROW)?;
+            if self.peek_kind() == Some(L_PAREN) {
+                self.parenthesized_types(function)?;
+            } else {
+                self.ty(function)?;
+            }
+            self.finish(function);
+        }
+        self.finish(ty);
+        Ok(())
     }
 
     /// `( [T (, T)*] )`, as tokens of the enclosing node `parent`.
@@ -323,6 +331,7 @@ impl Reader<'_> {
     }
 
     /// `{ key [= value], ... }` with values made of plain atoms and an optional `: T`.
+    #[inline(never)]
     fn dictionary(&mut self, parent: u32) -> Outcome {
         let dict = self.start(ATTR_DICT, parent);
         self.take();
