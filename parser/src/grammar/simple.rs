@@ -39,9 +39,12 @@ pub(super) fn statement<'a>(enabled: bool) -> impl Parser<'a, In<'a>, (), Ex<'a>
         }
         let state = inp.state();
         let from = state.tree.pos();
+        let toks = state.toks;
         let (nodes, parent) = state.tree.nodes_below_open();
-        let mut reader = Reader { toks: state.toks, nodes, pos: from };
+        // The Reader holds the node array itself while it reads: one indirection less a node.
+        let mut reader = Reader { toks, nodes: std::mem::take(nodes), pos: from };
         let outcome = reader.statements(parent);
+        *nodes = reader.nodes;
         let to = reader.pos;
         outcome?;
         state.tree.consumed_to(to);
@@ -56,7 +59,7 @@ pub(super) fn statement<'a>(enabled: bool) -> impl Parser<'a, In<'a>, (), Ex<'a>
 /// builder's stack; a failure leaves what was appended for the caller to truncate.
 struct Reader<'s> {
     toks: &'s [Tok],
-    nodes: &'s mut Vec<Node>,
+    nodes: Vec<Node>,
     /// Next token to be consumed.
     pos: u32,
 }
