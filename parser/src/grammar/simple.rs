@@ -9,7 +9,8 @@
 //! them, then moves chumsky's cursor past them. On anything else (a region, a keyword group, a
 //! missing piece, a token whose layout flags could make the general grammar stop or decide
 //! differently) it fails, the enclosing `choice` rewinds what it built, and the general grammar
-//! parses the statement.
+//! parses the statement. `signature` does the same for the signature of a function-like op in
+//! its everyday shape (`@f(%a: i32, %b: none) -> (i32, none) attributes {argNames = [...]}`).
 //!
 //! It adds no grammar of its own: `ParseOptions::hand_parsed_statements` turns it off, and the
 //! corpus and property tests check that the trees and errors are the same either way.
@@ -37,21 +38,43 @@ pub(super) fn statement<'a>(enabled: bool) -> impl Parser<'a, In<'a>, (), Ex<'a>
         if !enabled {
             return give_up();
         }
-        let state = inp.state();
-        let from = state.tree.pos();
-        let toks = state.toks;
-        let (nodes, parent) = state.tree.nodes_below_open();
-        // The Reader holds the node array itself while it reads: one indirection less a node.
-        let mut reader = Reader { toks, nodes: std::mem::take(nodes), pos: from };
-        let outcome = reader.statements(parent);
-        *nodes = reader.nodes;
-        let to = reader.pos;
-        outcome?;
-        state.tree.consumed_to(to);
-        // The tokens are in the tree already; move the cursor past them.
-        pass_over(inp, to - from);
-        Ok(())
+        read_by_hand(inp, Reader::statements)
     })
+}
+
+/// The signature of a function-like op in its everyday shape, `@name(%a: T, ...)`, then
+/// `-> T` or `-> (T, ...)`, then `attributes {...}`, each optional; or a failure that leaves it
+/// to the general grammar. With `enabled` false it always fails.
+pub(super) fn signature<'a>(enabled: bool) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
+        if !enabled {
+            return give_up();
+        }
+        read_by_hand(inp, Reader::signature)
+    })
+}
+
+/// Runs `read` at chumsky's position, under the innermost open node, then moves chumsky's
+/// cursor past what it read. On a failure the enclosing alternative's rewind removes its nodes.
+#[inline(always)]
+fn read_by_hand<'a>(
+    inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>,
+    read: fn(&mut Reader<'a>, u32) -> Outcome,
+) -> Outcome {
+    let state = inp.state();
+    let from = state.tree.pos();
+    let toks = state.toks;
+    let (nodes, parent) = state.tree.nodes_below_open();
+    // The Reader holds the node array itself while it reads: one indirection less a node.
+    let mut reader = Reader { toks, nodes: std::mem::take(nodes), pos: from };
+    let outcome = read(&mut reader, parent);
+    *nodes = reader.nodes;
+    let to = reader.pos;
+    outcome?;
+    state.tree.consumed_to(to);
+    // The tokens are in the tree already; move the cursor past them.
+    pass_over(inp, to - from);
+    Ok(())
 }
 
 /// Reads tokens from `pos` and appends their nodes. Each node is opened with its entry at once
@@ -333,6 +356,76 @@ impl Reader<'_> {
         self.expect(R_PAREN)
     }
 
+    /// `@name ( [%a : T (, %b : T)*] ) [-> T | -> ( [T (, T)*] )] [attributes {...}]` in a
+    /// `FUNC_SIGNATURE` under `parent`, with plain types (`ty`) and no argument or result
+    /// attributes or locations.
+    fn signature(&mut self, parent: u32) -> Outcome {
+        if self.peek_kind() != Some(AT_ID) || self.second_kind() != Some(L_PAREN) {
+            return give_up();
+        }
+        let signature = self.start(FUNC_SIGNATURE, parent);
+        self.take();
+        let args = self.start(FUNC_ARG_LIST, signature);
+        self.take();
+        if self.peek_kind() != Some(R_PAREN) {
+            loop {
+                if self.peek_kind() != Some(VALUE_ID) || self.second_kind() != Some(COLON) {
+                    return give_up();
+                }
+                let arg = self.start(FUNC_ARG, args);
+                self.take();
+                self.take();
+                self.ty(arg)?;
+                self.finish(arg);
+                match self.peek_kind() {
+                    Some(COMMA) => self.take(),
+                    Some(R_PAREN) => break,
+                    _ => return give_up(),
+                }
+            }
+        }
+        self.take();
+        self.finish(args);
+        if self.peek_kind() == Some(ARROW) {
+            let results = self.start(FUNC_RESULT_LIST, signature);
+            self.take();
+            if self.peek_kind() == Some(L_PAREN) {
+                self.take();
+                if self.peek_kind() != Some(R_PAREN) {
+                    loop {
+                        let result = self.start(FUNC_RESULT, results);
+                        self.ty(result)?;
+                        self.finish(result);
+                        match self.peek_kind() {
+                            Some(COMMA) => self.take(),
+                            Some(R_PAREN) => break,
+                            _ => return give_up(),
+                        }
+                    }
+                }
+                self.take();
+            } else {
+                let result = self.start(FUNC_RESULT, results);
+                self.ty(result)?;
+                self.finish(result);
+            }
+            self.finish(results);
+        }
+        if let Some(tok) = self.peek() {
+            if tok.kind == IDENT && tok.has(flags::KW_ATTRIBUTES) {
+                if self.second_kind() != Some(L_BRACE) {
+                    return give_up();
+                }
+                let attributes = self.start(FUNC_ATTRIBUTES, signature);
+                self.take();
+                self.dictionary(attributes)?;
+                self.finish(attributes);
+            }
+        }
+        self.finish(signature);
+        Ok(())
+    }
+
     /// `{ key [= value], ... }` with values made of plain atoms and an optional `: T`.
     #[inline(never)]
     fn dictionary(&mut self, parent: u32) -> Outcome {
@@ -368,14 +461,14 @@ impl Reader<'_> {
     /// An attribute value: atoms up to a boundary, then an optional `: T`.
     fn attribute(&mut self, parent: u32) -> Outcome {
         let attr = self.start(ATTR, parent);
-        self.atom()?;
+        self.atom(attr)?;
         while let Some(tok) = self.peek() {
             let boundary =
                 tok.kind.is_closer() || matches!(tok.kind, COMMA | EQ | COLON) || may_stop(tok);
             if boundary {
                 break;
             }
-            self.atom()?;
+            self.atom(attr)?;
         }
         if self.peek_kind() == Some(COLON) {
             self.take();
@@ -385,11 +478,13 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// A literal, or a bare word that is neither `loc` nor followed by `<...>`.
-    fn atom(&mut self) -> Outcome {
+    /// A literal, a bare word that is neither `loc` nor followed by `<...>`, or an array of
+    /// attribute values, in the attribute `parent`.
+    fn atom(&mut self, parent: u32) -> Outcome {
         let Some(tok) = self.peek() else { return give_up() };
         match tok.kind {
             INT | FLOAT | STRING | MINUS => self.take(),
+            L_BRACK => self.array(parent)?,
             IDENT if !tok.has(flags::KW_LOC) => {
                 self.take();
                 if self.peek_kind() == Some(L_ANGLE) {
@@ -398,6 +493,27 @@ impl Reader<'_> {
             }
             _ => return give_up(),
         }
+        Ok(())
+    }
+
+    /// `[ value (, value)* ]`, values as in `attribute`.
+    #[inline(never)]
+    fn array(&mut self, parent: u32) -> Outcome {
+        let array = self.start(ARRAY_ATTR, parent);
+        self.take();
+        loop {
+            let Some(tok) = self.peek() else { return give_up() };
+            match tok.kind {
+                R_BRACK => {
+                    self.take();
+                    break;
+                }
+                COMMA => self.take(),
+                _ if tok.kind.is_closer() || may_stop(tok) => return give_up(),
+                _ => self.attribute(array)?,
+            }
+        }
+        self.finish(array);
         Ok(())
     }
 }
@@ -416,4 +532,38 @@ fn ends_run(tok: Tok) -> bool {
 /// grammar's recovery rules.
 fn may_stop(tok: Tok) -> bool {
     is_hard_stop(tok) || tok.has(flags::DEF_START | flags::OP_START | flags::LABEL_START)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads `text` with `read` from its first token; returns how many tokens it took, or
+    /// `None` if it gave up.
+    fn read_all(
+        text: &str,
+        read: impl Fn(&mut Reader<'_>, u32) -> Outcome,
+    ) -> Option<(u32, usize)> {
+        let toks = crate::input::prepare(text, 1).toks;
+        let mut reader = Reader { toks: &toks, nodes: Vec::new(), pos: 0 };
+        read(&mut reader, 0).ok()?;
+        (reader.pos as usize == toks.len()).then_some((reader.pos, reader.nodes.len()))
+    }
+
+    /// The signatures Dynamatic and the generator write, and statements with arrays in their
+    /// dictionaries, take the hand-written path (the corpus tests check that it builds what the
+    /// combinators build).
+    #[test]
+    fn everyday_signatures_and_arrays_are_read_by_hand() {
+        let signature = "@f(%a: i32, %b: none) -> (i32, none) attributes {argNames = [\"a\", \"b\"], resNames = [\"out0\", \"end\"]}";
+        assert!(read_all(signature, |r, p| r.signature(p)).is_some());
+        assert!(read_all("@g() -> i32", |r, p| r.signature(p)).is_some());
+        assert!(read_all("@h(%a: <i8>)", |r, p| r.signature(p)).is_some());
+        let statement = "%0 = op %a {keys = [1, [2, 3]], name = \"x\"} : i32";
+        assert!(read_all(statement, |r, p| r.statements(p)).is_some());
+        // Left to the combinators: argument attributes, visibility, type parameters.
+        assert!(read_all("@f(%a: i32 {x}) -> i32", |r, p| r.signature(p)).is_none());
+        assert!(read_all("private @f(%a: i32)", |r, p| r.signature(p)).is_none());
+        assert!(read_all("@f(%a: memref<4xi32>)", |r, p| r.signature(p)).is_none());
+    }
 }
