@@ -274,7 +274,8 @@ fn lex_chunk(
             // The arms below also note the candidates for `mark` (see `mark_candidates`): the
             // tokens that may get a layout flag, as far as the tokens before them tell.
             IDENT => {
-                flags |= classify_word(&bytes[start as usize..end as usize]);
+                // The lexer's slice is the token's text, without a second bounds check.
+                flags |= classify_word(lexer.slice().as_bytes());
                 // `fresh_line` needs a newline.
                 if flags & flags::NEWLINE != 0 {
                     candidates.push(toks.len() as u32);
@@ -283,7 +284,7 @@ fn lex_chunk(
             STRING | HASH_ID | BANG_ID => {
                 if kind == BANG_ID
                     && matches!(
-                        &bytes[start as usize..end as usize],
+                        lexer.slice().as_bytes(),
                         b"!handshake.channel" | b"!handshake.control"
                     )
                 {
