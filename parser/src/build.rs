@@ -122,37 +122,35 @@ impl TreeBuilder {
         let from = self.pending_from as usize;
         for i in from..self.stack.len() {
             let (kind, parent) = (self.stack[i].kind, self.stack[i - 1].entry);
-            self.stack[i].entry = self.push_entry(kind, parent, 0);
+            self.stack[i].entry = self.push_entry(kind, parent);
         }
         self.pending_from = self.stack.len() as u32;
     }
 
-    /// Appends the entry of a node of `kind` under `parent` that starts at the next token and
-    /// ends at `end` (0 while it is open); returns its index.
-    fn push_entry(&mut self, kind: SyntaxKind, parent: u32, end: u32) -> u32 {
+    /// Appends the entry of an open node of `kind` under `parent` that starts at the next
+    /// token; returns its index.
+    fn push_entry(&mut self, kind: SyntaxKind, parent: u32) -> u32 {
         let entry = self.nodes.len() as u32;
-        let subtree_end = if end == 0 { 0 } else { entry + 1 };
-        self.nodes.push(Node { kind, first: self.pos, end, subtree_end, parent });
+        self.nodes.push(Node { kind, first: self.pos, end: 0, subtree_end: 0, parent });
         entry
     }
 
-    /// Opens a node at the next grammar token and gives it its entry at once, for parsers that
-    /// know it will have tokens (`grammar::simple`); a rewind still removes it.
+    /// For a parser that appends nodes itself (`grammar::simple`), which must all start at or
+    /// after the next grammar token and be closed when it is done: the nodes, once the open ones
+    /// have their entries, and the entry of the innermost open node, the parent of its first
+    /// nodes. It then says how far it got with `consumed_to`; a rewind removes its nodes.
     #[inline]
-    pub(crate) fn open(&mut self, kind: SyntaxKind) {
+    pub(crate) fn nodes_below_open(&mut self) -> (&mut Vec<Node>, u32) {
         self.materialize();
         let parent = self.stack.last().expect("the root is open").entry;
-        let entry = self.push_entry(kind, parent, 0);
-        self.stack.push(Open { kind, entry });
-        self.pending_from = self.stack.len() as u32;
+        (&mut self.nodes, parent)
     }
 
-    /// Consumes the next grammar token in a node of its own, which closes at once.
-    pub(crate) fn leaf(&mut self, kind: SyntaxKind) {
-        self.materialize();
-        let parent = self.stack.last().expect("the root is open").entry;
-        self.push_entry(kind, parent, self.pos + 1);
-        self.pos += 1;
+    /// The grammar consumed the tokens up to `pos` (see `nodes_below_open`).
+    #[inline]
+    pub(crate) fn consumed_to(&mut self, pos: u32) {
+        debug_assert!(pos >= self.pos);
+        self.pos = pos;
     }
 
     /// The grammar consumed its next token; it belongs to the innermost open node.

@@ -1059,16 +1059,21 @@ fn parsers<'a>(
         let attributes =
             node(FUNC_ATTRIBUTES, flagged(IDENT, flags::KW_ATTRIBUTES).then(attr_dict.clone()));
         let visibility = tok(IDENT).then(peek_is(|t| t.kind == AT_ID));
-        let signature = node(
-            FUNC_SIGNATURE,
-            visibility
-                .or_not()
-                .then(tok(AT_ID))
-                .then(node(TYPE_PARAMS, group(L_ANGLE, R_ANGLE, late(&weak.attr_item))).or_not())
-                .then(arg_list)
-                .then(results.or_not())
-                .then(attributes.or_not()),
-        );
+        let signature = choice((
+            simple::signature(hand_parsed),
+            node(
+                FUNC_SIGNATURE,
+                visibility
+                    .or_not()
+                    .then(tok(AT_ID))
+                    .then(
+                        node(TYPE_PARAMS, group(L_ANGLE, R_ANGLE, late(&weak.attr_item))).or_not(),
+                    )
+                    .then(arg_list)
+                    .then(results.or_not())
+                    .then(attributes.or_not()),
+            ),
+        ));
         let enter = custom(|inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
             inp.state().func_depth += 1;
             Ok(())

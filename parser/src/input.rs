@@ -132,8 +132,8 @@ fn prepare_split(text: &str, split: Option<usize>) -> Prepared {
     // Each chunk is marked as if it were the whole text; `remark_boundary` fixes the split.
     let lex_and_mark = |from: usize, to: usize, room: usize, stack: Vec<(SyntaxKind, bool)>| {
         let mut chunk = lex_chunk(text, from, to, room, stack);
-        let len = chunk.toks.len();
-        mark(text.as_bytes(), &mut chunk.toks, 0, len, &mut chunk.functions);
+        let candidates = std::mem::take(&mut chunk.candidates);
+        mark_candidates(text.as_bytes(), &mut chunk.toks, &candidates, &mut chunk.functions);
         chunk
     };
     let Some(split) = split else {
@@ -216,6 +216,9 @@ struct Chunk {
     too_deep: Option<u32>,
     /// Function starts in this chunk, as `mark` finds them.
     functions: Vec<u32>,
+    /// The tokens that may carry a layout flag, in order: the only ones `mark` needs to look
+    /// at (see `mark_candidates`).
+    candidates: Vec<u32>,
 }
 
 /// Lexes `text[from..to]`, with room for the tokens of `room` bytes and with brackets `stack`
@@ -235,6 +238,8 @@ fn lex_chunk(
     // Real MLIR averages a little over four bytes a non-trivia token.
     let mut toks: Vec<Tok> = Vec::with_capacity(room / 4 + 1);
     crate::memory::prefer_huge_pages(&toks);
+    // About one token in four may carry a layout flag; real MLIR has about one in 20 bytes.
+    let mut candidates: Vec<u32> = Vec::with_capacity((to - from) / 16 + 1);
     let mut invalid: Vec<(u32, u32)> = Vec::new();
     let mut max_depth = stack.len();
     let mut too_deep = None;
@@ -266,15 +271,43 @@ fn lex_chunk(
                 in_invalid = true;
                 continue;
             }
-            IDENT => flags |= classify_word(&bytes[start as usize..end as usize]),
-            BANG_ID
-                if matches!(
-                    &bytes[start as usize..end as usize],
-                    b"!handshake.channel" | b"!handshake.control"
-                ) =>
-            {
-                flags |= flags::CHANNEL_NAME
+            // The arms below also note the candidates for `mark` (see `mark_candidates`): the
+            // tokens that may get a layout flag, as far as the tokens before them tell.
+            IDENT => {
+                // The lexer's slice is the token's text, without a second bounds check.
+                flags |= classify_word(lexer.slice().as_bytes());
+                // `fresh_line` needs a newline.
+                if flags & flags::NEWLINE != 0 {
+                    candidates.push(toks.len() as u32);
+                }
             }
+            STRING | HASH_ID | BANG_ID => {
+                if kind == BANG_ID
+                    && matches!(
+                        lexer.slice().as_bytes(),
+                        b"!handshake.channel" | b"!handshake.control"
+                    )
+                {
+                    flags |= flags::CHANNEL_NAME;
+                }
+                if flags & flags::NEWLINE != 0 {
+                    candidates.push(toks.len() as u32);
+                }
+            }
+            VALUE_ID => {
+                // Not after a comma, nor a value bound for a region (`binds_for_region`).
+                let candidate = match toks.last() {
+                    Some(&prev) => {
+                        prev.kind != COMMA
+                            && !binds_for_region_after(Tok { kind, flags, start, end }, prev)
+                    }
+                    None => true,
+                };
+                if candidate {
+                    candidates.push(toks.len() as u32);
+                }
+            }
+            CARET_ID => candidates.push(toks.len() as u32),
             L_PAREN | L_BRACK | L_BRACE | L_ANGLE => {
                 let beyond = stack.len() >= MAX_DEPTH;
                 stack.push((closer_of(kind), beyond));
@@ -282,6 +315,8 @@ fn lex_chunk(
                 if beyond {
                     too_deep.get_or_insert(toks.len() as u32);
                     kind = ERROR;
+                } else if kind == L_BRACE {
+                    candidates.push(toks.len() as u32);
                 }
             }
             R_PAREN | R_BRACK | R_BRACE | R_ANGLE => {
@@ -308,7 +343,7 @@ fn lex_chunk(
             lexer.bump(1);
         }
     }
-    Chunk { toks, invalid, stack, max_depth, too_deep, functions: Vec::new() }
+    Chunk { toks, invalid, stack, max_depth, too_deep, functions: Vec::new(), candidates }
 }
 
 fn closer_of(opener: SyntaxKind) -> SyntaxKind {
@@ -374,46 +409,65 @@ const LAYOUT: u16 = flags::OP_START | flags::DEF_START | flags::LABEL_START | fl
 /// lexer's flags of the tokens around, never on layout flags, so any range can be marked again
 /// once its neighbours are known.
 fn mark(text: &[u8], toks: &mut [Tok], from: usize, to: usize, functions: &mut Vec<u32>) {
-    let mut prev: Option<SyntaxKind> = from.checked_sub(1).map(|p| toks[p].kind);
     for i in from..to {
-        let tok = toks[i];
-        let next = || toks.get(i + 1).map(|t| t.kind);
-        let mark = match tok.kind {
-            IDENT => {
-                // A word directly before `(` on a line of its own is a keyword group that
-                // continues the op above (`stall(%s)`), unless it is a dialect's op name
-                // (`scf.condition(%c)`).
-                let starts = fresh_line(tok, prev)
-                    && !tok.has(flags::CONTINUATION_WORD)
-                    && (next() != Some(L_PAREN) || is_dotted(text, tok));
-                if starts && tok.has(flags::FUNC_NAME) {
-                    functions.push(i as u32);
-                }
-                if starts {
-                    flags::OP_START
-                } else {
-                    0
-                }
-            }
-            STRING if fresh_line(tok, prev) => flags::OP_START,
-            HASH_ID | BANG_ID if fresh_line(tok, prev) && next() == Some(EQ) => flags::DEF_START,
-            VALUE_ID
-                if prev != Some(COMMA) && !binds_for_region(toks, i) && is_result_list(toks, i) =>
-            {
-                flags::DEF_START
-            }
-            CARET_ID if is_label(toks, i) => flags::LABEL_START,
-            L_BRACE if opens_dictionary(toks, i) => flags::DICT_START,
-            STRING | HASH_ID | BANG_ID | VALUE_ID | CARET_ID | L_BRACE => 0,
-            // No other kind ever carries a layout flag.
-            _ => {
-                prev = Some(tok.kind);
-                continue;
-            }
-        };
-        toks[i].flags = (tok.flags & !LAYOUT) | mark;
-        prev = Some(tok.kind);
+        mark_one(text, toks, i, functions);
     }
+}
+
+/// `mark` for the whole of freshly lexed tokens, which carry no layout flag yet: only the
+/// `candidates` `lex_chunk` noted can get one, so only they are looked at. A candidate is a
+/// word, string, `#alias` or `!alias` after a newline (`fresh_line`), a value neither after a
+/// comma nor bound for a region (`binds_for_region`), a `^label` or a `{`.
+fn mark_candidates(text: &[u8], toks: &mut [Tok], candidates: &[u32], functions: &mut Vec<u32>) {
+    for &i in candidates {
+        mark_one(text, toks, i as usize, functions);
+    }
+}
+
+/// Sets the layout flags of token `i` and notes it in `functions` if it starts a function.
+#[inline(always)]
+fn mark_one(text: &[u8], toks: &mut [Tok], i: usize, functions: &mut Vec<u32>) {
+    let tok = toks[i];
+    let Some(mark) = layout_of(text, toks, i) else { return };
+    if tok.kind == IDENT && mark != 0 && tok.has(flags::FUNC_NAME) {
+        functions.push(i as u32);
+    }
+    toks[i].flags = (tok.flags & !LAYOUT) | mark;
+}
+
+/// The layout flags of token `i`, or `None` for the kinds that never carry one.
+#[inline(always)]
+fn layout_of(text: &[u8], toks: &[Tok], i: usize) -> Option<u16> {
+    let tok = toks[i];
+    let prev = i.checked_sub(1).map(|p| toks[p].kind);
+    let next = || toks.get(i + 1).map(|t| t.kind);
+    Some(match tok.kind {
+        IDENT => {
+            // A word directly before `(` on a line of its own is a keyword group that
+            // continues the op above (`stall(%s)`), unless it is a dialect's op name
+            // (`scf.condition(%c)`).
+            let starts = fresh_line(tok, prev)
+                && !tok.has(flags::CONTINUATION_WORD)
+                && (next() != Some(L_PAREN) || is_dotted(text, tok));
+            if starts {
+                flags::OP_START
+            } else {
+                0
+            }
+        }
+        STRING if fresh_line(tok, prev) => flags::OP_START,
+        HASH_ID | BANG_ID if fresh_line(tok, prev) && next() == Some(EQ) => flags::DEF_START,
+        VALUE_ID
+            if prev != Some(COMMA) && !binds_for_region(toks, i) && is_result_list(toks, i) =>
+        {
+            flags::DEF_START
+        }
+        CARET_ID if is_label(toks, i) => flags::LABEL_START,
+        L_BRACE if opens_dictionary(toks, i) => flags::DICT_START,
+        STRING | HASH_ID | BANG_ID | VALUE_ID | CARET_ID | L_BRACE => 0,
+        // No other kind ever carries a layout flag.
+        _ => return None,
+    })
 }
 
 /// Whether `tok` begins a line of its own rather than continuing the previous token's
@@ -436,11 +490,14 @@ fn fresh_line(tok: Tok, prev: Option<SyntaxKind>) -> bool {
 /// `scf.for unsigned %i =`) on the same line. A type may end the op before, so a value after
 /// one still starts a definition (`%0 = arith.constant 1 : i32 %1 = ...`).
 fn binds_for_region(toks: &[Tok], i: usize) -> bool {
-    if toks[i].has(flags::NEWLINE) || i == 0 {
-        return false;
-    }
-    let prev = toks[i - 1];
-    prev.kind == L_PAREN || (prev.kind == IDENT && !prev.has(flags::TYPE_WORD))
+    i > 0 && binds_for_region_after(toks[i], toks[i - 1])
+}
+
+/// `binds_for_region` for the value `tok` after the token `prev`.
+#[inline(always)]
+fn binds_for_region_after(tok: Tok, prev: Tok) -> bool {
+    !tok.has(flags::NEWLINE)
+        && (prev.kind == L_PAREN || (prev.kind == IDENT && !prev.has(flags::TYPE_WORD)))
 }
 
 /// `%a [: N] (, %b [: N])* =` starting at `i`.
@@ -547,6 +604,41 @@ mod tests {
                 })
                 .collect();
             assert_eq!(whole.functions, scanned, "{text:?}");
+        }
+    }
+
+    /// Marking only the candidates the lexer picked gives the flags and function starts of
+    /// marking every token.
+    #[test]
+    fn marking_the_candidates_is_marking_every_token() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data");
+        let mut texts = vec![
+            "%a, %b:2 = op\n(%c) = x\nfoo(%d) %e = y\n scf.for %i = %lb\n iter_args(%acc = %i)\n\
+             ^bb1(%x: i32):\n{}\n{a = 1}\n%f = op : i32 %g = op2\n#a = 1\n!b = i32\n\"s\"\n"
+                .to_string(),
+        ];
+        for folder in ["ok", "err"] {
+            for entry in std::fs::read_dir(dir.join(folder)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "mlir") {
+                    texts.push(std::fs::read_to_string(path).unwrap());
+                }
+            }
+        }
+        for text in &texts {
+            let mut chunk = lex_chunk(text, 0, text.len(), text.len(), Vec::new());
+            let mut every = chunk.toks.clone();
+            let mut every_functions = Vec::new();
+            let len = every.len();
+            mark(text.as_bytes(), &mut every, 0, len, &mut every_functions);
+            mark_candidates(
+                text.as_bytes(),
+                &mut chunk.toks,
+                &chunk.candidates,
+                &mut chunk.functions,
+            );
+            assert_eq!(chunk.toks, every, "{text:?}");
+            assert_eq!(chunk.functions, every_functions, "{text:?}");
         }
     }
 

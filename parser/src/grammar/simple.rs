@@ -9,7 +9,8 @@
 //! them, then moves chumsky's cursor past them. On anything else (a region, a keyword group, a
 //! missing piece, a token whose layout flags could make the general grammar stop or decide
 //! differently) it fails, the enclosing `choice` rewinds what it built, and the general grammar
-//! parses the statement.
+//! parses the statement. `signature` does the same for the signature of a function-like op in
+//! its everyday shape (`@f(%a: i32, %b: none) -> (i32, none) attributes {argNames = [...]}`).
 //!
 //! It adds no grammar of its own: `ParseOptions::hand_parsed_statements` turns it off, and the
 //! corpus and property tests check that the trees and errors are the same either way.
@@ -20,8 +21,8 @@ use chumsky::prelude::*;
 
 use super::tokens::pass_over;
 use super::{ends_op, is_hard_stop, Ex, In};
-use crate::build::TreeBuilder;
 use crate::input::{flags, Tok};
+use crate::tree::Node;
 use crate::SyntaxKind::{self, *};
 
 type Outcome = Result<(), EmptyErr>;
@@ -37,37 +38,80 @@ pub(super) fn statement<'a>(enabled: bool) -> impl Parser<'a, In<'a>, (), Ex<'a>
         if !enabled {
             return give_up();
         }
-        let state = inp.state();
-        let from = state.tree.pos();
-        Reader { toks: state.toks, tree: &mut state.tree }.statements()?;
-        let taken = state.tree.pos() - from;
-        // The tokens are in the tree already; move the cursor past them.
-        pass_over(inp, taken);
-        Ok(())
+        read_by_hand(inp, Reader::statements)
     })
 }
 
-/// Reads tokens at the tree builder's position and builds their nodes.
+/// The signature of a function-like op in its everyday shape, `@name(%a: T, ...)`, then
+/// `-> T` or `-> (T, ...)`, then `attributes {...}`, each optional; or a failure that leaves it
+/// to the general grammar. With `enabled` false it always fails.
+pub(super) fn signature<'a>(enabled: bool) -> impl Parser<'a, In<'a>, (), Ex<'a>> + Clone {
+    custom(move |inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>| {
+        if !enabled {
+            return give_up();
+        }
+        read_by_hand(inp, Reader::signature)
+    })
+}
+
+/// Runs `read` at chumsky's position, under the innermost open node, then moves chumsky's
+/// cursor past what it read. On a failure the enclosing alternative's rewind removes its nodes.
+#[inline(always)]
+fn read_by_hand<'a>(
+    inp: &mut InputRef<'a, '_, In<'a>, Ex<'a>>,
+    read: fn(&mut Reader<'a>, u32) -> Outcome,
+) -> Outcome {
+    let state = inp.state();
+    let from = state.tree.pos();
+    let toks = state.toks;
+    let (nodes, parent) = state.tree.nodes_below_open();
+    // The Reader holds the node array itself while it reads: one indirection less a node.
+    let mut reader = Reader { toks, nodes: std::mem::take(nodes), pos: from };
+    let outcome = read(&mut reader, parent);
+    *nodes = reader.nodes;
+    let to = reader.pos;
+    outcome?;
+    state.tree.consumed_to(to);
+    // The tokens are in the tree already; move the cursor past them.
+    pass_over(inp, to - from);
+    Ok(())
+}
+
+/// Reads tokens from `pos` and appends their nodes. Each node is opened with its entry at once
+/// (every node here covers a token), and its parent is passed down rather than kept on the tree
+/// builder's stack; a failure leaves what was appended for the caller to truncate.
 struct Reader<'s> {
     toks: &'s [Tok],
-    tree: &'s mut TreeBuilder,
+    nodes: Vec<Node>,
+    /// Next token to be consumed.
+    pos: u32,
 }
 
 impl Reader<'_> {
+    #[inline(always)]
     fn peek(&self) -> Option<Tok> {
-        self.toks.get(self.tree.pos() as usize).copied()
+        self.toks.get(self.pos as usize).copied()
     }
 
+    #[inline(always)]
     fn peek_kind(&self) -> Option<SyntaxKind> {
         self.peek().map(|tok| tok.kind)
     }
 
+    /// The kind of the token after the next one.
+    #[inline(always)]
+    fn second_kind(&self) -> Option<SyntaxKind> {
+        self.toks.get(self.pos as usize + 1).map(|tok| tok.kind)
+    }
+
     /// Consumes the next token into the innermost open node.
+    #[inline(always)]
     fn take(&mut self) {
-        self.tree.consume();
+        self.pos += 1;
     }
 
     /// Consumes the next token if it is `kind`; fails otherwise.
+    #[inline(always)]
     fn expect(&mut self, kind: SyntaxKind) -> Outcome {
         if self.peek_kind() == Some(kind) {
             self.take();
@@ -77,19 +121,30 @@ impl Reader<'_> {
         }
     }
 
-    // Inlined: a call here costs a third of what it does.
+    /// Opens a node of `kind` under `parent` at the next token; returns its entry.
     #[inline(always)]
-    fn start(&mut self, kind: SyntaxKind) {
-        self.tree.open(kind);
+    fn start(&mut self, kind: SyntaxKind, parent: u32) -> u32 {
+        let entry = self.nodes.len() as u32;
+        self.nodes.push(Node { first: self.pos, end: 0, subtree_end: 0, parent, kind });
+        entry
     }
 
-    fn finish(&mut self) {
-        self.tree.finish_node();
+    /// Closes the node `entry` after the last consumed token.
+    #[inline(always)]
+    fn finish(&mut self, entry: u32) {
+        let subtree_end = self.nodes.len() as u32;
+        let node = &mut self.nodes[entry as usize];
+        node.end = self.pos;
+        node.subtree_end = subtree_end;
     }
 
-    /// The next token in a node of its own.
-    fn leaf(&mut self, kind: SyntaxKind) {
-        self.tree.leaf(kind);
+    /// The next token in a node of its own under `parent`.
+    #[inline(always)]
+    fn leaf(&mut self, kind: SyntaxKind, parent: u32) {
+        let entry = self.nodes.len() as u32;
+        let first = self.pos;
+        self.nodes.push(Node { first, end: first + 1, subtree_end: entry + 1, parent, kind });
+        self.pos = first + 1;
     }
 
     /// Statements of the everyday shapes, one after another: at least one, or a failure.
@@ -97,12 +152,13 @@ impl Reader<'_> {
     /// The caller's statement loop has checked that a statement may start here. Between
     /// statements this checks a little more than that loop would (`ends_run`), and stops at
     /// the first statement it cannot read, leaving it and the rest to the loop.
-    fn statements(&mut self) -> Outcome {
-        self.op()?;
+    fn statements(&mut self, parent: u32) -> Outcome {
+        self.op(parent)?;
         while self.peek().is_some_and(|tok| !ends_run(tok)) {
-            let mark = self.tree.mark();
-            if self.op().is_err() {
-                self.tree.rewind(mark);
+            let (nodes, pos) = (self.nodes.len(), self.pos);
+            if self.op(parent).is_err() {
+                self.nodes.truncate(nodes);
+                self.pos = pos;
                 break;
             }
         }
@@ -111,22 +167,22 @@ impl Reader<'_> {
 
     /// `[results =] name items*`, where the general grammar would not take the function or
     /// pipeline path.
-    fn op(&mut self) -> Outcome {
+    fn op(&mut self, parent: u32) -> Outcome {
         let Some(first) = self.peek() else { return give_up() };
         let with_results = first.kind == VALUE_ID && first.has(flags::DEF_START);
         if !with_results && !matches!(first.kind, IDENT | STRING) {
             return give_up();
         }
-        self.start(OP);
+        let op = self.start(OP, parent);
         if with_results {
-            self.results()?;
+            self.results(op)?;
         }
         match self.peek() {
             Some(name)
                 if matches!(name.kind, IDENT | STRING)
                     && !name.has(flags::FUNC_NAME | flags::PIPELINE_NAME) =>
             {
-                self.leaf(OP_NAME)
+                self.leaf(OP_NAME, op)
             }
             _ => return give_up(),
         }
@@ -135,30 +191,31 @@ impl Reader<'_> {
                 break;
             }
             match tok.kind {
-                COLON => self.type_list()?,
-                L_BRACE if tok.has(flags::DICT_START) => self.dictionary()?,
-                _ => self.item(tok)?,
+                COLON => self.type_list(op)?,
+                L_BRACE if tok.has(flags::DICT_START) => self.dictionary(op)?,
+                _ => self.item(tok, op)?,
             }
         }
-        self.finish();
+        self.finish(op);
         Ok(())
     }
 
     /// `%a [: N] (, %b [: N])* =`.
-    fn results(&mut self) -> Outcome {
-        self.start(RESULT_LIST);
+    #[inline(always)]
+    fn results(&mut self, parent: u32) -> Outcome {
+        let list = self.start(RESULT_LIST, parent);
         loop {
             if self.peek_kind() != Some(VALUE_ID) {
                 return give_up();
             }
-            if self.toks.get(self.tree.pos() as usize + 1).map(|t| t.kind) == Some(COLON) {
-                self.start(RESULT);
+            if self.second_kind() == Some(COLON) {
+                let result = self.start(RESULT, list);
                 self.take();
                 self.take();
                 self.expect(INT)?;
-                self.finish();
+                self.finish(result);
             } else {
-                self.leaf(RESULT);
+                self.leaf(RESULT, list);
             }
             match self.peek_kind() {
                 Some(COMMA) => self.take(),
@@ -169,21 +226,26 @@ impl Reader<'_> {
                 _ => return give_up(),
             }
         }
-        self.finish();
+        self.finish(list);
         Ok(())
     }
 
     /// An item of an op, or of a bracket group within one: an operand, a nested group, or a
-    /// token that the general grammar takes as it is.
-    fn item(&mut self, tok: Tok) -> Outcome {
-        let second = self.toks.get(self.tree.pos() as usize + 1).map(|t| t.kind);
+    /// token that the general grammar takes as it is. Inlined into the loops over items: most
+    /// items are single tokens, and a call would cost more than taking them.
+    #[inline(always)]
+    fn item(&mut self, tok: Tok, parent: u32) -> Outcome {
         match tok.kind {
-            VALUE_ID => self.leaf(OPERAND),
-            L_BRACK => self.group(BRACKET_GROUP, R_BRACK)?,
-            L_PAREN => self.group(PAREN_GROUP, R_PAREN)?,
-            IDENT if !matches!(second, Some(L_PAREN | EQ)) && !tok.has(flags::KW_IN) => self.take(),
+            VALUE_ID => self.leaf(OPERAND, parent),
+            L_BRACK => self.group(BRACKET_GROUP, R_BRACK, parent)?,
+            L_PAREN => self.group(PAREN_GROUP, R_PAREN, parent)?,
+            IDENT
+                if !matches!(self.second_kind(), Some(L_PAREN | EQ)) && !tok.has(flags::KW_IN) =>
+            {
+                self.take()
+            }
             // `@callee` (`instance @f(%a) : ...`); `@a::@b` is left to the general grammar.
-            AT_ID if second != Some(COLON) => self.leaf(SYMBOL_REF),
+            AT_ID if self.second_kind() != Some(COLON) => self.leaf(SYMBOL_REF, parent),
             // Tokens the general grammar gives structure to, or treats as a boundary. `=` and
             // `in` follow the values an op binds for its region (`scf.for %i = ...`,
             // `scf.forall (%i) in ...`), which the general grammar reads as `REGION_ARG`s.
@@ -196,8 +258,9 @@ impl Reader<'_> {
     }
 
     /// `[ items ]` or `( items )`, with nothing inside that could end the group early.
-    fn group(&mut self, kind: SyntaxKind, closer: SyntaxKind) -> Outcome {
-        self.start(kind);
+    #[inline(never)]
+    fn group(&mut self, kind: SyntaxKind, closer: SyntaxKind, parent: u32) -> Outcome {
+        let group = self.start(kind, parent);
         self.take();
         loop {
             let Some(tok) = self.peek() else { return give_up() };
@@ -208,84 +271,165 @@ impl Reader<'_> {
             if tok.kind.is_closer() || may_stop(tok) {
                 return give_up();
             }
-            self.item(tok)?;
+            self.item(tok, group)?;
         }
-        self.finish();
+        self.finish(group);
         Ok(())
     }
 
     /// `: T (, T)*`, where nothing after it continues the list (`->`, `to`).
-    fn type_list(&mut self) -> Outcome {
-        self.start(TYPE_LIST);
+    #[inline(always)]
+    fn type_list(&mut self, parent: u32) -> Outcome {
+        let list = self.start(TYPE_LIST, parent);
         self.take();
-        self.ty()?;
+        self.ty(list)?;
         while self.peek_kind() == Some(COMMA) {
             self.take();
-            self.ty()?;
+            self.ty(list)?;
         }
         if let Some(tok) = self.peek() {
             if tok.kind == ARROW || (tok.kind == IDENT && tok.has(flags::KW_TO)) {
                 return give_up();
             }
         }
-        self.finish();
+        self.finish(list);
         Ok(())
     }
 
     /// A type without parameters (`i32`, `none`, `control`), Dynamatic's `<T>` and `<>`, or a
-    /// function type over those.
-    fn ty(&mut self) -> Outcome {
+    /// function type over those. The first is inlined; the others are `bracketed_ty`.
+    #[inline(always)]
+    fn ty(&mut self, parent: u32) -> Outcome {
         let Some(tok) = self.peek() else { return give_up() };
         match tok.kind {
             IDENT if !tok.has(flags::OP_START) => {
-                self.leaf(TYPE);
+                self.leaf(TYPE, parent);
                 // `T<...>` is a type with parameters.
-                return if self.peek_kind() == Some(L_ANGLE) { give_up() } else { Ok(()) };
-            }
-            L_ANGLE => {
-                self.start(TYPE);
-                self.start(CHANNEL_PARAMS);
-                self.take();
-                if self.peek_kind() != Some(R_ANGLE) {
-                    self.ty()?;
-                }
-                self.expect(R_ANGLE)?;
-                self.finish();
-            }
-            L_PAREN => {
-                self.start(TYPE);
-                self.start(FUNCTION_TYPE);
-                self.parenthesized_types()?;
-                self.expect(ARROW)?;
-                if self.peek_kind() == Some(L_PAREN) {
-                    self.parenthesized_types()?;
+                if self.peek_kind() == Some(L_ANGLE) {
+                    give_up()
                 } else {
-                    self.ty()?;
+                    Ok(())
                 }
-                self.finish();
             }
-            _ => return give_up(),
+            L_ANGLE | L_PAREN => self.bracketed_ty(tok.kind, parent),
+            _ => give_up(),
         }
-        self.finish();
+    }
+
+    /// `ty` that starts with `<` or `(` (`opener`).
+    #[inline(never)]
+    fn bracketed_ty(&mut self, opener: SyntaxKind, parent: u32) -> Outcome {
+        let ty = self.start(TYPE, parent);
+        if opener == L_ANGLE {
+            let params = self.start(CHANNEL_PARAMS, ty);
+            self.take();
+            if self.peek_kind() != Some(R_ANGLE) {
+                self.ty(params)?;
+            }
+            self.expect(R_ANGLE)?;
+            self.finish(params);
+        } else {
+            let function = self.start(FUNCTION_TYPE, ty);
+            self.parenthesized_types(function)?;
+            self.expect(ARROW)?;
+            if self.peek_kind() == Some(L_PAREN) {
+                self.parenthesized_types(function)?;
+            } else {
+                self.ty(function)?;
+            }
+            self.finish(function);
+        }
+        self.finish(ty);
         Ok(())
     }
 
-    /// `( [T (, T)*] )`, as tokens of the enclosing node.
-    fn parenthesized_types(&mut self) -> Outcome {
+    /// `( [T (, T)*] )`, as tokens of the enclosing node `parent`.
+    fn parenthesized_types(&mut self, parent: u32) -> Outcome {
         self.expect(L_PAREN)?;
         if self.peek_kind() != Some(R_PAREN) {
-            self.ty()?;
+            self.ty(parent)?;
             while self.peek_kind() == Some(COMMA) {
                 self.take();
-                self.ty()?;
+                self.ty(parent)?;
             }
         }
         self.expect(R_PAREN)
     }
 
+    /// `@name ( [%a : T (, %b : T)*] ) [-> T | -> ( [T (, T)*] )] [attributes {...}]` in a
+    /// `FUNC_SIGNATURE` under `parent`, with plain types (`ty`) and no argument or result
+    /// attributes or locations.
+    fn signature(&mut self, parent: u32) -> Outcome {
+        if self.peek_kind() != Some(AT_ID) || self.second_kind() != Some(L_PAREN) {
+            return give_up();
+        }
+        let signature = self.start(FUNC_SIGNATURE, parent);
+        self.take();
+        let args = self.start(FUNC_ARG_LIST, signature);
+        self.take();
+        if self.peek_kind() != Some(R_PAREN) {
+            loop {
+                if self.peek_kind() != Some(VALUE_ID) || self.second_kind() != Some(COLON) {
+                    return give_up();
+                }
+                let arg = self.start(FUNC_ARG, args);
+                self.take();
+                self.take();
+                self.ty(arg)?;
+                self.finish(arg);
+                match self.peek_kind() {
+                    Some(COMMA) => self.take(),
+                    Some(R_PAREN) => break,
+                    _ => return give_up(),
+                }
+            }
+        }
+        self.take();
+        self.finish(args);
+        if self.peek_kind() == Some(ARROW) {
+            let results = self.start(FUNC_RESULT_LIST, signature);
+            self.take();
+            if self.peek_kind() == Some(L_PAREN) {
+                self.take();
+                if self.peek_kind() != Some(R_PAREN) {
+                    loop {
+                        let result = self.start(FUNC_RESULT, results);
+                        self.ty(result)?;
+                        self.finish(result);
+                        match self.peek_kind() {
+                            Some(COMMA) => self.take(),
+                            Some(R_PAREN) => break,
+                            _ => return give_up(),
+                        }
+                    }
+                }
+                self.take();
+            } else {
+                let result = self.start(FUNC_RESULT, results);
+                self.ty(result)?;
+                self.finish(result);
+            }
+            self.finish(results);
+        }
+        if let Some(tok) = self.peek() {
+            if tok.kind == IDENT && tok.has(flags::KW_ATTRIBUTES) {
+                if self.second_kind() != Some(L_BRACE) {
+                    return give_up();
+                }
+                let attributes = self.start(FUNC_ATTRIBUTES, signature);
+                self.take();
+                self.dictionary(attributes)?;
+                self.finish(attributes);
+            }
+        }
+        self.finish(signature);
+        Ok(())
+    }
+
     /// `{ key [= value], ... }` with values made of plain atoms and an optional `: T`.
-    fn dictionary(&mut self) -> Outcome {
-        self.start(ATTR_DICT);
+    #[inline(never)]
+    fn dictionary(&mut self, parent: u32) -> Outcome {
+        let dict = self.start(ATTR_DICT, parent);
         self.take();
         loop {
             let Some(tok) = self.peek() else { return give_up() };
@@ -299,46 +443,48 @@ impl Reader<'_> {
                 }
                 COMMA => self.take(),
                 IDENT | STRING => {
-                    self.start(ATTR_ENTRY);
+                    let entry = self.start(ATTR_ENTRY, dict);
                     self.take();
                     if self.peek_kind() == Some(EQ) {
                         self.take();
-                        self.attribute()?;
+                        self.attribute(entry)?;
                     }
-                    self.finish();
+                    self.finish(entry);
                 }
                 _ => return give_up(),
             }
         }
-        self.finish();
+        self.finish(dict);
         Ok(())
     }
 
     /// An attribute value: atoms up to a boundary, then an optional `: T`.
-    fn attribute(&mut self) -> Outcome {
-        self.start(ATTR);
-        self.atom()?;
+    fn attribute(&mut self, parent: u32) -> Outcome {
+        let attr = self.start(ATTR, parent);
+        self.atom(attr)?;
         while let Some(tok) = self.peek() {
             let boundary =
                 tok.kind.is_closer() || matches!(tok.kind, COMMA | EQ | COLON) || may_stop(tok);
             if boundary {
                 break;
             }
-            self.atom()?;
+            self.atom(attr)?;
         }
         if self.peek_kind() == Some(COLON) {
             self.take();
-            self.ty()?;
+            self.ty(attr)?;
         }
-        self.finish();
+        self.finish(attr);
         Ok(())
     }
 
-    /// A literal, or a bare word that is neither `loc` nor followed by `<...>`.
-    fn atom(&mut self) -> Outcome {
+    /// A literal, a bare word that is neither `loc` nor followed by `<...>`, or an array of
+    /// attribute values, in the attribute `parent`.
+    fn atom(&mut self, parent: u32) -> Outcome {
         let Some(tok) = self.peek() else { return give_up() };
         match tok.kind {
             INT | FLOAT | STRING | MINUS => self.take(),
+            L_BRACK => self.array(parent)?,
             IDENT if !tok.has(flags::KW_LOC) => {
                 self.take();
                 if self.peek_kind() == Some(L_ANGLE) {
@@ -347,6 +493,27 @@ impl Reader<'_> {
             }
             _ => return give_up(),
         }
+        Ok(())
+    }
+
+    /// `[ value (, value)* ]`, values as in `attribute`.
+    #[inline(never)]
+    fn array(&mut self, parent: u32) -> Outcome {
+        let array = self.start(ARRAY_ATTR, parent);
+        self.take();
+        loop {
+            let Some(tok) = self.peek() else { return give_up() };
+            match tok.kind {
+                R_BRACK => {
+                    self.take();
+                    break;
+                }
+                COMMA => self.take(),
+                _ if tok.kind.is_closer() || may_stop(tok) => return give_up(),
+                _ => self.attribute(array)?,
+            }
+        }
+        self.finish(array);
         Ok(())
     }
 }
@@ -365,4 +532,38 @@ fn ends_run(tok: Tok) -> bool {
 /// grammar's recovery rules.
 fn may_stop(tok: Tok) -> bool {
     is_hard_stop(tok) || tok.has(flags::DEF_START | flags::OP_START | flags::LABEL_START)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads `text` with `read` from its first token; returns how many tokens it took, or
+    /// `None` if it gave up.
+    fn read_all(
+        text: &str,
+        read: impl Fn(&mut Reader<'_>, u32) -> Outcome,
+    ) -> Option<(u32, usize)> {
+        let toks = crate::input::prepare(text, 1).toks;
+        let mut reader = Reader { toks: &toks, nodes: Vec::new(), pos: 0 };
+        read(&mut reader, 0).ok()?;
+        (reader.pos as usize == toks.len()).then_some((reader.pos, reader.nodes.len()))
+    }
+
+    /// The signatures Dynamatic and the generator write, and statements with arrays in their
+    /// dictionaries, take the hand-written path (the corpus tests check that it builds what the
+    /// combinators build).
+    #[test]
+    fn everyday_signatures_and_arrays_are_read_by_hand() {
+        let signature = "@f(%a: i32, %b: none) -> (i32, none) attributes {argNames = [\"a\", \"b\"], resNames = [\"out0\", \"end\"]}";
+        assert!(read_all(signature, |r, p| r.signature(p)).is_some());
+        assert!(read_all("@g() -> i32", |r, p| r.signature(p)).is_some());
+        assert!(read_all("@h(%a: <i8>)", |r, p| r.signature(p)).is_some());
+        let statement = "%0 = op %a {keys = [1, [2, 3]], name = \"x\"} : i32";
+        assert!(read_all(statement, |r, p| r.statements(p)).is_some());
+        // Left to the combinators: argument attributes, visibility, type parameters.
+        assert!(read_all("@f(%a: i32 {x}) -> i32", |r, p| r.signature(p)).is_none());
+        assert!(read_all("private @f(%a: i32)", |r, p| r.signature(p)).is_none());
+        assert!(read_all("@f(%a: memref<4xi32>)", |r, p| r.signature(p)).is_none());
+    }
 }
