@@ -15,6 +15,7 @@
 //! Unknown counts (cycles through merges, sources, instances, ops hsir does not model) never
 //! produce a diagnostic.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Context;
@@ -106,8 +107,8 @@ fn malformed(cx: &Context<'_>, id: OpId, op: &OpData, acc: &mut Vec<Diagnostic>)
         return;
     }
     let Some(typing) = signatures::typing(op, cx.item, cx.era) else { return };
-    let operand = |i: usize| typing.operands.get(i).cloned().flatten();
-    let result = |i: usize| typing.results.get(i).cloned().flatten();
+    let operand = |i: usize| typing.operands.get(i).cloned().flatten().map(Cow::into_owned);
+    let result = |i: usize| typing.results.get(i).cloned().flatten().map(Cow::into_owned);
     let _ = id;
     let not = |t: &Option<Type>, pred: fn(&Type) -> bool| {
         t.as_ref().is_some_and(|t| !pred(t) && !opaque(t))
