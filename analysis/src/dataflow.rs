@@ -90,9 +90,11 @@ pub struct FuncGraph {
     entry: Option<BlockId>,
     /// How many ops the item has (op 0, the function itself, has no node).
     ops: usize,
+    /// The edges, grouped by the node they enter (each op's operands in order).
     links: Vec<Link>,
     outgoing: Adjacency,
-    incoming: Adjacency,
+    /// The edges entering node `n` are `links[incoming[n]..incoming[n + 1]]`.
+    incoming: Vec<u32>,
     /// The strongly connected component of each node: those of the nodes that may lie on a
     /// cycle numbered in the order Tarjan's algorithm completes them (`strongly_connected`),
     /// then one for each other node.
@@ -173,16 +175,29 @@ impl FuncGraph {
         fg
     }
 
-    /// The graph's edges, and each node's lists of them.
+    /// The graph's edges, grouped by the node they enter, and each node's lists of them.
     fn set_links(&mut self, links: Vec<Link>) {
+        debug_assert!(links.windows(2).all(|w| w[0].to <= w[1].to));
         let nodes = self.node_count();
         self.outgoing = Adjacency::of(nodes, &links, |l| l.from);
-        self.incoming = Adjacency::of(nodes, &links, |l| l.to);
+        let mut incoming = vec![0u32; nodes + 1];
+        for l in &links {
+            incoming[l.to.index() + 1] += 1;
+        }
+        for i in 0..nodes {
+            incoming[i + 1] += incoming[i];
+        }
+        self.incoming = incoming;
         self.links = links;
     }
 
-    /// A graph of `nodes` op nodes (op `i + 1` at node `i`) and the given edges, in order; the
-    /// components are not computed.
+    /// The edges entering `n`, oldest first.
+    fn links_into(&self, n: usize) -> &[Link] {
+        &self.links[self.incoming[n] as usize..self.incoming[n + 1] as usize]
+    }
+
+    /// A graph of `nodes` op nodes (op `i + 1` at node `i`) and the given edges, in order and
+    /// grouped by the node they enter; the components are not computed.
     #[cfg(test)]
     fn from_links(nodes: usize, links: Vec<Link>) -> FuncGraph {
         let mut fg = FuncGraph { ops: nodes + 1, ..FuncGraph::default() };
@@ -233,7 +248,7 @@ impl FuncGraph {
 
     /// The edges entering `n`, newest first.
     pub fn edges_into(&self, n: NodeIndex) -> impl Iterator<Item = &Link> + '_ {
-        self.incoming.of_node(n.index()).iter().map(|&e| &self.links[e as usize])
+        self.links_into(n.index()).iter().rev()
     }
 
     /// The nodes `n` feeds, once per edge, newest edge first.
@@ -243,7 +258,7 @@ impl FuncGraph {
 
     /// The nodes that feed `n`, once per edge, newest edge first.
     pub fn predecessors(&self, n: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
-        self.incoming.of_node(n.index()).iter().map(|&e| self.links[e as usize].from)
+        self.links_into(n.index()).iter().rev().map(|l| l.from)
     }
 
     pub fn op_node(&self, op: OpId) -> Option<NodeIndex> {
@@ -293,11 +308,9 @@ impl FuncGraph {
 /// feeds itself is never removed.
 fn peel(graph: &FuncGraph) -> Vec<bool> {
     let n = graph.node_count();
-    let degree = |adjacency: &Adjacency| -> Vec<u32> {
-        adjacency.start.windows(2).map(|w| w[1] - w[0]).collect()
-    };
+    let degree = |start: &[u32]| -> Vec<u32> { start.windows(2).map(|w| w[1] - w[0]).collect() };
     let mut preds = degree(&graph.incoming);
-    let mut succs = degree(&graph.outgoing);
+    let mut succs = degree(&graph.outgoing.start);
     let mut peeled = vec![false; n];
     let mut queue: Vec<u32> = Vec::new();
     for i in 0..n {
@@ -306,21 +319,22 @@ fn peel(graph: &FuncGraph) -> Vec<bool> {
             queue.push(i as u32);
         }
     }
-    while let Some(i) = queue.pop() {
-        let node = NodeIndex::new(i as usize);
-        // A removed node's successors lose a predecessor, its predecessors a successor.
-        let successors = graph.successors(node).map(|w| (w, true));
-        let predecessors = graph.predecessors(node).map(|w| (w, false));
-        for (w, successor) in successors.chain(predecessors) {
-            let w = w.index();
-            if !peeled[w] {
-                let left = if successor { &mut preds[w] } else { &mut succs[w] };
-                *left -= 1;
-                if *left == 0 {
-                    peeled[w] = true;
-                    queue.push(w as u32);
-                }
+    // A removed node's successors lose a predecessor, its predecessors a successor.
+    let mut remove_edge = |w: usize, left: &mut [u32], queue: &mut Vec<u32>| {
+        if !peeled[w] {
+            left[w] -= 1;
+            if left[w] == 0 {
+                peeled[w] = true;
+                queue.push(w as u32);
             }
+        }
+    };
+    while let Some(i) = queue.pop() {
+        for &e in graph.outgoing.of_node(i as usize) {
+            remove_edge(graph.links[e as usize].to.index(), &mut preds, &mut queue);
+        }
+        for l in graph.links_into(i as usize) {
+            remove_edge(l.from.index(), &mut succs, &mut queue);
         }
     }
     peeled
@@ -1004,8 +1018,12 @@ mod tests {
                 for k in 0..size * density {
                     let (a, b) = (next(size) as usize, next(size) as usize);
                     let edge = Edge { value: k as ValueId, use_: k as UseId, operand: 0 };
-                    g.add_edge(nodes[a], nodes[b], edge);
                     links.push(Link { from: nodes[a], to: nodes[b], edge });
+                }
+                // Grouped by the node they enter, as a function's edges are.
+                links.sort_by_key(|l| l.to);
+                for l in &links {
+                    g.add_edge(l.from, l.to, l.edge);
                 }
                 out.push((g, FuncGraph::from_links(size as usize, links)));
             }
