@@ -173,7 +173,14 @@ impl TypingRef<'_> {
 /// Types equal for checking. `_` (Dynamatic's placeholder) and type aliases (`!t`, which an
 /// item does not resolve) match anything.
 fn same(a: &Type, b: &Type) -> bool {
-    a == b || opaque(a) || opaque(b)
+    match (a, b) {
+        // The usual cases, decided without the general comparison.
+        (Type::Int { width: x, signedness: s }, Type::Int { width: y, signedness: t }) => {
+            x == y && s == t
+        }
+        (Type::None, Type::None) => true,
+        _ => a == b || opaque(a) || opaque(b),
+    }
 }
 
 fn opaque(t: &Type) -> bool {
