@@ -213,8 +213,9 @@ impl FuncGraph {
     pub fn producer(&self, item: &Item, value: ValueId) -> Option<NodeIndex> {
         match item.values[value as usize].def {
             Def::Result { op, .. } => self.op_node(op),
-            Def::Arg { block, n } => (Some(block) == self.entry && (n as usize) < self.arg_values.len())
-                .then(|| NodeIndex::new(n as usize)),
+            Def::Arg { block, n } => (Some(block) == self.entry
+                && (n as usize) < self.arg_values.len())
+            .then(|| NodeIndex::new(n as usize)),
         }
     }
 

@@ -366,8 +366,11 @@ fn fill<'a>(
             results.push(b(data));
         }
         Rule::ArithSelect => {
-            let (cond, data) =
-                if t.len() >= 2 { (t.ty(0), t.ty(1)) } else { (Some(Style::Circt.i1_ref()), first) };
+            let (cond, data) = if t.len() >= 2 {
+                (t.ty(0), t.ty(1))
+            } else {
+                (Some(Style::Circt.i1_ref()), first)
+            };
             operands.push(b(cond));
             push_n(operands, data, 2);
             results.push(b(data));

@@ -166,9 +166,8 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     let cyclic = |n: usize| graph.on_cycle(NodeIndex::new(n));
     // A component of one node is a cycle only if the node feeds itself (`cycle_through` finds
     // none otherwise).
-    let trivial = |scc: &[NodeIndex]| {
-        scc.len() == 1 && !graph.successors(scc[0]).any(|t| t == scc[0])
-    };
+    let trivial =
+        |scc: &[NodeIndex]| scc.len() == 1 && !graph.successors(scc[0]).any(|t| t == scc[0]);
 
     // Combinational loops: cycles among the ops that do not break data/valid.
     let inside_dv = |n: usize| cyclic(n) && !breaks_dv[n];

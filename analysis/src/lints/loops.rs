@@ -1299,11 +1299,7 @@ impl<'c> Rates<'c> {
             .operands
             .iter()
             .map(|(u, r)| {
-                format!(
-                    "`{}` gets {}",
-                    cx.item.str(cx.item.uses[*u as usize].text),
-                    r.render(cx)
-                )
+                format!("`{}` gets {}", cx.item.str(cx.item.uses[*u as usize].text), r.render(cx))
             })
             .collect();
         let message = match &m.expected {
