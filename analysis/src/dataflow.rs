@@ -6,10 +6,9 @@
 //! a channel through buffers is a path; `channel_buffers` walks it. Everything here is derived
 //! from a lowered `Item` and the value types the checks inferred; nothing reports diagnostics.
 
-use petgraph::graph::{DiGraph, Neighbors, NodeIndex};
-use petgraph::visit::EdgeRef;
+use petgraph::graph::NodeIndex;
 
-use crate::ir::{Attribute, Def, Item, OpData, OpId, UseId, ValueId};
+use crate::ir::{Attribute, BlockId, Def, Item, OpData, OpId, UseId, ValueId};
 use crate::ops::OpKind;
 use crate::types::Type;
 use hsir_parser::TextRange;
@@ -33,13 +32,69 @@ pub struct Edge {
     pub operand: u32,
 }
 
-#[derive(Debug)]
+/// An edge of the graph: the use `edge`, from the node that produces its channel to the node
+/// that consumes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Link {
+    pub from: NodeIndex,
+    pub to: NodeIndex,
+    pub edge: Edge,
+}
+
+/// An edge's index in `FuncGraph::links`.
+pub type EdgeId = u32;
+
+/// Adjacency of a fixed graph as flat arrays: the edges of node `n` are
+/// `ids[start[n]..start[n + 1]]`.
+#[derive(Debug, Clone, Default)]
+struct Adjacency {
+    start: Vec<u32>,
+    ids: Vec<EdgeId>,
+}
+
+impl Adjacency {
+    /// The edges of `links` grouped by the node `end` picks, each group newest edge first (the
+    /// order in which petgraph's `Graph` lists a node's edges).
+    fn of(nodes: usize, links: &[Link], end: impl Fn(&Link) -> NodeIndex) -> Adjacency {
+        let mut start = vec![0u32; nodes + 1];
+        for l in links {
+            start[end(l).index() + 1] += 1;
+        }
+        for i in 0..nodes {
+            start[i + 1] += start[i];
+        }
+        // Filled from the newest edge, each node's group from its front.
+        let mut next: Vec<u32> = start[..nodes].to_vec();
+        let mut ids = vec![0; links.len()];
+        for (id, l) in links.iter().enumerate().rev() {
+            let slot = &mut next[end(l).index()];
+            ids[*slot as usize] = id as EdgeId;
+            *slot += 1;
+        }
+        Adjacency { start, ids }
+    }
+
+    fn of_node(&self, n: usize) -> &[EdgeId] {
+        &self.ids[self.start[n] as usize..self.start[n + 1] as usize]
+    }
+}
+
+/// The dataflow graph of one function: nodes are its arguments (`0..args`), then its ops in
+/// `OpId` order; edges are in the order of their ops and their operands, and each node's
+/// successors and predecessors are listed newest edge first.
+#[derive(Debug, Clone, Default)]
 pub struct FuncGraph {
-    pub graph: DiGraph<Node, Edge>,
-    /// The node of each op of the item, by `OpId`; `None` for the function op itself.
-    pub op_nodes: Vec<Option<NodeIndex>>,
-    /// The node of each function argument.
-    pub arg_nodes: Vec<NodeIndex>,
+    /// The value of each argument node.
+    arg_values: Vec<ValueId>,
+    /// The function's entry block, whose arguments are the argument nodes.
+    entry: Option<BlockId>,
+    /// How many ops the item has (op 0, the function itself, has no node).
+    ops: usize,
+    /// The edges, grouped by the node they enter (each op's operands in order).
+    links: Vec<Link>,
+    outgoing: Adjacency,
+    /// The edges entering node `n` are `links[incoming[n]..incoming[n + 1]]`.
+    incoming: Vec<u32>,
     /// The strongly connected component of each node: those of the nodes that may lie on a
     /// cycle numbered in the order Tarjan's algorithm completes them (`strongly_connected`),
     /// then one for each other node.
@@ -55,65 +110,50 @@ pub struct FuncGraph {
 
 /// The op or argument that defines `value`, as a node.
 pub fn producer(graph: &FuncGraph, item: &Item, value: ValueId) -> Option<NodeIndex> {
-    match item.values[value as usize].def {
-        Def::Result { op, .. } => graph.op_nodes.get(op as usize).copied().flatten(),
-        Def::Arg { block, n } => {
-            let entry = item.op_regions(item.ops.first()?).first()?;
-            let first = *item.regions[*entry as usize].blocks.first()?;
-            (block == first).then(|| graph.arg_nodes.get(n as usize).copied()).flatten()
-        }
-    }
+    graph.producer(item, value)
 }
 
 impl FuncGraph {
     /// Builds the graph of a `handshake.func` item (op 0 is the function).
     pub fn build(item: &Item) -> FuncGraph {
-        let args: &[ValueId] = match item.ops.first().and_then(|f| item.op_regions(f).first()) {
-            Some(entry) => match item.regions[*entry as usize].blocks.first() {
-                Some(&block) => &item.blocks[block as usize].args,
-                None => &[],
-            },
+        let entry = item
+            .ops
+            .first()
+            .and_then(|f| item.op_regions(f).first())
+            .and_then(|&r| item.regions[r as usize].blocks.first().copied());
+        let args: &[ValueId] = match entry {
+            Some(block) => &item.blocks[block as usize].args,
             None => &[],
         };
-        let ops = item.ops.len();
-        let mut graph = DiGraph::with_capacity(args.len() + ops.saturating_sub(1), item.uses.len());
-        let mut op_nodes = vec![None; ops];
-        let mut arg_nodes = Vec::with_capacity(args.len());
-        for (n, &value) in args.iter().enumerate() {
-            arg_nodes.push(graph.add_node(Node::Arg { n: n as u32, value }));
-        }
-        for (id, node) in op_nodes.iter_mut().enumerate().skip(1) {
-            *node = Some(graph.add_node(Node::Op(id as OpId)));
-        }
+        let mut links = Vec::with_capacity(item.uses.len());
         let mut fg = FuncGraph {
-            graph,
-            op_nodes,
-            arg_nodes,
-            scc_of: Vec::new(),
-            scc_len: Vec::new(),
-            cyclic: Vec::new(),
-            has_cycle: false,
+            arg_values: args.to_vec(),
+            entry,
+            ops: item.ops.len(),
+            ..FuncGraph::default()
         };
-        let mut cyclic = vec![false; fg.graph.node_count()];
+        let nodes = fg.node_count();
+        let mut cyclic = vec![false; nodes];
         for (id, op) in item.ops.iter().enumerate().skip(1) {
-            let Some(to) = fg.op_nodes[id] else { continue };
+            let to = fg.node_of_op(id);
             for (i, &u) in item.operands(op).iter().enumerate() {
                 let Some(value) = item.uses[u as usize].value else { continue };
-                let Some(from) = producer(&fg, item, value) else { continue };
+                let Some(from) = fg.producer(item, value) else { continue };
                 if from == to {
                     cyclic[to.index()] = true;
                 }
-                fg.graph.add_edge(from, to, Edge { value, use_: u, operand: i as u32 });
+                links.push(Link { from, to, edge: Edge { value, use_: u, operand: i as u32 } });
             }
         }
+        fg.set_links(links);
         // Only nodes left after peeling those without a predecessor or a successor among the
         // rest can lie on a cycle; Tarjan's algorithm runs on them, and every peeled node is a
         // component of its own.
-        let peeled = peel(&fg.graph);
-        let mut scc_of = vec![0; fg.graph.node_count()];
+        let peeled = peel(&fg);
+        let mut scc_of = vec![0; nodes];
         let mut scc_len = Vec::new();
         strongly_connected(
-            &fg.graph,
+            &fg,
             |n| !peeled[n],
             |scc| {
                 let big = scc.len() > 1;
@@ -135,8 +175,96 @@ impl FuncGraph {
         fg
     }
 
+    /// The graph's edges, grouped by the node they enter, and each node's lists of them.
+    fn set_links(&mut self, links: Vec<Link>) {
+        debug_assert!(links.windows(2).all(|w| w[0].to <= w[1].to));
+        let nodes = self.node_count();
+        self.outgoing = Adjacency::of(nodes, &links, |l| l.from);
+        let mut incoming = vec![0u32; nodes + 1];
+        for l in &links {
+            incoming[l.to.index() + 1] += 1;
+        }
+        for i in 0..nodes {
+            incoming[i + 1] += incoming[i];
+        }
+        self.incoming = incoming;
+        self.links = links;
+    }
+
+    /// The edges entering `n`, oldest first.
+    fn links_into(&self, n: usize) -> &[Link] {
+        &self.links[self.incoming[n] as usize..self.incoming[n + 1] as usize]
+    }
+
+    /// A graph of `nodes` op nodes (op `i + 1` at node `i`) and the given edges, in order and
+    /// grouped by the node they enter; the components are not computed.
+    #[cfg(test)]
+    fn from_links(nodes: usize, links: Vec<Link>) -> FuncGraph {
+        let mut fg = FuncGraph { ops: nodes + 1, ..FuncGraph::default() };
+        fg.set_links(links);
+        fg
+    }
+
+    fn node_of_op(&self, op: usize) -> NodeIndex {
+        NodeIndex::new(self.arg_values.len() + op - 1)
+    }
+
+    /// The op or argument that defines `value`, as a node.
+    pub fn producer(&self, item: &Item, value: ValueId) -> Option<NodeIndex> {
+        match item.values[value as usize].def {
+            Def::Result { op, .. } => self.op_node(op),
+            Def::Arg { block, n } => (Some(block) == self.entry
+                && (n as usize) < self.arg_values.len())
+            .then(|| NodeIndex::new(n as usize)),
+        }
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.arg_values.len() + self.ops.saturating_sub(1)
+    }
+
+    /// Every node, in index order.
+    pub fn node_indices(&self) -> impl Iterator<Item = NodeIndex> + Clone {
+        (0..self.node_count()).map(NodeIndex::new)
+    }
+
+    /// What node `n` stands for.
+    pub fn node(&self, n: NodeIndex) -> Node {
+        let i = n.index();
+        match self.arg_values.get(i) {
+            Some(&value) => Node::Arg { n: i as u32, value },
+            None => Node::Op((i - self.arg_values.len() + 1) as OpId),
+        }
+    }
+
+    /// Every edge, in the order of their ops and operands; an `EdgeId` indexes it.
+    pub fn links(&self) -> &[Link] {
+        &self.links
+    }
+
+    /// The edges leaving `n`, newest first.
+    pub fn edges_from(&self, n: NodeIndex) -> impl Iterator<Item = (EdgeId, &Link)> + '_ {
+        self.outgoing.of_node(n.index()).iter().map(|&e| (e, &self.links[e as usize]))
+    }
+
+    /// The edges entering `n`, newest first.
+    pub fn edges_into(&self, n: NodeIndex) -> impl Iterator<Item = &Link> + '_ {
+        self.links_into(n.index()).iter().rev()
+    }
+
+    /// The nodes `n` feeds, once per edge, newest edge first.
+    pub fn successors(&self, n: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
+        self.outgoing.of_node(n.index()).iter().map(|&e| self.links[e as usize].to)
+    }
+
+    /// The nodes that feed `n`, once per edge, newest edge first.
+    pub fn predecessors(&self, n: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
+        self.links_into(n.index()).iter().rev().map(|l| l.from)
+    }
+
     pub fn op_node(&self, op: OpId) -> Option<NodeIndex> {
-        self.op_nodes.get(op as usize).copied().flatten()
+        let op = op as usize;
+        (op >= 1 && op < self.ops).then(|| self.node_of_op(op))
     }
 
     /// Whether `node` lies on a cycle: its component has other nodes, or it feeds itself.
@@ -152,14 +280,13 @@ impl FuncGraph {
     /// Whether the channel `value` lies on a cycle: its producer and a consumer share a
     /// component.
     pub fn value_on_cycle(&self, item: &Item, value: ValueId) -> bool {
-        let Some(from) = producer(self, item, value) else { return false };
+        let Some(from) = self.producer(item, value) else { return false };
         if !self.cyclic[from.index()] {
             return false;
         }
-        self.graph
-            .edges(from)
-            .filter(|e| e.weight().value == value)
-            .any(|e| self.scc_of[e.target().index()] == self.scc_of[from.index()])
+        self.edges_from(from)
+            .filter(|(_, l)| l.edge.value == value)
+            .any(|(_, l)| self.scc_of[l.to.index()] == self.scc_of[from.index()])
     }
 
     /// The ops that consume `value`, with the operand position of each use.
@@ -180,15 +307,11 @@ impl FuncGraph {
 /// The nodes that lie on no cycle because repeatedly removing the nodes without a predecessor
 /// or without a successor (among those not yet removed) removes them; by index. A node that
 /// feeds itself is never removed.
-fn peel(graph: &DiGraph<Node, Edge>) -> Vec<bool> {
-    use petgraph::Direction::{Incoming, Outgoing};
+fn peel(graph: &FuncGraph) -> Vec<bool> {
     let n = graph.node_count();
-    let mut preds = vec![0u32; n];
-    let mut succs = vec![0u32; n];
-    for e in graph.raw_edges() {
-        succs[e.source().index()] += 1;
-        preds[e.target().index()] += 1;
-    }
+    let degree = |start: &[u32]| -> Vec<u32> { start.windows(2).map(|w| w[1] - w[0]).collect() };
+    let mut preds = degree(&graph.incoming);
+    let mut succs = degree(&graph.outgoing.start);
     let mut peeled = vec![false; n];
     let mut queue: Vec<u32> = Vec::new();
     for i in 0..n {
@@ -197,20 +320,22 @@ fn peel(graph: &DiGraph<Node, Edge>) -> Vec<bool> {
             queue.push(i as u32);
         }
     }
-    while let Some(i) = queue.pop() {
-        let node = NodeIndex::new(i as usize);
-        // A removed node's successors lose a predecessor, its predecessors a successor.
-        for (direction, left) in [(Outgoing, &mut preds), (Incoming, &mut succs)] {
-            for w in graph.neighbors_directed(node, direction) {
-                let w = w.index();
-                if !peeled[w] {
-                    left[w] -= 1;
-                    if left[w] == 0 {
-                        peeled[w] = true;
-                        queue.push(w as u32);
-                    }
-                }
+    // A removed node's successors lose a predecessor, its predecessors a successor.
+    let mut remove_edge = |w: usize, left: &mut [u32], queue: &mut Vec<u32>| {
+        if !peeled[w] {
+            left[w] -= 1;
+            if left[w] == 0 {
+                peeled[w] = true;
+                queue.push(w as u32);
             }
+        }
+    };
+    while let Some(i) = queue.pop() {
+        for &e in graph.outgoing.of_node(i as usize) {
+            remove_edge(graph.links[e as usize].to.index(), &mut preds, &mut queue);
+        }
+        for l in graph.links_into(i as usize) {
+            remove_edge(l.from.index(), &mut succs, &mut queue);
         }
     }
     peeled
@@ -218,56 +343,59 @@ fn peel(graph: &DiGraph<Node, Edge>) -> Vec<bool> {
 
 /// Tarjan's strongly connected components of the subgraph of the nodes `inside` admits (by
 /// index; edges to other nodes are left out), each passed to `found` as it is completed. Roots
-/// are taken in index order and successors in `graph.neighbors` order, as
-/// `petgraph::algo::TarjanScc` does; iterative, so deep graphs do not grow the call stack.
+/// are taken in index order and successors newest edge first, as `petgraph::algo::TarjanScc`
+/// does on a petgraph `Graph` built edge by edge in the same order; iterative, so deep graphs
+/// do not grow the call stack.
 pub fn strongly_connected(
-    graph: &DiGraph<Node, Edge>,
+    graph: &FuncGraph,
     inside: impl Fn(usize) -> bool,
     mut found: impl FnMut(&[NodeIndex]),
 ) {
     const UNSEEN: u32 = u32::MAX;
     let n = graph.node_count();
+    let out = &graph.outgoing;
     let mut index = vec![UNSEEN; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
     let mut stack: Vec<NodeIndex> = Vec::new();
-    let mut calls: Vec<(NodeIndex, Neighbors<'_, Edge>)> = Vec::new();
+    // Each call: its node and the position of its next successor in `out.ids`.
+    let mut calls: Vec<(usize, usize)> = Vec::new();
     let mut next = 0u32;
     for root in 0..n {
         if index[root] != UNSEEN || !inside(root) {
             continue;
         }
-        let root = NodeIndex::new(root);
-        index[root.index()] = next;
-        low[root.index()] = next;
+        index[root] = next;
+        low[root] = next;
         next += 1;
-        stack.push(root);
-        on_stack[root.index()] = true;
-        calls.push((root, graph.neighbors(root)));
-        while let Some((v, successors)) = calls.last_mut() {
+        stack.push(NodeIndex::new(root));
+        on_stack[root] = true;
+        calls.push((root, out.start[root] as usize));
+        while let Some((v, position)) = calls.last_mut() {
             let v = *v;
-            if let Some(w) = successors.next() {
-                let wi = w.index();
+            if *position < out.start[v + 1] as usize {
+                let wi = graph.links[out.ids[*position] as usize].to.index();
+                *position += 1;
                 if index[wi] == UNSEEN {
                     if inside(wi) {
                         index[wi] = next;
                         low[wi] = next;
                         next += 1;
-                        stack.push(w);
+                        stack.push(NodeIndex::new(wi));
                         on_stack[wi] = true;
-                        calls.push((w, graph.neighbors(w)));
+                        calls.push((wi, out.start[wi] as usize));
                     }
                 } else if on_stack[wi] {
-                    low[v.index()] = low[v.index()].min(index[wi]);
+                    low[v] = low[v].min(index[wi]);
                 }
                 continue;
             }
             calls.pop();
-            if let Some((u, _)) = calls.last() {
-                low[u.index()] = low[u.index()].min(low[v.index()]);
+            if let Some(&(u, _)) = calls.last() {
+                low[u] = low[u].min(low[v]);
             }
-            if low[v.index()] == index[v.index()] {
-                let at = stack.iter().rposition(|&x| x == v).unwrap_or(0);
+            if low[v] == index[v] {
+                let at = stack.iter().rposition(|&x| x.index() == v).unwrap_or(0);
                 for x in &stack[at..] {
                     on_stack[x.index()] = false;
                 }
@@ -870,10 +998,12 @@ pub fn upstream_buffers(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use petgraph::visit::NodeFiltered;
+    use petgraph::graph::DiGraph;
+    use petgraph::visit::{EdgeRef, NodeFiltered};
 
-    /// Pseudo-random graphs (a fixed LCG), with self-loops and parallel edges.
-    fn graphs() -> Vec<DiGraph<Node, Edge>> {
+    /// Pseudo-random graphs (a fixed LCG), with self-loops and parallel edges: each as a
+    /// petgraph `Graph` and as a `FuncGraph` with the same edges added in the same order.
+    fn graphs() -> Vec<(DiGraph<Node, Edge>, FuncGraph)> {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = |bound: u64| {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
@@ -884,12 +1014,19 @@ mod tests {
             for density in [0u64, 1, 2, 3] {
                 let mut g = DiGraph::new();
                 let nodes: Vec<NodeIndex> =
-                    (0..size).map(|i| g.add_node(Node::Op(i as OpId))).collect();
-                for _ in 0..size * density {
+                    (0..size).map(|i| g.add_node(Node::Op(i as OpId + 1))).collect();
+                let mut links = Vec::new();
+                for k in 0..size * density {
                     let (a, b) = (next(size) as usize, next(size) as usize);
-                    g.add_edge(nodes[a], nodes[b], Edge { value: 0, use_: 0, operand: 0 });
+                    let edge = Edge { value: k as ValueId, use_: k as UseId, operand: 0 };
+                    links.push(Link { from: nodes[a], to: nodes[b], edge });
                 }
-                out.push(g);
+                // Grouped by the node they enter, as a function's edges are.
+                links.sort_by_key(|l| l.to);
+                for l in &links {
+                    g.add_edge(l.from, l.to, l.edge);
+                }
+                out.push((g, FuncGraph::from_links(size as usize, links)));
             }
         }
         out
@@ -908,20 +1045,55 @@ mod tests {
         out
     }
 
-    fn ours(g: &DiGraph<Node, Edge>, inside: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
+    /// The components in the order they are found.
+    fn found(g: &FuncGraph, inside: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
         let mut out = Vec::new();
         strongly_connected(g, inside, |scc| out.push(scc.iter().map(|n| n.index()).collect()));
-        partition(out)
+        out
+    }
+
+    fn ours(g: &FuncGraph, inside: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
+        partition(found(g, inside))
+    }
+
+    #[test]
+    fn adjacency_lists_edges_as_petgraph_does() {
+        for (g, ours) in graphs() {
+            assert_eq!(ours.node_count(), g.node_count());
+            for n in g.node_indices() {
+                assert_eq!(ours.node(n), g[n]);
+                let theirs: Vec<NodeIndex> = g.neighbors(n).collect();
+                assert_eq!(ours.successors(n).collect::<Vec<_>>(), theirs);
+                let theirs: Vec<Edge> = g.edges(n).map(|e| *e.weight()).collect();
+                let edges: Vec<Edge> = ours.edges_from(n).map(|(_, l)| l.edge).collect();
+                assert_eq!(edges, theirs);
+                let theirs: Vec<NodeIndex> =
+                    g.neighbors_directed(n, petgraph::Direction::Incoming).collect();
+                assert_eq!(ours.predecessors(n).collect::<Vec<_>>(), theirs);
+            }
+            for e in g.edge_indices() {
+                let (from, to) = g.edge_endpoints(e).unwrap();
+                assert_eq!(ours.links()[e.index()], Link { from, to, edge: g[e] });
+            }
+        }
     }
 
     #[test]
     fn strongly_connected_agrees_with_petgraph() {
-        for g in graphs() {
+        for (g, fg) in graphs() {
             let theirs = petgraph::algo::tarjan_scc(&g);
-            let theirs = partition(
-                theirs.into_iter().map(|c| c.iter().map(|n| n.index()).collect()).collect(),
-            );
-            assert_eq!(ours(&g, |_| true), theirs);
+            let sorted = |components: Vec<Vec<usize>>| -> Vec<Vec<usize>> {
+                components
+                    .into_iter()
+                    .map(|mut c| {
+                        c.sort_unstable();
+                        c
+                    })
+                    .collect()
+            };
+            let theirs = theirs.into_iter().map(|c| c.iter().map(|n| n.index()).collect());
+            // The same components, found in the same order.
+            assert_eq!(sorted(found(&fg, |_| true)), sorted(theirs.collect()));
             // Restricted to the odd nodes, as the cycle lints restrict it to open nodes.
             let odd = NodeFiltered::from_fn(&g, |n: NodeIndex| n.index() % 2 == 1);
             let theirs = partition(
@@ -930,14 +1102,14 @@ mod tests {
                     .map(|c| c.iter().map(|n| n.index()).collect())
                     .collect(),
             );
-            assert_eq!(ours(&g, |n| n % 2 == 1), theirs);
+            assert_eq!(ours(&fg, |n| n % 2 == 1), theirs);
         }
     }
 
     #[test]
     fn peeling_keeps_every_node_on_a_cycle() {
-        for g in graphs() {
-            let peeled = peel(&g);
+        for (g, fg) in graphs() {
+            let peeled = peel(&fg);
             let self_loop = |n: NodeIndex| g.edges(n).any(|e| e.target() == n);
             for scc in petgraph::algo::tarjan_scc(&g) {
                 let on_cycle = scc.len() > 1 || self_loop(scc[0]);
@@ -946,10 +1118,10 @@ mod tests {
                 }
             }
             // The components of what is left are the graph's own.
-            let full = ours(&g, |_| true);
+            let full = ours(&fg, |_| true);
             let kept: Vec<Vec<usize>> =
                 full.into_iter().filter(|c| c.iter().all(|&n| !peeled[n])).collect();
-            assert_eq!(ours(&g, |n| !peeled[n]), kept);
+            assert_eq!(ours(&fg, |n| !peeled[n]), kept);
         }
     }
 }

@@ -5,6 +5,9 @@
 //! operand and per result, for Dynamatic's, CIRCT's and the proposals' spellings. The checks use
 //! it to type results, to compare each use with its value's type, and to count results.
 
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
 use crate::ir::{Container, Item, OpData, TypeEntry, Written};
 use crate::ops::{Era, OpKind, Typing as Rule};
 use crate::types::{Direction, ExtraSignal, Signedness, Type};
@@ -33,17 +36,38 @@ impl Style {
             Style::Dynamatic => Type::Channel { data: Box::new(int(1)), extras: Vec::new() },
         }
     }
+
+    /// `control`, borrowed.
+    fn control_ref(self) -> &'static Type {
+        static CONTROL: Type = Type::Control { extras: Vec::new() };
+        match self {
+            Style::Circt => &Type::None,
+            Style::Dynamatic => &CONTROL,
+        }
+    }
+
+    /// `i1`, borrowed.
+    fn i1_ref(self) -> &'static Type {
+        static I1: Type = int(1);
+        static CHANNEL: LazyLock<Type> = LazyLock::new(|| Style::Dynamatic.i1());
+        match self {
+            Style::Circt => &I1,
+            Style::Dynamatic => &CHANNEL,
+        }
+    }
 }
 
-pub fn int(width: u32) -> Type {
+pub const fn int(width: u32) -> Type {
     Type::Int { width, signedness: Signedness::Signless }
 }
 
-/// One expected type per operand and per result; `None` where the op does not say.
+/// One expected type per operand and per result; `None` where the op does not say. Types the
+/// op writes are borrowed from its item, as are the usual implied ones (`none`, `control`,
+/// `i1`).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Typing {
-    pub operands: Vec<Option<Type>>,
-    pub results: Vec<Option<Type>>,
+pub struct Typing<'a> {
+    pub operands: Vec<Option<Cow<'a, Type>>>,
+    pub results: Vec<Option<Cow<'a, Type>>>,
 }
 
 // The backend's interpreter still asks for ops by key; nothing in the analysis does.
@@ -86,17 +110,32 @@ fn function(entries: &[TypeEntry]) -> Option<(&[Written], &[Written])> {
     })
 }
 
-fn tys(ws: &[&Written]) -> Vec<Option<Type>> {
-    ws.iter().map(|w| Some(w.ty.clone())).collect()
+fn tys<'a>(ws: &[&'a Written]) -> Vec<Option<Cow<'a, Type>>> {
+    ws.iter().map(|w| Some(Cow::Borrowed(&w.ty))).collect()
 }
 
-/// The channel's extras, for result types derived from an operand's (`cmpi` keeps them).
-fn with_data(ty: &Type, data: Type, style: Style) -> Type {
+/// A type, borrowed.
+fn b<T: Clone>(ty: Option<&T>) -> Option<Cow<'_, T>> {
+    ty.map(Cow::Borrowed)
+}
+
+/// A type made here.
+fn own<'a>(ty: Type) -> Option<Cow<'a, Type>> {
+    Some(Cow::Owned(ty))
+}
+
+/// `i1` with the channel's extras, for the result of a comparison (`cmpi` keeps them).
+fn i1_with_extras(ty: &Type, style: Style) -> Option<Cow<'static, Type>> {
     match (ty, style) {
-        (Type::Channel { extras, .. } | Type::Control { extras }, Style::Dynamatic) => {
-            Type::Channel { data: Box::new(data), extras: extras.clone() }
+        (Type::Channel { extras, .. } | Type::Control { extras }, Style::Dynamatic)
+            if !extras.is_empty() =>
+        {
+            own(Type::Channel { data: Box::new(int(1)), extras: extras.clone() })
         }
-        _ => data,
+        (Type::Channel { .. } | Type::Control { .. }, Style::Dynamatic) => {
+            b(Some(Style::Dynamatic.i1_ref()))
+        }
+        _ => b(Some(Style::Circt.i1_ref())),
     }
 }
 
@@ -153,14 +192,14 @@ impl<'a> Flat<'a> {
 /// The expected type of every operand and result of `op`, from its written types, by the
 /// op's typing rule (`ops::OpDef::typing`) in the function's era. `None` when the op is
 /// unknown or its types are not written in a form hsir reads.
-pub fn typing(op: &OpData, item: &Item, era: Era) -> Option<Typing> {
+pub fn typing<'a>(op: &OpData, item: &'a Item, era: Era) -> Option<Typing<'a>> {
     let mut typing = Typing::default();
     typing_into(op, item, era, &mut typing).then_some(typing)
 }
 
 /// `typing` into `out`, whose vectors are cleared and reused: a caller typing many ops
 /// allocates once. Returns whether the op has a typing (`out` is left empty when not).
-pub fn typing_into(op: &OpData, item: &Item, era: Era, out: &mut Typing) -> bool {
+pub fn typing_into<'a>(op: &OpData, item: &'a Item, era: Era, out: &mut Typing<'a>) -> bool {
     out.operands.clear();
     out.results.clear();
     let found = fill(op, item, era, &mut out.operands, &mut out.results).is_some();
@@ -171,22 +210,24 @@ pub fn typing_into(op: &OpData, item: &Item, era: Era, out: &mut Typing) -> bool
     found
 }
 
+type Types<'a> = Vec<Option<Cow<'a, Type>>>;
+
 /// Pushes `ty` `count` times.
-fn push_n(out: &mut Vec<Option<Type>>, ty: Option<&Type>, count: usize) {
-    out.extend(std::iter::repeat_n(ty, count).map(|t| t.cloned()));
+fn push_n<'a>(out: &mut Types<'a>, ty: Option<&'a Type>, count: usize) {
+    out.extend(std::iter::repeat_n(ty, count).map(b));
 }
 
 /// Pushes every written type.
-fn push_all<'a>(out: &mut Vec<Option<Type>>, ws: impl Iterator<Item = &'a Written>) {
-    out.extend(ws.map(|w| Some(w.ty.clone())));
+fn push_all<'a>(out: &mut Types<'a>, ws: impl Iterator<Item = &'a Written>) {
+    out.extend(ws.map(|w| Some(Cow::Borrowed(&w.ty))));
 }
 
-fn fill(
+fn fill<'a>(
     op: &OpData,
-    item: &Item,
+    item: &'a Item,
     era: Era,
-    operands: &mut Vec<Option<Type>>,
-    results: &mut Vec<Option<Type>>,
+    operands: &mut Types<'a>,
+    results: &mut Types<'a>,
 ) -> Option<()> {
     let kind = OpKind::of(op)?;
     // The generic form and function-typed ops say everything.
@@ -212,17 +253,17 @@ fn fill(
                     .map_or(written_results() as usize, |&c| c as usize),
                 _ => 1,
             };
-            operands.push(first.cloned());
+            operands.push(b(first));
             push_n(results, first, count);
         }
         Rule::Merge => {
             per_operand(&t, n, operands)?;
-            results.push(first.cloned());
+            results.push(b(first));
         }
         Rule::Join => {
             per_operand(&t, n, operands)?;
             if after.is_empty() {
-                results.push(Some(style.control()));
+                results.push(b(Some(style.control_ref())));
             } else {
                 push_all(results, after.iter());
             }
@@ -233,53 +274,48 @@ fn fill(
         }
         Rule::Mux => {
             // `%s [%a, %b] : Ts, T` or Dynamatic's `: Ts, [Ta, Tb] to T`.
-            operands.push(first.cloned());
+            operands.push(b(first));
             match item.types(op).get(1) {
                 Some(TypeEntry::List(ws, _)) => push_all(operands, ws.iter()),
                 Some(TypeEntry::One(w)) => push_n(operands, Some(&w.ty), n.saturating_sub(1)),
                 _ => return None,
             }
-            results.push(after.ty(0).or(t.ty(1)).cloned());
+            results.push(b(after.ty(0).or(t.ty(1))));
         }
         Rule::ControlMerge => {
             if after.is_empty() {
                 // CIRCT: `%a, %b : T, Tindex`.
                 push_n(operands, first, n);
-                results.push(first.cloned());
-                results.push(t.ty(1).cloned());
+                results.push(b(first));
+                results.push(b(t.ty(1)));
             } else {
                 per_operand(&t, n, operands)?;
                 push_all(results, after.iter());
             }
         }
-        Rule::Sink => operands.push(first.cloned()),
-        Rule::Source => results.push(Some(first.cloned().unwrap_or(style.control()))),
+        Rule::Sink => operands.push(b(first)),
+        Rule::Source => results.push(b(Some(first.unwrap_or(style.control_ref())))),
         Rule::CondBr => {
             let (cond, data) =
-                if t.len() >= 2 { (t.ty(0).cloned(), t.ty(1)) } else { (Some(style.i1()), first) };
-            operands.push(cond);
-            operands.push(data.cloned());
+                if t.len() >= 2 { (t.ty(0), t.ty(1)) } else { (Some(style.i1_ref()), first) };
+            operands.push(b(cond));
+            operands.push(b(data));
             push_n(results, data, 2);
         }
         Rule::Constant => {
-            let (ctrl, result) = if t.len() >= 2 {
-                (t.ty(0).cloned(), t.ty(1))
-            } else {
-                (Some(style.control()), first)
-            };
-            operands.push(ctrl);
-            results.push(result.cloned());
+            let (ctrl, result) =
+                if t.len() >= 2 { (t.ty(0), t.ty(1)) } else { (Some(style.control_ref()), first) };
+            operands.push(b(ctrl));
+            results.push(b(result));
         }
-        Rule::ArithConstant => results.push(first.cloned()),
+        Rule::ArithConstant => results.push(b(first)),
         Rule::Access => {
             // Dynamatic 2024's stores write the data type first.
             let mut t = t.to_vec();
             if matches!(kind, OpKind::McStore | OpKind::LsqStore) && t.len() == 2 {
                 t.swap(0, 1);
             }
-            let typing = access(op, item, &t, style)?;
-            *operands = typing.operands;
-            *results = typing.results;
+            access(op, item, &t, style, operands, results)?;
         }
         Rule::Terminator => {
             per_operand(&t, n, operands)?;
@@ -300,50 +336,53 @@ fn fill(
         Rule::Pack => {
             let tuple = first?;
             let elements = tuple_elements(tuple)?;
-            operands.extend(elements.into_iter().map(Some));
-            results.push(Some(tuple.clone()));
+            operands.extend(elements.into_iter().map(own));
+            results.push(b(Some(tuple)));
         }
         Rule::Unpack => {
             let tuple = first?;
             let elements = tuple_elements(tuple)?;
-            operands.push(Some(tuple.clone()));
-            results.extend(elements.into_iter().map(Some));
+            operands.push(b(Some(tuple)));
+            results.extend(elements.into_iter().map(own));
         }
         Rule::Binary => {
             push_n(operands, first, 2);
-            results.push(first.cloned());
+            results.push(b(first));
         }
         Rule::Compare => {
             let ty = first?;
             push_n(operands, Some(ty), 2);
-            results.push(Some(with_data(ty, int(1), style)));
+            results.push(i1_with_extras(ty, style));
         }
         Rule::Cast => {
-            operands.push(first.cloned());
-            results.push(after.ty(0).cloned());
+            operands.push(b(first));
+            results.push(b(after.ty(0)));
         }
         Rule::Select => {
             // Dynamatic: `%c [%a, %b] : Tc, T`.
             let data = t.ty(1);
-            operands.push(first.cloned());
+            operands.push(b(first));
             push_n(operands, data, 2);
-            results.push(data.cloned());
+            results.push(b(data));
         }
         Rule::ArithSelect => {
-            let (cond, data) =
-                if t.len() >= 2 { (t.ty(0).cloned(), t.ty(1)) } else { (Some(int(1)), first) };
-            operands.push(cond);
+            let (cond, data) = if t.len() >= 2 {
+                (t.ty(0), t.ty(1))
+            } else {
+                (Some(Style::Circt.i1_ref()), first)
+            };
+            operands.push(b(cond));
             push_n(operands, data, 2);
-            results.push(data.cloned());
+            results.push(b(data));
         }
         Rule::SpecCommit => {
             // `[%ctrl] %dataIn : Tin, Tout, Tctrl`.
             if t.len() < 3 {
                 return None;
             }
-            operands.push(t.ty(2).cloned());
-            operands.push(t.ty(0).cloned());
-            results.push(t.ty(1).cloned());
+            operands.push(b(t.ty(2)));
+            operands.push(b(t.ty(0)));
+            results.push(b(t.ty(1)));
         }
         Rule::Unbundle => {
             let channel = match (t.ty(0), after.is_empty()) {
@@ -351,17 +390,17 @@ fn fill(
                 _ => return None,
             };
             let (ups, downs) = unbundled(channel, style)?;
-            operands.push(Some(channel.clone()));
-            operands.extend(ups.into_iter().map(Some));
-            results.extend(downs.into_iter().map(Some));
+            operands.push(b(Some(channel)));
+            operands.extend(ups.into_iter().map(own));
+            results.extend(downs.into_iter().map(own));
         }
         Rule::Bundle => {
             // Dynamatic's `: _ to <T>`, or the proposal's `: channel<T>`.
             let channel = after.ty(0).or(first)?;
             let (ups, downs) = unbundled(channel, style)?;
-            results.push(Some(channel.clone()));
-            results.extend(ups.into_iter().map(Some));
-            operands.extend(downs.into_iter().map(Some));
+            results.push(b(Some(channel)));
+            results.extend(ups.into_iter().map(own));
+            operands.extend(downs.into_iter().map(own));
         }
         // Dynamatic's memory interfaces: `lsq[%mem : memref<..>] (%ctrl, %addr, ...)` with the
         // function type of the parenthesized operands. The results take the written types; the
@@ -374,7 +413,7 @@ fn fill(
             push_all(results, outs.iter());
             let written = written_results() as usize;
             if kind == OpKind::MemController && written > outs.len() {
-                results.push(Some(style.control()));
+                results.push(b(Some(style.control_ref())));
             }
             results.resize(written, None);
             operands.resize(n, None);
@@ -394,7 +433,14 @@ fn fill(
 /// `load[%addr] %data : Ta, Td`: the same ports, each type written once), or CIRCT's two with a
 /// control operand (`[%addr...] %data, %ctrl : Ta, Td`, results data then addresses). A
 /// Dynamatic-style function reads two types Dynamatic's way.
-fn access(op: &OpData, item: &Item, t: &[&Written], style: Style) -> Option<Typing> {
+fn access<'a>(
+    op: &OpData,
+    item: &Item,
+    t: &[&'a Written],
+    style: Style,
+    operands: &mut Types<'a>,
+    results: &mut Types<'a>,
+) -> Option<()> {
     let addresses = item
         .operands(op)
         .iter()
@@ -402,25 +448,19 @@ fn access(op: &OpData, item: &Item, t: &[&Written], style: Style) -> Option<Typi
         .count();
     let dynamatic_pair = t.len() == 2 && style == Style::Dynamatic;
     if t.len() == 4 || dynamatic_pair {
-        let (addr, data) = (t[0].ty.clone(), t[1].ty.clone());
-        let (addr_out, data_out) = if t.len() == 4 {
-            (t[2].ty.clone(), t[3].ty.clone())
-        } else {
-            (addr.clone(), data.clone())
-        };
-        Some(Typing {
-            operands: vec![Some(addr), Some(data)],
-            results: vec![Some(addr_out), Some(data_out)],
-        })
+        let (addr, data) = (&t[0].ty, &t[1].ty);
+        let (addr_out, data_out) = if t.len() == 4 { (&t[2].ty, &t[3].ty) } else { (addr, data) };
+        operands.extend([b(Some(addr)), b(Some(data))]);
+        results.extend([b(Some(addr_out)), b(Some(data_out))]);
+        Some(())
     } else if t.len() == 2 {
-        let addr = Some(t[0].ty.clone());
-        let data = Some(t[1].ty.clone());
-        let mut operands = vec![addr.clone(); addresses];
-        operands.push(data.clone());
-        operands.push(Some(style.control()));
-        let mut results = vec![data];
-        results.extend(vec![addr; addresses]);
-        Some(Typing { operands, results })
+        let (addr, data) = (&t[0].ty, &t[1].ty);
+        push_n(operands, Some(addr), addresses);
+        operands.push(b(Some(data)));
+        operands.push(b(Some(style.control_ref())));
+        results.push(b(Some(data)));
+        push_n(results, Some(addr), addresses);
+        Some(())
     } else {
         None
     }
@@ -428,7 +468,7 @@ fn access(op: &OpData, item: &Item, t: &[&Written], style: Style) -> Option<Typi
 
 /// LOOM's `dataflow` ops have a fixed shape: the typing always has it, with the written types
 /// in place where as many are written as the shape has (the lints report other counts).
-fn loom_typing(item: &Item, op: &OpData, kind: OpKind, style: Style) -> Typing {
+fn loom_typing<'a>(item: &'a Item, op: &OpData, kind: OpKind, style: Style) -> Typing<'a> {
     let index = match style {
         Style::Circt => Type::Index,
         Style::Dynamatic => Type::Channel { data: Box::new(Type::Index), extras: Vec::new() },
@@ -439,7 +479,7 @@ fn loom_typing(item: &Item, op: &OpData, kind: OpKind, style: Style) -> Typing {
         Some((i, o)) => (i.iter().collect(), o.iter().collect()),
         None => (flat(item.types(op)), flat(item.types_after(op))),
     };
-    let place = |written: &[&Written], count: usize| -> Vec<Option<Type>> {
+    let place = |written: &[&'a Written], count: usize| -> Types<'a> {
         if written.len() == count {
             tys(written)
         } else {
@@ -451,12 +491,12 @@ fn loom_typing(item: &Item, op: &OpData, kind: OpKind, style: Style) -> Typing {
     if kind == OpKind::Stream {
         // Types are optional on a stream: `index` operands, `(index, i1)` results.
         if written_ins.len() == 1 {
-            operands = vec![Some(written_ins[0].ty.clone()); ins];
+            operands = vec![b(Some(&written_ins[0].ty)); ins];
         } else if written_ins.is_empty() {
-            operands = vec![Some(index.clone()); ins];
+            operands = vec![own(index.clone()); ins];
         }
         if written_outs.is_empty() {
-            results = vec![Some(index), Some(style.i1())];
+            results = vec![own(index), b(Some(style.i1_ref()))];
         }
     }
     Typing { operands, results }
@@ -470,7 +510,7 @@ pub fn loom_shape(kind: OpKind) -> (usize, usize) {
 
 /// Types for `n` operands from a list written either once for all or once per operand, pushed
 /// onto `out`.
-fn per_operand(t: &Flat<'_>, n: usize, out: &mut Vec<Option<Type>>) -> Option<()> {
+fn per_operand<'a>(t: &Flat<'a>, n: usize, out: &mut Types<'a>) -> Option<()> {
     match t.len() {
         0 if n == 0 => {}
         1 => push_n(out, t.ty(0), n),

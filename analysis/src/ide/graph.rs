@@ -88,9 +88,9 @@ pub fn graph(item: &ItemView<'_>) -> Option<Graph> {
     let fg = FuncGraph::build(lowered);
     let buffers = dataflow::buffers(lowered);
     let mut out = Graph { function, ..Graph::default() };
-    let mut index_of = vec![usize::MAX; fg.graph.node_count()];
-    for n in fg.graph.node_indices() {
-        let (label, kind, range) = match fg.graph[n] {
+    let mut index_of = vec![usize::MAX; fg.node_count()];
+    for n in fg.node_indices() {
+        let (label, kind, range) = match fg.node(n) {
             Node::Arg { value, .. } => {
                 let v = &lowered.values[value as usize];
                 (lowered.str(v.name).to_string(), NodeKind::Arg, v.range)
@@ -118,15 +118,13 @@ pub fn graph(item: &ItemView<'_>) -> Option<Graph> {
             order: 0,
         });
     }
-    for e in fg.graph.edge_indices() {
-        let (a, b) = fg.graph.edge_endpoints(e)?;
-        let edge = fg.graph[e];
+    for &dataflow::Link { from: a, to: b, edge } in fg.links() {
         let value = &lowered.values[edge.value as usize];
         let same_scc = fg.scc_of[a.index()] == fg.scc_of[b.index()];
         let on_cycle = same_scc && (a != b || fg.on_cycle(a));
         // A loop is drawn from its merge down to its way back: the channels on the cycle that
         // enter a merge-like op (not a mux's select) are its ways back.
-        let into_merge = match fg.graph[b] {
+        let into_merge = match fg.node(b) {
             Node::Op(op) => match OpKind::of(&lowered.ops[op as usize]) {
                 Some(OpKind::Mux) => edge.operand > 0,
                 Some(kind) => kind.is_merge_like(),

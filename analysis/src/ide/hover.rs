@@ -719,7 +719,7 @@ pub(crate) fn op_signature(item: &ItemView<'_>, op: OpId) -> Option<String> {
     let ir = &item.lowered.item;
     let data = &ir.ops[op as usize];
     let list = |types: Vec<String>| format!("({})", types.join(", "));
-    let show = |t: &Option<Type>| t.as_ref().map_or("?".to_string(), |t| t.to_string());
+    let show = |t: Option<&Type>| t.map_or("?".to_string(), |t| t.to_string());
     let era = item.typed.map_or(crate::ops::Era::Circt, |t| t.era);
     if let Some(typing) = signatures::typing(data, ir, era) {
         // The values' own types where the checks know them better (instance results, ...).
@@ -743,7 +743,7 @@ pub(crate) fn op_signature(item: &ItemView<'_>, op: OpId) -> Option<String> {
             .enumerate()
             .map(|(i, &v)| match item.type_of(v) {
                 Some(t) => t.to_string(),
-                None => show(typing.results.get(i).unwrap_or(&None)),
+                None => show(typing.results.get(i).and_then(|t| t.as_deref())),
             })
             .collect();
         return Some(format!("{} -> {}", list(operands), list(results)));

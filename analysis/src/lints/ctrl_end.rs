@@ -26,8 +26,6 @@
 use std::collections::HashSet;
 
 use petgraph::graph::NodeIndex;
-use petgraph::visit::EdgeRef;
-use petgraph::Direction;
 
 use super::Context;
 use crate::dataflow::{self, is_control, Node};
@@ -233,16 +231,16 @@ fn block(item: &crate::ir::Item, op: &crate::ir::OpData) -> Option<u64> {
 fn in_loop(cx: &Context<'_>, op: OpId) -> bool {
     let graph = &cx.graph;
     let Some(node) = graph.op_node(op) else { return false };
-    let memory = |n: NodeIndex| match graph.graph[n] {
+    let memory = |n: NodeIndex| match graph.node(n) {
         Node::Op(o) => {
             OpKind::of(&cx.item.ops[o as usize]).is_some_and(|k| k.is_interface() || k.is_memory())
         }
         Node::Arg { .. } => false,
     };
-    let mut looping = vec![false; graph.graph.node_count()];
+    let mut looping = vec![false; graph.node_count()];
     let without_memories = |n: usize| !memory(NodeIndex::new(n));
-    dataflow::strongly_connected(&graph.graph, without_memories, |scc| {
-        let cycle = scc.len() > 1 || graph.graph.edges(scc[0]).any(|e| e.target() == scc[0]);
+    dataflow::strongly_connected(graph, without_memories, |scc| {
+        let cycle = scc.len() > 1 || graph.successors(scc[0]).any(|t| t == scc[0]);
         for n in scc {
             looping[n.index()] = cycle;
         }
@@ -256,8 +254,7 @@ fn in_loop(cx: &Context<'_>, op: OpId) -> bool {
         if looping[n.index()] {
             return true;
         }
-        stack
-            .extend(graph.graph.neighbors_directed(n, Direction::Incoming).filter(|&m| !memory(m)));
+        stack.extend(graph.predecessors(n).filter(|&m| !memory(m)));
     }
     false
 }

@@ -15,7 +15,6 @@
 //! through, and its `merge` and `control_merge`, whose RTL ends in a slot that registers ready.
 
 use petgraph::graph::NodeIndex;
-use petgraph::visit::EdgeRef;
 
 use super::Context;
 use crate::dataflow::{self, Node};
@@ -140,7 +139,7 @@ fn registers(kind: OpKind, path: Path, dynamatic: bool) -> bool {
 
 pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     let breaks = |node: NodeIndex, path: Path| -> bool {
-        let Node::Op(op) = cx.graph.graph[node] else { return false };
+        let Node::Op(op) = cx.graph.node(node) else { return false };
         if let Some(buffer) = &cx.buffers[op as usize] {
             return match path {
                 Path::Dv => buffer.breaks_dv(),
@@ -157,7 +156,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     }
     let graph = &cx.graph;
     // What each node breaks, decided once: the searches below ask for every edge.
-    let nodes = graph.graph.node_indices();
+    let nodes = graph.node_indices();
     // Only nodes on a cycle are ever asked about.
     let breaks_dv: Vec<bool> =
         nodes.clone().map(|n| graph.on_cycle(n) && breaks(n, Path::Dv)).collect();
@@ -167,15 +166,14 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     let cyclic = |n: usize| graph.on_cycle(NodeIndex::new(n));
     // A component of one node is a cycle only if the node feeds itself (`cycle_through` finds
     // none otherwise).
-    let trivial = |scc: &[NodeIndex]| {
-        scc.len() == 1 && !graph.graph.edges(scc[0]).any(|e| e.target() == scc[0])
-    };
+    let trivial =
+        |scc: &[NodeIndex]| scc.len() == 1 && !graph.successors(scc[0]).any(|t| t == scc[0]);
 
     // Combinational loops: cycles among the ops that do not break data/valid.
     let inside_dv = |n: usize| cyclic(n) && !breaks_dv[n];
     if !cx.placed() {
         let mut components = Vec::new();
-        dataflow::strongly_connected(&graph.graph, inside_dv, |scc| {
+        dataflow::strongly_connected(graph, inside_dv, |scc| {
             if !trivial(scc) {
                 components.push(scc.to_vec());
             }
@@ -183,7 +181,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         unplaced(cx, components, &open_dv, acc);
         return;
     }
-    dataflow::strongly_connected(&graph.graph, inside_dv, |scc| {
+    dataflow::strongly_connected(graph, inside_dv, |scc| {
         if trivial(scc) {
             return;
         }
@@ -195,7 +193,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     // Ready loops: cycles among the ops that do not break ready, which some op does break
     // data/valid on (otherwise the cycle is a combinational loop, reported above).
     let inside_r = |n: usize| cyclic(n) && !breaks_r[n];
-    dataflow::strongly_connected(&graph.graph, inside_r, |scc| {
+    dataflow::strongly_connected(graph, inside_r, |scc| {
         if trivial(scc) {
             return;
         }
@@ -233,7 +231,7 @@ fn unplaced(
     }
     components.sort_by_key(|scc| {
         let start = scc_start(cx, scc);
-        match cx.graph.graph[start] {
+        match cx.graph.node(start) {
             Node::Op(op) => cx.item.ops[op as usize].range.start(),
             Node::Arg { .. } => 0.into(),
         }
@@ -290,7 +288,7 @@ fn count_cycles(
     limit: usize,
     steps: &mut usize,
 ) -> (usize, bool) {
-    let graph = &cx.graph.graph;
+    let graph = &cx.graph;
     let mut members: Vec<NodeIndex> = scc.iter().copied().filter(|&n| open(n)).collect();
     members.sort();
     let member = |n: NodeIndex| members.binary_search(&n).is_ok();
@@ -324,11 +322,8 @@ fn count_cycles(
 }
 
 /// The distinct successors of `n`.
-fn successors(
-    graph: &petgraph::graph::DiGraph<Node, crate::dataflow::Edge>,
-    n: NodeIndex,
-) -> Vec<NodeIndex> {
-    let mut out: Vec<NodeIndex> = graph.neighbors(n).collect();
+fn successors(graph: &dataflow::FuncGraph, n: NodeIndex) -> Vec<NodeIndex> {
+    let mut out: Vec<NodeIndex> = graph.successors(n).collect();
     out.sort();
     out.dedup();
     out
@@ -338,7 +333,7 @@ fn successors(
 fn scc_start(cx: &Context<'_>, scc: &[NodeIndex]) -> NodeIndex {
     scc.iter()
         .copied()
-        .min_by_key(|&n| match cx.graph.graph[n] {
+        .min_by_key(|&n| match cx.graph.node(n) {
             Node::Op(op) => cx.item.ops[op as usize].range.start(),
             Node::Arg { .. } => 0.into(),
         })
@@ -361,26 +356,26 @@ fn cycle_through(
     start: NodeIndex,
     open: &dyn Fn(NodeIndex) -> bool,
 ) -> Option<Vec<Hop>> {
-    let graph = &cx.graph.graph;
+    let graph = &cx.graph;
     let members: rustc_hash::FxHashSet<NodeIndex> = scc.iter().copied().collect();
     let inside = |n: NodeIndex| members.contains(&n) && open(n);
     // Breadth-first search from `start` back to itself, remembering each node's parent edge.
-    let mut parent: rustc_hash::FxHashMap<NodeIndex, petgraph::graph::EdgeIndex> =
+    let mut parent: rustc_hash::FxHashMap<NodeIndex, dataflow::EdgeId> =
         rustc_hash::FxHashMap::default();
     let mut queue = std::collections::VecDeque::from([start]);
     let mut closing = None;
     'search: while let Some(n) = queue.pop_front() {
-        for e in graph.edges(n) {
-            let t = e.target();
+        for (id, link) in graph.edges_from(n) {
+            let t = link.to;
             if !inside(t) {
                 continue;
             }
             if t == start {
-                closing = Some(e.id());
+                closing = Some(id);
                 break 'search;
             }
             if let std::collections::hash_map::Entry::Vacant(slot) = parent.entry(t) {
-                slot.insert(e.id());
+                slot.insert(id);
                 queue.push_back(t);
             }
         }
@@ -388,9 +383,8 @@ fn cycle_through(
     let mut edge = closing?;
     let mut hops = Vec::new();
     loop {
-        let (from, to) = graph.edge_endpoints(edge)?;
-        let weight = graph[edge];
-        let Node::Op(to) = graph[to] else { return None };
+        let &dataflow::Link { from, to, edge: weight } = graph.links().get(edge as usize)?;
+        let Node::Op(to) = graph.node(to) else { return None };
         hops.push(Hop { value: weight.value, use_: weight.use_, to });
         if from == start {
             break;

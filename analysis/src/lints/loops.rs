@@ -15,6 +15,7 @@
 //! Unknown counts (cycles through merges, sources, instances, ops hsir does not model) never
 //! produce a diagnostic.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Context;
@@ -106,8 +107,8 @@ fn malformed(cx: &Context<'_>, id: OpId, op: &OpData, acc: &mut Vec<Diagnostic>)
         return;
     }
     let Some(typing) = signatures::typing(op, cx.item, cx.era) else { return };
-    let operand = |i: usize| typing.operands.get(i).cloned().flatten();
-    let result = |i: usize| typing.results.get(i).cloned().flatten();
+    let operand = |i: usize| typing.operands.get(i).cloned().flatten().map(Cow::into_owned);
+    let result = |i: usize| typing.results.get(i).cloned().flatten().map(Cow::into_owned);
     let _ = id;
     let not = |t: &Option<Type>, pred: fn(&Type) -> bool| {
         t.as_ref().is_some_and(|t| !pred(t) && !opaque(t))
@@ -254,15 +255,38 @@ fn is_identity(item: &Item, op: &OpData) -> bool {
 }
 
 struct Classes {
-    /// Each value's root: the value it copies through identity ops (itself if none).
+    /// Each value's root: the value it copies through identity ops (itself if none). Empty in
+    /// a function without LOOM ops, where `root` walks to it when asked (only conditions are).
     root: Vec<ValueId>,
+    /// Each value's class; empty in a function without LOOM ops, where no value has one.
     class: Vec<Option<LoopClass>>,
+}
+
+/// The value `v` copies through identity ops: the walk `Classes::new` makes for every value,
+/// made for one, with the same bound.
+fn walk_to_root(item: &Item, v: ValueId) -> ValueId {
+    let mut current = v;
+    for _ in 0..item.values.len() {
+        let Def::Result { op, .. } = item.values[current as usize].def else { break };
+        let op = &item.ops[op as usize];
+        if !is_identity(item, op) {
+            break;
+        }
+        match item.uses[item.operands(op)[0] as usize].value {
+            Some(next) if next != current => current = next,
+            _ => break,
+        }
+    }
+    current
 }
 
 impl Classes {
     /// The classes of a function's values; `loom` says whether it has LOOM ops (streams and
     /// gates), without which no value has a class.
     fn new(cx: &Context<'_>, loom: bool) -> Classes {
+        if !loom {
+            return Classes { root: Vec::new(), class: Vec::new() };
+        }
         let item = cx.item;
         let n = item.values.len();
         let mut root: Vec<ValueId> = Vec::with_capacity(n);
@@ -299,9 +323,6 @@ impl Classes {
             root.push(current);
             ended.push(end);
         }
-        if !loom {
-            return Classes { class: vec![None; n], root };
-        }
         let class = root
             .iter()
             .map(|&r| {
@@ -319,7 +340,14 @@ impl Classes {
     }
 
     fn of(&self, v: ValueId) -> Option<LoopClass> {
-        self.class[v as usize]
+        self.class.get(v as usize).copied().flatten()
+    }
+
+    fn root(&self, item: &Item, v: ValueId) -> ValueId {
+        match self.root.get(v as usize) {
+            Some(&root) => root,
+            None => walk_to_root(item, v),
+        }
     }
 
     /// The stream whose raw streams a gate takes, if its operands come from one.
@@ -836,6 +864,11 @@ struct Rates<'c> {
     rate: Vec<Option<Rate>>,
     classes: &'c Classes,
     gate_stream: BTreeMap<OpId, OpId>,
+    /// In a function without LOOM ops, the mismatch of each op's last evaluation, which is
+    /// final: there an op's mismatch depends only on its operands' rates, and an op is
+    /// evaluated again whenever one of them becomes known. `None` in a function with LOOM
+    /// ops, where a loop op's mismatch also reads the rates of its stream's results.
+    mismatches: Option<BTreeMap<OpId, Mismatch>>,
 }
 
 /// What an op does with counts: the rates of its results, and the operand groups that must
@@ -877,7 +910,12 @@ impl<'c> Rates<'c> {
             .filter(|&g| OpKind::of(&item.ops[g as usize]) == Some(OpKind::Gate))
             .filter_map(|g| Some((g, classes.gate_stream(cx, g)?)))
             .collect();
-        let mut rates = Rates { rate: vec![None; item.values.len()], classes, gate_stream };
+        let mut rates = Rates {
+            rate: vec![None; item.values.len()],
+            classes,
+            gate_stream,
+            mismatches: classes.class.is_empty().then(BTreeMap::new),
+        };
         // Function arguments: one token each per invocation (memrefs carry none).
         if let Some(region) = item.ops.first().and_then(|f| cx.item.op_regions(f).first()) {
             if let Some(&block) = item.regions[*region as usize].blocks.first() {
@@ -899,9 +937,20 @@ impl<'c> Rates<'c> {
             if op.broken {
                 continue;
             }
-            let eval = rates.eval(cx, id, op);
+            let Eval { results, mismatch } = rates.eval(cx, id, op);
+            if let Some(mismatches) = &mut rates.mismatches {
+                match mismatch {
+                    Some(m) => {
+                        mismatches.insert(id, m);
+                    }
+                    None if !mismatches.is_empty() => {
+                        mismatches.remove(&id);
+                    }
+                    None => {}
+                }
+            }
             for (i, &v) in cx.item.results(op).iter().enumerate() {
-                let Some(r) = eval.results.get(i) else { continue };
+                let Some(r) = results.get(i) else { continue };
                 // A count of zero (an op with no inputs) says nothing useful.
                 if r.is_zero() {
                     continue;
@@ -939,7 +988,6 @@ impl<'c> Rates<'c> {
 
     fn split_of(&self, cx: &Context<'_>, u: UseId, generic: bool) -> Option<(Rate, Rate)> {
         let v = cx.item.uses[u as usize].value?;
-        let root = self.classes.root[v as usize];
         let total = self.rate[v as usize].as_ref()?;
         let raw_split = |stream: OpId| -> Option<(Rate, Rate)> {
             let raw = cx.item.results(&cx.item.ops[stream as usize]).get(1)?;
@@ -947,7 +995,7 @@ impl<'c> Rates<'c> {
             let entries = self.rate[*raw as usize].as_ref()?.minus(&trips);
             Some((trips, entries))
         };
-        match self.classes.class[v as usize] {
+        match self.classes.of(v) {
             Some(LoopClass::RawWillContinue { stream }) => raw_split(stream),
             Some(LoopClass::AfterCond { gate }) if self.gate_stream.contains_key(&gate) => {
                 let (trips, entries) = raw_split(self.gate_stream[&gate])?;
@@ -955,7 +1003,7 @@ impl<'c> Rates<'c> {
             }
             _ if !generic => None,
             _ => {
-                let t = Rate::atom(Atom::True(root));
+                let t = Rate::atom(Atom::True(self.classes.root(cx.item, v)));
                 Some((t.clone(), total.minus(&t)))
             }
         }
@@ -1216,55 +1264,70 @@ impl<'c> Rates<'c> {
     }
 
     fn check(&self, cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
-        for (id, op) in cx.item.ops.iter().enumerate().skip(1) {
-            if op.broken {
-                continue;
-            }
-            // Every mismatch compares two known rates of the op's operands (two operands that
-            // `same` checks; a carry's key and another operand; a mux's select and its data).
-            let known = cx.item.operands(op).iter().filter(|&&u| self.of_use(cx, u).is_some());
-            if op.operands.len() < 2 || known.take(2).count() < 2 {
-                continue;
-            }
-            let Some(m) = self.eval_for(cx, id as OpId, op, false).mismatch else { continue };
-            let shown: Vec<String> = m
-                .operands
-                .iter()
-                .map(|(u, r)| {
-                    format!(
-                        "`{}` gets {}",
-                        cx.item.str(cx.item.uses[*u as usize].text),
-                        r.render(cx)
-                    )
-                })
-                .collect();
-            let message = match &m.expected {
-                None => format!(
-                    "the operands of {} receive different numbers of tokens per invocation: {}; the extra tokens of one operand are never consumed (left latched in the op) or the op waits forever",
-                    m.what,
-                    shown.join(", ")
-                ),
-                Some(why) => format!(
-                    "{} receives the wrong number of tokens per invocation: {}, but {why}",
-                    m.what,
-                    shown.join(", "),
-                ),
-            };
-            let mut d = Diagnostic::new(Code::TokenRateMismatch, op.name_range, message);
-            for (u, r) in &m.operands {
-                if let Some(v) = cx.item.uses[*u as usize].value {
-                    let count = if *r == Rate::atom(Atom::Invocation) {
-                        "1 token".to_string()
-                    } else {
-                        format!("{} tokens", r.render(cx))
-                    };
-                    d = d.with_related(
-                        cx.item.values[v as usize].range,
-                        format!("`{}` receives {count} per invocation", display(cx, v)),
-                    );
+        match &self.mismatches {
+            Some(mismatches) => {
+                for (&id, m) in mismatches {
+                    let op = &cx.item.ops[id as usize];
+                    if self.may_mismatch(cx, op) {
+                        acc.push(self.diagnostic(cx, op, m));
+                    }
                 }
             }
-            acc.push(d);
+            None => {
+                for (id, op) in cx.item.ops.iter().enumerate().skip(1) {
+                    if op.broken || !self.may_mismatch(cx, op) {
+                        continue;
+                    }
+                    let Some(m) = self.eval_for(cx, id as OpId, op, false).mismatch else {
+                        continue;
+                    };
+                    acc.push(self.diagnostic(cx, op, &m));
+                }
+            }
         }
+    }
+
+    /// Every mismatch compares two known rates of the op's operands (two operands that `same`
+    /// checks; a carry's key and another operand; a mux's select and its data).
+    fn may_mismatch(&self, cx: &Context<'_>, op: &OpData) -> bool {
+        let known = cx.item.operands(op).iter().filter(|&&u| self.of_use(cx, u).is_some());
+        op.operands.len() >= 2 && known.take(2).count() == 2
+    }
+
+    fn diagnostic(&self, cx: &Context<'_>, op: &OpData, m: &Mismatch) -> Diagnostic {
+        let shown: Vec<String> = m
+            .operands
+            .iter()
+            .map(|(u, r)| {
+                format!("`{}` gets {}", cx.item.str(cx.item.uses[*u as usize].text), r.render(cx))
+            })
+            .collect();
+        let message = match &m.expected {
+            None => format!(
+                "the operands of {} receive different numbers of tokens per invocation: {}; the extra tokens of one operand are never consumed (left latched in the op) or the op waits forever",
+                m.what,
+                shown.join(", ")
+            ),
+            Some(why) => format!(
+                "{} receives the wrong number of tokens per invocation: {}, but {why}",
+                m.what,
+                shown.join(", "),
+            ),
+        };
+        let mut d = Diagnostic::new(Code::TokenRateMismatch, op.name_range, message);
+        for (u, r) in &m.operands {
+            if let Some(v) = cx.item.uses[*u as usize].value {
+                let count = if *r == Rate::atom(Atom::Invocation) {
+                    "1 token".to_string()
+                } else {
+                    format!("{} tokens", r.render(cx))
+                };
+                d = d.with_related(
+                    cx.item.values[v as usize].range,
+                    format!("`{}` receives {count} per invocation", display(cx, v)),
+                );
+            }
+        }
+        d
     }
 }

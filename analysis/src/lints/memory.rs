@@ -28,7 +28,6 @@ use crate::signatures::Style;
 use crate::types::Type;
 use crate::Diagnostic;
 use hsir_parser::{TextRange, TextSize};
-use petgraph::Direction;
 
 /// A `memory` / `extmemory` op.
 struct Iface {
@@ -606,7 +605,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                 continue;
             }
             let Some(node) = dataflow::producer(graph, item, v) else { continue };
-            match graph.graph[node] {
+            match graph.node(node) {
                 Node::Arg { n, .. } => start |= self.start.is_some_and(|(s, _)| s == n),
                 Node::Op(op) => {
                     if let Some(i) = self.iface_of[op as usize] {
@@ -615,12 +614,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                             dones.insert(i);
                         }
                     } else if self.access_of[op as usize].is_none() {
-                        stack.extend(
-                            graph
-                                .graph
-                                .edges_directed(node, Direction::Incoming)
-                                .map(|e| e.weight().value),
-                        );
+                        stack.extend(graph.edges_into(node).map(|l| l.edge.value));
                     }
                 }
             }
