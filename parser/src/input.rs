@@ -572,12 +572,8 @@ mod tests {
 
     /// Splitting the text at any line break gives the tokens, flags and errors of no split:
     /// the layout flags near the split, which look across it, are redone.
-    #[test]
-    fn every_split_gives_the_tokens_of_no_split() {
-        let crafted = "module {\n%a,\n%b:2,\n  %c = op %a,\n %b\n^bb1(%x: i32,\n  %y: i32):\n  \
-                       %d = op {\n  }\n  %e = op {value\n= 1}\n#x\n = 1\n!t\n= i32\nfoo\n(\nbar\n \
-                       = 2\n  %f = op :\n  i32\n  %g = op :\n  baz\n\"s\"\n(%a)\n~~\n@@\n}\n\
-                       handshake.func @f() {\n}\n%h = op,\nfunc.func @g\nhw.module\n(\n";
+    /// `crafted`, then the text of every parser fixture (`test_data/ok`, `test_data/err`).
+    fn with_fixtures(crafted: &str) -> Vec<String> {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data");
         let mut texts = vec![crafted.to_string()];
         for folder in ["ok", "err"] {
@@ -588,7 +584,16 @@ mod tests {
                 }
             }
         }
-        for text in &texts {
+        texts
+    }
+
+    #[test]
+    fn every_split_gives_the_tokens_of_no_split() {
+        let crafted = "module {\n%a,\n%b:2,\n  %c = op %a,\n %b\n^bb1(%x: i32,\n  %y: i32):\n  \
+                       %d = op {\n  }\n  %e = op {value\n= 1}\n#x\n = 1\n!t\n= i32\nfoo\n(\nbar\n \
+                       = 2\n  %f = op :\n  i32\n  %g = op :\n  baz\n\"s\"\n(%a)\n~~\n@@\n}\n\
+                       handshake.func @f() {\n}\n%h = op,\nfunc.func @g\nhw.module\n(\n";
+        for text in &with_fixtures(crafted) {
             let whole = prepare_split(text, None);
             for (at, _) in text.match_indices('\n') {
                 let split = prepare_split(text, Some(at + 1));
@@ -611,21 +616,9 @@ mod tests {
     /// marking every token.
     #[test]
     fn marking_the_candidates_is_marking_every_token() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data");
-        let mut texts = vec![
-            "%a, %b:2 = op\n(%c) = x\nfoo(%d) %e = y\n scf.for %i = %lb\n iter_args(%acc = %i)\n\
-             ^bb1(%x: i32):\n{}\n{a = 1}\n%f = op : i32 %g = op2\n#a = 1\n!b = i32\n\"s\"\n"
-                .to_string(),
-        ];
-        for folder in ["ok", "err"] {
-            for entry in std::fs::read_dir(dir.join(folder)).unwrap() {
-                let path = entry.unwrap().path();
-                if path.extension().is_some_and(|e| e == "mlir") {
-                    texts.push(std::fs::read_to_string(path).unwrap());
-                }
-            }
-        }
-        for text in &texts {
+        let crafted = "%a, %b:2 = op\n(%c) = x\nfoo(%d) %e = y\n scf.for %i = %lb\n iter_args(%acc = %i)\n\
+                       ^bb1(%x: i32):\n{}\n{a = 1}\n%f = op : i32 %g = op2\n#a = 1\n!b = i32\n\"s\"\n";
+        for text in &with_fixtures(crafted) {
             let mut chunk = lex_chunk(text, 0, text.len(), text.len(), Vec::new());
             let mut every = chunk.toks.clone();
             let mut every_functions = Vec::new();
