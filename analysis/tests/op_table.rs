@@ -35,6 +35,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("analysis/src/check_item.rs", "lsq", "the `lsq = false` attribute of `memory`"),
     ("analysis/src/ide/graph.rs", "buffer", "the SVG class of buffer nodes, a drawing category"),
     ("lsp/src/main.rs", "func", "the `--func` option of `hsir buffers`"),
+    ("lsp/src/cli/check.rs", "end", "the `end` of a range in `hsir check`'s JSON, as LSP names it"),
     (
         "backend/src/buffers/timing.rs",
         "buffer",
