@@ -12,7 +12,6 @@
 use std::sync::OnceLock;
 
 use hsir_analysis::{TextRange, TextSize};
-use serde::Serialize;
 
 /// How the client counts columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,14 +21,14 @@ pub enum Encoding {
 }
 
 /// A line and column as the client counts them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pos {
     pub line: u32,
     pub character: u32,
 }
 
 /// A range of positions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Span {
     pub start: Pos,
     pub end: Pos,

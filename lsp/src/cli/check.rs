@@ -7,7 +7,9 @@ use ariadne::{Config, IndexType, Label, Report, ReportKind};
 use hsir_analysis::{Database, Diagnostic, DiagnosticCode, FileId, Severity, TextRange, TextSize};
 
 use super::pretty_json::PrettyJson;
+use crate::position::{Encoding, LineIndex};
 use crate::source::SourceText;
+use crate::Format;
 
 /// One file's output: its name, its text and what was found in it.
 struct Checked<'a> {
@@ -72,9 +74,6 @@ fn shown_text<'a>(text: &'a str, diagnostics: &[Diagnostic]) -> &'a str {
         None => text,
     }
 }
-
-use crate::position::{Encoding, LineIndex};
-use crate::Format;
 
 /// Reads `CODE=LEVEL` overrides, or says on stderr what is wrong with one.
 fn severity_config(overrides: &[String]) -> Result<hsir_analysis::Config, ()> {
