@@ -24,8 +24,8 @@ const BATCH_MIN_BYTES: u64 = 1 << 20;
 
 /// glibc's allocator settings for a process that allocates much once and then exits: heaps
 /// grown 64 MiB at a time, backed by transparent huge pages where the kernel allows, and never
-/// trimmed. Checking 10 MB of IR otherwise faults in some 8,000 pages of 4 KiB, one by one
-/// (about 380 with these settings, and 7 % less CPU time; docs/benchmarks.md).
+/// trimmed. Checking 10 MB of IR otherwise faults in some 7,000 pages of 4 KiB, one by one
+/// (400 to 900 faults with these settings, and 8 % less CPU time; docs/benchmarks.md).
 const BATCH_TUNABLES: &str =
     "glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864:glibc.malloc.trim_threshold=4294967295";
 
