@@ -930,7 +930,7 @@ impl Lowerer {
         };
         let binds = holds_regions && signature_node.is_none() && !entry_labelled();
         let regions_start = self.region_nodes.len();
-        self.parts(syntax, id, binds);
+        self.parts(syntax, id, region, binds);
         let regions_end = self.region_nodes.len();
         let region_args = std::mem::take(&mut self.region_args);
 
@@ -1189,8 +1189,8 @@ impl Lowerer {
         })
     }
 
-    /// Operands, types, attributes and the other written parts of `op` (not its regions), and
-    /// the regions it holds: the `REGION` nodes below it outside other regions, in text order
+    /// Operands (used in `use_region`, the op's own region), types, attributes and the other
+    /// written parts of `op` (not its regions), and the regions it holds: the `REGION` nodes below it outside other regions, in text order
     /// (what `ast::Op::regions` finds), pushed on `region_nodes`.
     ///
     /// One walk over the op's nodes in preorder (`index + 1 .. subtree_end`). A node read whole
@@ -1198,7 +1198,13 @@ impl Lowerer {
     /// subtree, in which only regions are looked for; a group's children are read with the
     /// group's container, kept on a stack of the groups open around the position. The op's own
     /// tokens (its bare words and symbols) are read between its direct children.
-    fn parts(&mut self, syntax: SyntaxNode<'_>, id: OpId, region_args: bool) {
+    fn parts(
+        &mut self,
+        syntax: SyntaxNode<'_>,
+        id: OpId,
+        use_region: Option<RegionId>,
+        region_args: bool,
+    ) {
         let mut after_arrow = false;
         let operands_start = self.item.arrays.ids.len();
         let attrs_start = self.item.arrays.attrs.len();
@@ -1208,9 +1214,6 @@ impl Lowerer {
         let mut types_after = Vec::new();
         let types_start = self.item.arrays.types.len();
         let tree = syntax.tree();
-        // The region the op's operands are used in: the same for all of them.
-        let use_region =
-            self.item.ops[id as usize].block.map(|b| self.item.blocks[b as usize].region);
         // The groups open around the position: where each ends and what its parent read with;
         // kept between ops.
         let mut frames = std::mem::take(&mut self.frames);
