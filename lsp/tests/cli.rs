@@ -343,3 +343,33 @@ fn a_large_file_is_checked_in_under_three_times_its_size() {
     );
     assert!(growth < 3.0, "{growth:.2} bytes of memory per byte of the file");
 }
+
+/// A check of 1 MiB or more replaces itself by a run with glibc's allocator tuned for a batch
+/// (`memory::rerun_tuned_for_batch`); the rerun keeps the arguments, the output and the exit
+/// status of a run started with the tunables already set (which does not rerun).
+#[test]
+fn a_large_check_rerun_for_its_allocator_reports_the_same() {
+    let Some(text) = shared::gen_handshake(&["--target-bytes", "1200000", "--seed", "5"]) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("hsir-cli-rerun-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let path = dir.join("large.mlir");
+    std::fs::write(&path, &text).expect("the generated file is written");
+    let run = |tunables: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hsir"));
+        command.args(["check", "--format", "json", "--severity", "HS2020=off"]).arg(&path);
+        command.env_remove("GLIBC_TUNABLES");
+        if let Some(tunables) = tunables {
+            command.env("GLIBC_TUNABLES", tunables);
+        }
+        command.output().expect("hsir runs")
+    };
+    let rerun = run(None);
+    let direct = run(Some("glibc.malloc.hugetlb=1"));
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(rerun.status.code(), direct.status.code());
+    assert_eq!(stdout(&rerun), stdout(&direct));
+    assert!(!stdout(&rerun).contains("HS2020"), "the arguments reach the rerun");
+    assert_eq!(String::from_utf8_lossy(&rerun.stderr), String::from_utf8_lossy(&direct.stderr));
+}
