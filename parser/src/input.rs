@@ -358,6 +358,12 @@ fn closer_of(opener: SyntaxKind) -> SyntaxKind {
 /// The flags an identifier carries by its spelling alone, found with one `match`.
 fn classify_word(word: &[u8]) -> u16 {
     use flags::*;
+    // `i32`, `i1`: the commonest words by far, decided before the keywords are looked at.
+    if let [b'i', digits @ ..] = word {
+        if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) {
+            return TYPE_WORD;
+        }
+    }
     match word {
         b"loc" => KW_LOC,
         b"attributes" => KW_ATTRIBUTES | CONTINUATION_WORD,

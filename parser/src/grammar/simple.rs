@@ -167,6 +167,7 @@ impl Reader<'_> {
 
     /// `[results =] name items*`, where the general grammar would not take the function or
     /// pipeline path.
+    #[inline(always)]
     fn op(&mut self, parent: u32) -> Outcome {
         let Some(first) = self.peek() else { return give_up() };
         let with_results = first.kind == VALUE_ID && first.has(flags::DEF_START);
