@@ -244,7 +244,7 @@ fn lex_chunk(
     let mut max_depth = stack.len();
     let mut too_deep = None;
     // The lexer's extra is whether it skipped a line break since it was last cleared.
-    let mut lexer = SyntaxKind::lexer_with_extras(&text[from..to], true);
+    let mut lexer = SyntaxKind::lexer_with_extras(&bytes[from..to], true);
     let base = from as u32;
     // Whether the last token is an unrecognised run that the next one may extend.
     let mut in_invalid = false;
@@ -275,7 +275,7 @@ fn lex_chunk(
             // tokens that may get a layout flag, as far as the tokens before them tell.
             IDENT => {
                 // The lexer's slice is the token's text, without a second bounds check.
-                flags |= classify_word(lexer.slice().as_bytes());
+                flags |= classify_word(lexer.slice());
                 // `fresh_line` needs a newline.
                 if flags & flags::NEWLINE != 0 {
                     candidates.push(toks.len() as u32);
@@ -283,10 +283,7 @@ fn lex_chunk(
             }
             STRING | HASH_ID | BANG_ID => {
                 if kind == BANG_ID
-                    && matches!(
-                        lexer.slice().as_bytes(),
-                        b"!handshake.channel" | b"!handshake.control"
-                    )
+                    && matches!(lexer.slice(), b"!handshake.channel" | b"!handshake.control")
                 {
                     flags |= flags::CHANNEL_NAME;
                 }

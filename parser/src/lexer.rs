@@ -27,7 +27,7 @@ pub fn lex(text: &str) -> Vec<LexedToken> {
     assert!(text.len() < u32::MAX as usize, "texts of 4 GiB or more are refused at the edge");
     let bytes = text.as_bytes();
     let mut tokens: Vec<LexedToken> = Vec::with_capacity(text.len() / 2 + 1);
-    let mut lexer = SyntaxKind::lexer(text);
+    let mut lexer = SyntaxKind::lexer(bytes);
     let mut end = 0u32;
     while let Some(result) = lexer.next() {
         let kind = result.unwrap_or(ERROR);
@@ -196,6 +196,33 @@ mod tests {
                 FILE_METADATA_END,
             ]
         );
+    }
+
+    /// The automaton reads bytes (`utf8 = false` in `SyntaxKind`): a character of several bytes
+    /// is never cut, in a string, a comment or a quoted symbol, nor where no token may hold it,
+    /// and the parse reports such characters whole.
+    #[test]
+    fn characters_of_several_bytes_stay_whole() {
+        let text = "\"é\\😀\" @\"ü sym\" // ß\n%a€ é😀 \"open ✓";
+        assert_eq!(
+            kinds(text),
+            vec![
+                (STRING, "\"é\\😀\""),
+                (AT_ID, "@\"ü sym\""),
+                (COMMENT, "// ß"),
+                (VALUE_ID, "%a"),
+                (ERROR, "€"),
+                (ERROR, "é😀"),
+                (ERROR, "\"open ✓"),
+            ]
+        );
+        let invalid: Vec<&str> = crate::parse(text)
+            .errors()
+            .iter()
+            .filter(|e| e.kind == crate::SyntaxErrorKind::InvalidToken)
+            .map(|e| &text[usize::from(e.range.start())..usize::from(e.range.end())])
+            .collect();
+        assert_eq!(invalid, vec!["€", "é😀", "\"open ✓"]);
     }
 
     #[test]

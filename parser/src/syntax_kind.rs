@@ -14,9 +14,17 @@ macro_rules! syntax_kinds {
         /// where they are needed (in the tree and in `lex`). Skipping them in the automaton is faster
         /// than returning them. Skipping a line break sets the lexer's extra, so that whether a
         /// token starts a line costs nothing per token.
+        ///
+        /// The automaton reads bytes (`utf8 = false`). Every pattern spells out only ASCII bytes
+        /// and takes other bytes only through a negated class (`[^\n]`, `[^"\\\n]`) or `.`,
+        /// so on UTF-8 text it finds the tokens a char-wise automaton finds: a character of
+        /// several bytes is taken whole or, outside strings and comments, its bytes join one run
+        /// of unrecognised bytes (both lexers make one `ERROR` token of such a run). Stepping
+        /// over a byte needs no char-boundary check.
         #[allow(non_camel_case_types)]
         #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[logos(extras = bool)]
+        #[logos(utf8 = false)]
         #[logos(skip r"[ \t\r\x0C]+")]
         #[logos(skip(r"\n[ \t\r\n\x0C]*", |lex| lex.extras = true))]
         #[logos(skip(r"//[^\n]*", allow_greedy = true))]
