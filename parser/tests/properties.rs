@@ -12,6 +12,10 @@ fn check(text: &str) {
     let from_lexer: Vec<(hsir_parser::SyntaxKind, u32)> =
         hsir_parser::lex(text).iter().map(|t| (t.kind, t.start)).collect();
     assert_eq!(from_tree, from_lexer);
+    // The automaton reads bytes: no token may start inside a character.
+    for (_, start) in &from_lexer {
+        assert!(text.is_char_boundary(*start as usize), "{text:?} at {start}");
+    }
     check_structure(&parsed);
     // Two threads build the same tree and errors as one.
     let one = hsir_parser::ParseOptions { threads: 1, parallel_min_bytes: 0, ..Default::default() };
@@ -148,6 +152,13 @@ proptest! {
 
     #[test]
     fn mlir_alphabet_strings_roundtrip(text in "[%^@#!(){}\\[\\]<>,:=\\-.\"\\\\ \n\ta-z0-9_/]{0,200}") {
+        check(&text);
+    }
+
+    /// Characters of several bytes next to every kind of token, in strings, comments and
+    /// symbols, and where no token may hold them.
+    #[test]
+    fn mlir_alphabet_with_wide_characters_roundtrip(text in "[%^@#!(){}\\[\\]<>,:=\\-.\"\\\\ \n\ta-z0-9_/é€✓😀]{0,200}") {
         check(&text);
     }
 
