@@ -619,7 +619,7 @@ impl Checker<'_> {
 
     fn constant_value(&mut self, op: &OpData, result: Option<&Type>) {
         let (Some(attr), Some(result)) = (self.item.attr(op, "value"), result) else { return };
-        let Some((_, ty)) = attr.value.rsplit_once(':') else { return };
+        let Some((_, ty)) = self.item.str(attr.value).rsplit_once(':') else { return };
         let Some(value_ty) = crate::types::builtin(ty.trim()) else { return };
         let result_data = data_of(result).cloned();
         if result_data.as_ref() != Some(&value_ty) {
@@ -650,12 +650,13 @@ impl Checker<'_> {
             .item
             .words(op)
             .iter()
+            .map(|&w| (self.item.str(w), w.range()))
             .find(|(w, _)| w.eq_ignore_ascii_case("seq") || w.eq_ignore_ascii_case("fifo"));
         match kind {
             Some((w, range)) if w != "seq" && w != "fifo" => {
                 let d = Diagnostic::new(
                     Code::BufferConfig,
-                    *range,
+                    range,
                     format!("the buffer kind is `seq` or `fifo` (lowercase), not `{w}`"),
                 );
                 self.push(d);
@@ -680,7 +681,7 @@ impl Checker<'_> {
             self.push(d);
             return;
         }
-        let count = crate::attrs::array(&init.value).unwrap_or_default().len();
+        let count = crate::attrs::array(self.item.str(init.value)).unwrap_or_default().len();
         if count as u64 != slots {
             let d = Diagnostic::new(
                 Code::BufferConfig,
@@ -698,11 +699,7 @@ impl Checker<'_> {
     fn memory(&mut self, op: &OpData, kind: OpKind) {
         let name = kind.key();
         let get = |key: &str| {
-            self.item
-                .bracket_entries(op)
-                .iter()
-                .find(|(k, _)| k == key)
-                .and_then(|(_, v)| v.trim().parse::<usize>().ok())
+            self.item.bracket_entry(op, key).and_then(|v| v.trim().parse::<usize>().ok())
         };
         let (Some(ld), Some(st)) = (get("ld"), get("st")) else { return };
         if kind == OpKind::Memory {
@@ -798,7 +795,8 @@ impl Checker<'_> {
     }
 
     fn instance(&mut self, op: &OpData, typing: TypingRef<'_>, symbols: &mut dyn Symbols) {
-        let Some((symbol, symbol_range)) = &op.symbol else { return };
+        let Some(symbol_name) = op.symbol else { return };
+        let (symbol, symbol_range) = (self.item.str(symbol_name), &symbol_name.range());
         let name = symbol.trim_start_matches('@').trim_matches('"');
         let Some(callee) = symbols.callee(name) else {
             let d = Diagnostic::new(
@@ -1100,7 +1098,7 @@ impl Checker<'_> {
         let Some(sig) = top.signature.clone() else { return };
         for (key, expected) in [("argNames", sig.args.len()), ("resNames", sig.results.len())] {
             let Some(attr) = self.item.attr(top, key) else { continue };
-            let entries = crate::attrs::array(&attr.value).unwrap_or_default();
+            let entries = crate::attrs::array(self.item.str(attr.value)).unwrap_or_default();
             if entries.len() != expected {
                 let d = Diagnostic::new(
                     Code::PortNamesCount,

@@ -26,6 +26,9 @@ pub type RegionId = u32;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Item {
+    /// The item's text, exactly: every range and `Str` of the item is relative to its first
+    /// byte, and every name is a `Str` into it (`Item::str`).
+    pub text: Box<str>,
     pub ops: Vec<OpData>,
     pub values: Vec<ValueData>,
     pub uses: Vec<UseData>,
@@ -46,17 +49,30 @@ pub struct Arrays {
     pub types: Vec<TypeEntry>,
     pub attrs: Vec<Attribute>,
     pub ints: Vec<u64>,
-    /// Names: values', result groups' and uses' text (`Str`).
-    pub strings: String,
-    pub entries: Vec<(String, String)>,
-    pub words: Vec<(String, TextRange)>,
+    /// `key = value` entries written in `[...]`.
+    pub entries: Vec<(Str, Str)>,
+    /// Bare words.
+    pub words: Vec<Str>,
 }
 
-/// A name kept in `Arrays::strings`, read with `Item::str`.
+/// A name: a range of the item's text (relative to its first byte, as the item's ranges are),
+/// read with `Item::str`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct Str {
     pub start: u32,
     pub len: u32,
+}
+
+impl Str {
+    /// The name written at `range` (relative to the item).
+    pub fn at(range: TextRange) -> Str {
+        Str { start: range.start().into(), len: range.len().into() }
+    }
+
+    /// Where the name was written, relative to the item.
+    pub fn range(self) -> TextRange {
+        TextRange::at(self.start.into(), self.len.into())
+    }
 }
 
 /// A run of entries of one of `Arrays`' arrays: `start .. start + len`.
@@ -88,7 +104,7 @@ impl Span {
 impl Item {
     /// The text of a name.
     pub fn str(&self, s: Str) -> &str {
-        &self.arrays.strings[s.start as usize..(s.start + s.len) as usize]
+        &self.text[s.start as usize..(s.start + s.len) as usize]
     }
 
     /// The values `op` defines, in order.
@@ -130,7 +146,12 @@ impl Item {
     }
 
     pub fn attr(&self, op: &OpData, key: &str) -> Option<&Attribute> {
-        self.attrs(op).iter().find(|a| a.key == key)
+        self.attrs(op).iter().find(|a| self.str(a.key) == key)
+    }
+
+    /// The value's text of `op`'s attribute `key`, whitespace kept.
+    pub fn attr_value(&self, op: &OpData, key: &str) -> Option<&str> {
+        self.attr(op, key).map(|a| self.str(a.value))
     }
 
     /// Integers written in `[...]`.
@@ -138,18 +159,24 @@ impl Item {
         op.bracket_ints.of(&self.arrays.ints)
     }
 
-    /// `key = value` entries written in `[...]`.
-    pub fn bracket_entries(&self, op: &OpData) -> &[(String, String)] {
+    /// `key = value` entries written in `[...]` (`Item::str`).
+    pub fn bracket_entries(&self, op: &OpData) -> &[(Str, Str)] {
         op.bracket_entries.of(&self.arrays.entries)
     }
 
-    /// Bare words among `op`'s parts.
-    pub fn words(&self, op: &OpData) -> &[(String, TextRange)] {
+    /// The value's text of the `key = value` entry written in `[...]`.
+    pub fn bracket_entry(&self, op: &OpData, key: &str) -> Option<&str> {
+        let entries = self.bracket_entries(op);
+        entries.iter().find(|&&(k, _)| self.str(k) == key).map(|&(_, v)| self.str(v))
+    }
+
+    /// Bare words among `op`'s parts (`Item::str`).
+    pub fn words(&self, op: &OpData) -> &[Str] {
         op.words.of(&self.arrays.words)
     }
 
     pub fn word(&self, op: &OpData, word: &str) -> bool {
-        self.words(op).iter().any(|(w, _)| w == word)
+        self.words(op).iter().any(|&w| self.str(w) == word)
     }
 }
 
@@ -181,9 +208,10 @@ impl TypeEntry {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attribute {
-    pub key: String,
-    /// The value's text, whitespace kept.
-    pub value: String,
+    /// Quotes stripped from a string key (`Item::str`).
+    pub key: Str,
+    /// The value's text, whitespace kept (`Item::str`).
+    pub value: Str,
     pub range: TextRange,
     /// Whether it was written inline (`numSlots = 1`) rather than in a dictionary.
     pub inline: bool,
@@ -208,8 +236,8 @@ pub enum Container {
     Bracket,
     /// Inside `(...)`.
     Paren,
-    /// Inside `keyword(...)`.
-    Keyword(String),
+    /// Inside `keyword(...)` (`Item::str`).
+    Keyword(Str),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -244,8 +272,8 @@ pub struct OpData {
     pub bracket_entries: Span,
     /// Bare words among the op's parts: `seq`, `slt`, `private`.
     pub words: Span,
-    /// The first `@symbol` of the op (a callee or the op's own name).
-    pub symbol: Option<(String, TextRange)>,
+    /// The first `@symbol` of the op (a callee or the op's own name; `Item::str`).
+    pub symbol: Option<Str>,
     /// For function-like ops: the signature.
     pub signature: Option<Box<Signature>>,
     /// Whether the op's own syntax (outside its regions) has an error: junk, or a group left
@@ -325,7 +353,8 @@ pub struct UseData {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockData {
     pub region: RegionId,
-    pub label: Option<(String, TextRange)>,
+    /// `^bb0` (`Item::str`).
+    pub label: Option<Str>,
     pub args: Vec<ValueId>,
     pub ops: Vec<OpId>,
 }
@@ -419,10 +448,10 @@ pub fn lower(op: ast::Op<'_>) -> Item {
 /// have nodes below them: the only ones `check_types::type_diagnostics_of` needs to read, found
 /// in the walk that sizes the arrays rather than in a walk of its own.
 pub(crate) fn lower_noting_types(op: ast::Op<'_>, typed: &mut Vec<u32>) -> Item {
-    let base = op.syntax().text_range().start();
+    let range = op.syntax().text_range();
     let mut lowerer = Lowerer {
-        base,
-        item: Item::default(),
+        base: range.start(),
+        item: Item { text: op.syntax().tree().text()[range].into(), ..Item::default() },
         scopes: Vec::new(),
         region_args: Vec::new(),
         one_token_types: Vec::new(),
@@ -455,7 +484,6 @@ pub(crate) fn lower_noting_types(op: ast::Op<'_>, typed: &mut Vec<u32>) -> Item 
     item.arrays.ids.reserve(results + 2 * operands);
     item.arrays.result_groups.reserve_exact(results);
     item.arrays.types.reserve(types);
-    item.arrays.strings.reserve(8 * (results + operands));
     // The scope that will hold most names: the item's own when it is not isolated, else the
     // first isolated op's (a function's), which takes it from `spare`.
     let mut scope = Scope::default();
@@ -577,7 +605,7 @@ struct Lowerer {
     /// in text order: `REGION_ARG`s (`scf.for %i = ...`, `iter_args(%acc = %init)`), and
     /// `%x : T` in the parentheses of a region-holding op of another dialect whose entry block
     /// has no label (`kanagawa.method @f(%a: i32)`, `kanagawa.sblock (%x : i32 = %outer)`).
-    region_args: Vec<(String, TextRange, Option<Type>)>,
+    region_args: Vec<(Str, Option<Type>)>,
     /// Types of one token read so far (`written`), by the token's kind and text: a few.
     one_token_types: Vec<(SyntaxKind, String, Type)>,
     /// Op names resolved so far (`resolve_name`), by `name_slot`.
@@ -753,11 +781,9 @@ impl Lowerer {
         }
     }
 
-    /// Keeps `text` in the item's strings.
-    fn intern(&mut self, text: &str) -> Str {
-        let start = self.item.arrays.strings.len() as u32;
-        self.item.arrays.strings.push_str(text);
-        Str { start, len: text.len() as u32 }
+    /// The name written at `range` (of the tree's text).
+    fn name(&self, range: TextRange) -> Str {
+        Str::at(self.rel(range))
     }
 
     /// Defines `name` in `region` as the values `first .. first + count`.
@@ -770,10 +796,9 @@ impl Lowerer {
         range: TextRange,
     ) {
         let scope = self.scopes.last_mut().expect("a scope is open");
-        let Item { arrays, name_problems, regions, .. } = &mut self.item;
-        let text = |s: Str| &arrays.strings[s.start as usize..(s.start + s.len) as usize];
-        let bytes =
-            |s: Str| &arrays.strings.as_bytes()[s.start as usize..(s.start + s.len) as usize];
+        let Item { text, name_problems, regions, .. } = &mut self.item;
+        let text = |s: Str| &text[s.start as usize..(s.start + s.len) as usize];
+        let bytes = |s: Str| text(s).as_bytes();
         let hash = name_hash(bytes(name));
         let head = scope.head(hash);
         // A name may be defined once per region and its enclosing regions of the scope.
@@ -851,7 +876,7 @@ impl Lowerer {
                             }
                         }
                         let Some(range) = value else { continue };
-                        let name = self.intern(&source[range]);
+                        let name = self.name(range);
                         self.item.arrays.result_groups.push(ResultGroup {
                             name,
                             count: int.and_then(|r| source[r].parse().ok()).unwrap_or(1),
@@ -968,32 +993,30 @@ impl Lowerer {
                 // binds (`scf.for %i = %a to %b step %c {}`).
                 let bid = self.new_block(rid, None);
                 entry_block_of_first = Some(bid);
-                for (name, range, ty) in &region_args {
-                    self.block_arg(bid, rid, name, ty.clone(), *range);
+                for (name, ty) in &region_args {
+                    self.block_arg(bid, rid, *name, ty.clone());
                 }
             }
             for (i, block_node) in blocks.enumerate() {
                 let label = block_node.label();
                 let bid = self.new_block(
                     rid,
-                    label
-                        .and_then(|l| l.name())
-                        .map(|t| (t.text().to_string(), self.rel(t.text_range()))),
+                    label.and_then(|l| l.name()).map(|t| self.name(t.text_range())),
                 );
                 if i == 0 && first_region {
                     entry_block_of_first = Some(bid);
                     // Function arguments and pipeline inner values belong to the entry block.
                     self.entry_values(op, signature_node, bid, rid);
-                    for (name, range, ty) in &region_args {
-                        self.block_arg(bid, rid, name, ty.clone(), *range);
+                    for (name, ty) in &region_args {
+                        self.block_arg(bid, rid, *name, ty.clone());
                     }
                 }
                 if let Some(label) = label {
                     for arg in label.args() {
                         let Some(token) = arg.name() else { continue };
                         let ty = arg.ty().map(|t| self.written(t.syntax()).ty);
-                        let range = self.rel(token.text_range());
-                        self.block_arg(bid, rid, token.text(), ty, range);
+                        let name = self.name(token.text_range());
+                        self.block_arg(bid, rid, name, ty);
                     }
                 }
                 for inner in block_node.ops() {
@@ -1031,7 +1054,7 @@ impl Lowerer {
         id
     }
 
-    fn new_block(&mut self, region: RegionId, label: Option<(String, TextRange)>) -> BlockId {
+    fn new_block(&mut self, region: RegionId, label: Option<Str>) -> BlockId {
         let bid = self.item.blocks.len() as BlockId;
         self.item.blocks.push(BlockData { region, label, args: Vec::new(), ops: Vec::new() });
         self.item.regions[region as usize].blocks.push(bid);
@@ -1039,16 +1062,9 @@ impl Lowerer {
     }
 
     /// Adds an argument named `name` to `block` of `region`.
-    fn block_arg(
-        &mut self,
-        block: BlockId,
-        region: RegionId,
-        name: &str,
-        ty: Option<Type>,
-        range: TextRange,
-    ) {
+    fn block_arg(&mut self, block: BlockId, region: RegionId, name: Str, ty: Option<Type>) {
         let n = self.item.blocks[block as usize].args.len() as u32;
-        let name = self.intern(name);
+        let range = name.range();
         let v = self.new_value(name, 0, Def::Arg { block, n }, ty, range);
         self.item.blocks[block as usize].args.push(v);
         self.define(region, name, v, 1, range);
@@ -1072,15 +1088,15 @@ impl Lowerer {
                     continue;
                 }
                 let ty = arg.ty().map(|t| self.written(t.syntax()).ty);
-                let range = self.rel(token.text_range());
-                self.block_arg(block, region, token.text(), ty, range);
+                let name = self.name(token.text_range());
+                self.block_arg(block, region, name, ty);
             }
         }
         for input in op.pipeline_inputs() {
             let Some(token) = input.inner() else { continue };
             let ty = input.ty().map(|t| self.written(t.syntax()).ty);
-            let range = self.rel(token.text_range());
-            self.block_arg(block, region, token.text(), ty, range);
+            let name = self.name(token.text_range());
+            self.block_arg(block, region, name, ty);
         }
         for group in op.keyword_groups() {
             if group.keyword() != Some("entryEn") {
@@ -1090,9 +1106,9 @@ impl Lowerer {
                 if token.kind() != SyntaxKind::VALUE_ID {
                     continue;
                 }
-                let range = self.rel(token.text_range());
+                let name = self.name(token.text_range());
                 let ty = Some(Type::Int { width: 1, signedness: types::Signedness::Signless });
-                self.block_arg(block, region, token.text(), ty, range);
+                self.block_arg(block, region, name, ty);
             }
         }
     }
@@ -1162,7 +1178,7 @@ impl Lowerer {
         let op = &self.item.ops[id as usize];
         let name = self.item.attr(op, "sym_name")?;
         let function_type = self.item.attr(op, "function_type")?;
-        let symbol = format!("@{}", name.value.trim().trim_matches('"'));
+        let symbol = format!("@{}", self.item.str(name.value).trim().trim_matches('"'));
         let args = entry
             .map(|b| self.item.blocks[b as usize].args.clone())
             .unwrap_or_default()
@@ -1172,7 +1188,7 @@ impl Lowerer {
                 Port { ty: value.ty.clone(), range: value.range, value: Some(v) }
             })
             .collect();
-        let results = function_results(&function_type.value)
+        let results = function_results(self.item.str(function_type.value))
             .into_iter()
             .map(|ty| Port {
                 ty: crate::types::builtin(ty),
@@ -1285,8 +1301,8 @@ impl Lowerer {
                     // A definition in the op's first region; the operand after its `=` is a
                     // use in the enclosing one, read as any other operand.
                     if let Some(token) = ast::RegionArg::cast(node).and_then(|a| a.name()) {
-                        let range = self.rel(token.text_range());
-                        self.region_args.push((token.text().to_string(), range, None));
+                        let name = self.name(token.text_range());
+                        self.region_args.push((name, None));
                     }
                     None
                 }
@@ -1338,20 +1354,12 @@ impl Lowerer {
                     None
                 }
                 SyntaxKind::ATTR_ENTRY if container == Container::Bracket => {
-                    let entry = ast::AttrEntry::cast(node);
-                    let key = entry.and_then(|e| e.key()).unwrap_or("").to_string();
-                    let value = entry
-                        .and_then(|e| e.value())
-                        .map_or(String::new(), |v| v.text().to_string());
+                    let (key, value) = self.attr_entry(node);
                     self.item.arrays.entries.push((key, value));
                     None
                 }
                 SyntaxKind::ATTR_ENTRY => {
-                    let entry = ast::AttrEntry::cast(node);
-                    let key = entry.and_then(|e| e.key()).unwrap_or("").to_string();
-                    let value = entry
-                        .and_then(|e| e.value())
-                        .map_or(String::new(), |v| v.text().to_string());
+                    let (key, value) = self.attr_entry(node);
                     let inline = node.parent().is_some_and(|p| p.kind() == SyntaxKind::OP);
                     let range = self.rel(node.text_range());
                     self.item.arrays.attrs.push(Attribute { key, value, range, inline });
@@ -1375,7 +1383,9 @@ impl Lowerer {
                     match keyword {
                         Some("entryEn") => None,
                         _ => Some((
-                            Container::Keyword(keyword.unwrap_or("").to_string()),
+                            Container::Keyword(
+                                keyword.map_or(Str::default(), |k| self.slice(tree.text(), k)),
+                            ),
                             Filter::All,
                         )),
                     }
@@ -1383,7 +1393,7 @@ impl Lowerer {
                 SyntaxKind::SYMBOL_REF => {
                     if nested_symbol.is_none() {
                         if let Some(t) = first_token_below(node, SyntaxKind::AT_ID) {
-                            nested_symbol = Some((t.text().to_string(), self.rel(t.text_range())));
+                            nested_symbol = Some(self.name(t.text_range()));
                         }
                     }
                     None
@@ -1437,22 +1447,36 @@ impl Lowerer {
         &mut self,
         tree: &SyntaxTree,
         tokens: std::ops::Range<u32>,
-        symbol: &mut Option<(String, TextRange)>,
+        symbol: &mut Option<Str>,
     ) {
         for t in tokens {
             match tree.grammar_token_kind(t) {
                 SyntaxKind::IDENT => {
-                    let range = tree.grammar_token_range(t);
-                    let w = (tree.text()[range].to_string(), self.rel(range));
+                    let w = self.name(tree.grammar_token_range(t));
                     self.item.arrays.words.push(w);
                 }
                 SyntaxKind::AT_ID if symbol.is_none() => {
-                    let range = tree.grammar_token_range(t);
-                    *symbol = Some((tree.text()[range].to_string(), self.rel(range)));
+                    *symbol = Some(self.name(tree.grammar_token_range(t)));
                 }
                 _ => {}
             }
         }
+    }
+
+    /// The key (quotes stripped) and the value of an `ATTR_ENTRY`.
+    fn attr_entry(&self, node: SyntaxNode<'_>) -> (Str, Str) {
+        let entry = ast::AttrEntry::cast(node);
+        let source = node.tree().text();
+        let key = entry.and_then(|e| e.key()).map_or(Str::default(), |k| self.slice(source, k));
+        let value =
+            entry.and_then(|e| e.value()).map_or(Str::default(), |v| self.slice(source, v.text()));
+        (key, value)
+    }
+
+    /// The name that `part`, a slice of the tree's text `source`, is.
+    fn slice(&self, source: &str, part: &str) -> Str {
+        let start = part.as_ptr() as usize - source.as_ptr() as usize;
+        self.name(TextRange::at(TextSize::from(start as u32), TextSize::from(part.len() as u32)))
     }
 
     /// The regions below node `index` (whose subtree ends at `end`), outside other regions.
@@ -1511,12 +1535,13 @@ impl Lowerer {
                     .children()
                     .find(|n| n.kind() == SyntaxKind::TYPE)
                     .map(|t| self.written(t).ty);
-                self.region_args.push((tree.text()[range].to_string(), self.rel(range), ty));
+                let name = self.name(range);
+                self.region_args.push((name, ty));
                 return;
             }
         }
         let uid = self.item.uses.len() as UseId;
-        let text = self.intern(&tree.text()[range]);
+        let text = self.name(range);
         self.item.uses.push(UseData {
             text,
             range: self.rel(range),
@@ -1556,8 +1581,8 @@ impl Lowerer {
     /// Resolves the uses of a closed scope against its definitions.
     fn resolve(&mut self, scope: &Scope) {
         for &(uid, region) in &scope.pending {
-            let strings = self.item.arrays.strings.as_bytes();
-            let bytes = |s: Str| &strings[s.start as usize..(s.start + s.len) as usize];
+            let text = self.item.text.as_bytes();
+            let bytes = |s: Str| &text[s.start as usize..(s.start + s.len) as usize];
             let (name, index) = split_use(bytes(self.item.uses[uid as usize].text));
             let hash = name_hash(name);
             let head = scope.head(hash);

@@ -71,7 +71,7 @@ fn spans_and_names_agree_with_what_they_point_at() {
     assert_eq!(item.value_uses(&item.values[item.results(fork)[0] as usize]).len(), 1);
     let buffer = item.ops.iter().find(|op| op.name == "buffer").expect("the buffer");
     assert!(item.word(buffer, "seq"));
-    assert_eq!(item.attr(buffer, "hw.name").map(|a| a.value.as_str()), Some("\"b\""));
+    assert_eq!(item.attr_value(buffer, "hw.name"), Some("\"b\""));
     let merge = item.ops.iter().find(|op| op.name == "merge").expect("the merge");
     let back = item.operands(merge)[1];
     assert_eq!(item.str(item.uses[back as usize].text), "%back", "a use before its definition");

@@ -213,14 +213,14 @@ fn stream_attributes(item: &Item, op: &OpData, acc: &mut Vec<Diagnostic>) {
         [("step_op", STEP_OPS), ("cont_cond", CONT_CONDS), ("stop_cond", CONT_CONDS)]
     {
         let Some(attr) = item.attr(op, key) else { continue };
-        let value = attribute_scalar(&attr.value);
+        let value = attribute_scalar(item.str(attr.value));
         if !allowed.contains(&value) {
             acc.push(Diagnostic::new(
                 Code::StreamAttribute,
                 attr.range,
                 format!(
                     "`{key}` of `dataflow.stream` is `{}`; it must be one of {}",
-                    attr.value.trim(),
+                    item.str(attr.value).trim(),
                     allowed.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(", ")
                 ),
             ));
@@ -564,12 +564,7 @@ fn done_token_source(cx: &Context<'_>, v: ValueId) -> Option<OpId> {
 
 /// `[ld = L, st = S]` of a memory op.
 fn memory_ports(item: &Item, op: &OpData) -> Option<(usize, usize)> {
-    let get = |key: &str| {
-        item.bracket_entries(op)
-            .iter()
-            .find(|(k, _)| k == key)
-            .and_then(|(_, v)| v.trim().parse().ok())
-    };
+    let get = |key: &str| item.bracket_entry(op, key).and_then(|v| v.trim().parse().ok());
     Some((get("ld")?, get("st")?))
 }
 

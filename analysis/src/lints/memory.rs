@@ -165,11 +165,7 @@ impl<'a, 'c> Memory<'a, 'c> {
             match OpKind::of(op) {
                 Some(kind @ (OpKind::Memory | OpKind::ExtMemory)) => {
                     let get = |key: &str| {
-                        cx.item
-                            .bracket_entries(op)
-                            .iter()
-                            .find(|(k, _)| k == key)
-                            .and_then(|(_, v)| v.trim().parse::<usize>().ok())
+                        cx.item.bracket_entry(op, key).and_then(|v| v.trim().parse::<usize>().ok())
                     };
                     let (Some(ld), Some(st)) = (get("ld"), get("st")) else { continue };
                     let offset = usize::from(kind == OpKind::ExtMemory);
@@ -275,8 +271,8 @@ impl<'a, 'c> Memory<'a, 'c> {
                 ));
             }
         }
-        if let Some(id) = self.cx.item.attr(op, "id") {
-            label.push_str(&format!(" (id {})", crate::dataflow::attribute_scalar(&id.value)));
+        if let Some(id) = self.cx.item.attr_value(op, "id") {
+            label.push_str(&format!(" (id {})", crate::dataflow::attribute_scalar(id)));
         }
         label
     }

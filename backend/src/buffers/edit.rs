@@ -106,8 +106,8 @@ pub fn edits(func: &Func, placement: &Placement, file_text: &str) -> Vec<TextEdi
     let mut op_names: BTreeSet<String> = item
         .ops
         .iter()
-        .filter_map(|op| item.attr(op, "handshake.name"))
-        .map(|a| dataflow::attribute_scalar(&a.value).trim_matches('"').to_string())
+        .filter_map(|op| item.attr_value(op, "handshake.name"))
+        .map(|a| dataflow::attribute_scalar(a).trim_matches('"').to_string())
         .collect();
     let fresh = |set: &mut BTreeSet<String>, stem: &str| {
         let mut n = 0;

@@ -251,10 +251,8 @@ impl Graph {
                 memory_interface: kind.is_some_and(|k| k.is_interface() || k.is_memory()),
                 block: func
                     .item
-                    .attr(op, "handshake.bb")
-                    .and_then(|a| {
-                        crate::program::parse_integer(dataflow::attribute_scalar(&a.value))
-                    })
+                    .attr_value(op, "handshake.bb")
+                    .and_then(|a| crate::program::parse_integer(dataflow::attribute_scalar(a)))
                     .map(|b| b as u32),
                 name,
                 data_only: false,
@@ -385,8 +383,8 @@ fn fallback_zero(fallback: &OpTiming) -> OpTiming {
 /// `addi0` (Dynamatic's `handshake.name`), else `addi %5`.
 pub fn label(func: &Func, op: OpId) -> String {
     let data = &func.item.ops[op as usize];
-    if let Some(name) = func.item.attr(data, "handshake.name") {
-        return dataflow::attribute_scalar(&name.value).trim_matches('"').to_string();
+    if let Some(name) = func.item.attr_value(data, "handshake.name") {
+        return dataflow::attribute_scalar(name).trim_matches('"').to_string();
     }
     match func.item.results(data).first() {
         Some(&v) => {
