@@ -460,22 +460,18 @@ pub(crate) fn lower_noting_types(op: ast::Op<'_>, typed: &mut Vec<u32>) -> Item 
         region_nodes: Vec::new(),
         spare: Vec::new(),
     };
-    // The arrays' sizes, known from the tree in advance, so that they grow once.
-    let (mut ops, mut results, mut operands, mut types) = (0, 0, 0, 0);
-    for node in op.syntax().descendants() {
-        match node.kind() {
-            SyntaxKind::OP => ops += 1,
-            SyntaxKind::RESULT => results += 1,
-            SyntaxKind::OPERAND => operands += 1,
-            SyntaxKind::TYPE => {
-                types += 1;
-                if node.subtree_end() > node.index() + 1 {
-                    typed.push(node.index());
-                }
-            }
-            _ => {}
+    // The arrays' sizes, known from the tree in advance, so that they grow once: how many
+    // nodes of each kind the item has.
+    let mut counts = [0usize; SyntaxKind::NODE_END as usize + 1];
+    for (index, kind, inner) in op.syntax().descendant_kinds() {
+        counts[kind as usize] += 1;
+        if kind == SyntaxKind::TYPE && inner {
+            typed.push(index);
         }
     }
+    let count = |kind: SyntaxKind| counts[kind as usize];
+    let (ops, results) = (count(SyntaxKind::OP), count(SyntaxKind::RESULT));
+    let (operands, types) = (count(SyntaxKind::OPERAND), count(SyntaxKind::TYPE));
     let item = &mut lowerer.item;
     item.ops.reserve_exact(ops);
     // A result list may bind several values (`%x:2`).
@@ -617,6 +613,28 @@ struct Lowerer {
     region_nodes: Vec<u32>,
     /// Scopes to reuse (empty), so that an isolated op's scope does not grow from nothing.
     spare: Vec<Scope>,
+}
+
+/// What `Lowerer::parts` reads of an op: the op (its name, range, block and results left for
+/// `Lowerer::op`), its name and its signature.
+struct Parts<'t> {
+    op: OpData,
+    name_node: Option<SyntaxNode<'t>>,
+    signature_node: Option<ast::FuncSignature<'t>>,
+}
+
+/// Whether `%x : T` in the parentheses of `op` binds an argument of its first region: the op
+/// holds regions, has no signature, and its entry block has no label (a labelled entry block
+/// names its own arguments: `scf.reduce(%v : f32) { ^bb0(%l: f32, %r: f32): ...`, where
+/// `%v : f32` is an operand).
+fn binds_region_args(op: SyntaxNode<'_>) -> bool {
+    let holds_regions = op.children().any(|n| n.kind() == SyntaxKind::REGION);
+    let signature = op.children().any(|n| n.kind() == SyntaxKind::FUNC_SIGNATURE);
+    let entry_labelled = || {
+        let regions = ast::Op::cast(op).map(|o| o.regions()).unwrap_or_default();
+        regions.first().and_then(|r| r.blocks().next()).is_some_and(|b| b.label().is_some())
+    };
+    holds_regions && !signature && !entry_labelled()
 }
 
 /// Which children of a group `Lowerer::parts` reads; the others it steps over.
@@ -846,52 +864,10 @@ impl Lowerer {
         let syntax = op.syntax();
         let tree = syntax.tree();
         let source = tree.text();
-        // The op's own children, read once: its name, result lists, signature and whether it
-        // holds a region directly.
-        let mut name_node = None;
-        let mut signature_node = None;
-        let mut holds_regions = false;
-        let groups_start = self.item.arrays.result_groups.len();
-        for child in syntax.children() {
-            match child.kind() {
-                SyntaxKind::OP_NAME if name_node.is_none() => name_node = Some(child),
-                SyntaxKind::RESULT_LIST => {
-                    for result in child.children().filter(|n| n.kind() == SyntaxKind::RESULT) {
-                        // The ranges of its first `%x` and its first `N`.
-                        let mut value = None;
-                        let mut int = None;
-                        let mut note = |kind: SyntaxKind, range: TextRange| match kind {
-                            SyntaxKind::VALUE_ID if value.is_none() => value = Some(range),
-                            SyntaxKind::INT if int.is_none() => int = Some(range),
-                            _ => {}
-                        };
-                        if result.subtree_end() == result.index() + 1 {
-                            // Without nodes below it, all its tokens are its own.
-                            for t in result.grammar_token_span() {
-                                note(tree.grammar_token_kind(t), tree.grammar_token_range(t));
-                            }
-                        } else {
-                            for token in result.grammar_tokens() {
-                                note(token.kind(), token.text_range());
-                            }
-                        }
-                        let Some(range) = value else { continue };
-                        let name = self.name(range);
-                        self.item.arrays.result_groups.push(ResultGroup {
-                            name,
-                            count: int.and_then(|r| source[r].parse().ok()).unwrap_or(1),
-                            range: self.rel(range),
-                            explicit_count: int.is_some(),
-                        });
-                    }
-                }
-                SyntaxKind::FUNC_SIGNATURE if signature_node.is_none() => {
-                    signature_node = ast::FuncSignature::cast(child)
-                }
-                SyntaxKind::REGION => holds_regions = true,
-                _ => {}
-            }
-        }
+        let regions_start = self.region_nodes.len();
+        let mut data = self.parts(syntax, id, region);
+        let regions_end = self.region_nodes.len();
+        let (name_node, signature_node) = (data.name_node, data.signature_node);
         let op_range = syntax.text_range();
         let name_range = name_node.map_or(TextRange::empty(op_range.start()), |n| n.text_range());
         let name = name_node.map_or("", |_| {
@@ -904,32 +880,14 @@ impl Lowerer {
         });
         let resolved = self.resolve_name(name);
         let kind = resolved.map(|(kind, _)| kind);
-        let data = OpData {
-            name: resolved.map_or_else(|| Cow::Owned(name.to_string()), |(_, s)| Cow::Borrowed(s)),
-            kind,
-            range: self.rel(op_range),
-            name_range: self.rel(name_range),
-            generic,
-            block,
-            result_groups: Span::to(groups_start, self.item.arrays.result_groups.len()),
-            results: Span::default(),
-            operands: Span::default(),
-            regions: Span::default(),
-            types: Span::default(),
-            types_after: Span::default(),
-            attrs: Span::default(),
-            bracket_ints: Span::default(),
-            bracket_entries: Span::default(),
-            words: Span::default(),
-            symbol: None,
-            signature: None,
-            broken: false,
-        };
-        let groups = data.result_groups;
-        self.item.ops.push(data);
-        if let Some(b) = block {
-            self.item.blocks[b as usize].ops.push(id);
-        }
+        let groups = data.op.result_groups;
+        data.op.name =
+            resolved.map_or_else(|| Cow::Owned(name.to_string()), |(_, s)| Cow::Borrowed(s));
+        data.op.kind = kind;
+        data.op.range = self.rel(op_range);
+        data.op.name_range = self.rel(name_range);
+        data.op.generic = generic;
+        data.op.block = block;
 
         // Results are values of the enclosing region, but their names are bound after the op's
         // own regions, as MLIR's parser does: a nested region may reuse them.
@@ -945,18 +903,11 @@ impl Lowerer {
                 n += 1;
             }
         }
-        self.item.ops[id as usize].results = Span::to(results_start, self.item.arrays.ids.len());
-
-        // An entry block with a label names its own arguments (`scf.reduce(%v : f32) {
-        // ^bb0(%l: f32, %r: f32): ...`), so `%v : f32` there is an operand.
-        let entry_labelled = || {
-            let regions = op.regions();
-            regions.first().and_then(|r| r.blocks().next()).is_some_and(|b| b.label().is_some())
-        };
-        let binds = holds_regions && signature_node.is_none() && !entry_labelled();
-        let regions_start = self.region_nodes.len();
-        self.parts(syntax, id, region, binds);
-        let regions_end = self.region_nodes.len();
+        data.op.results = Span::to(results_start, self.item.arrays.ids.len());
+        self.item.ops.push(data.op);
+        if let Some(b) = block {
+            self.item.blocks[b as usize].ops.push(id);
+        }
         let region_args = std::mem::take(&mut self.region_args);
 
         let is_isolated = isolated(name, signature_node.is_some());
@@ -1214,13 +1165,18 @@ impl Lowerer {
     /// subtree, in which only regions are looked for; a group's children are read with the
     /// group's container, kept on a stack of the groups open around the position. The op's own
     /// tokens (its bare words and symbols) are read between its direct children.
-    fn parts(
+    fn parts<'t>(
         &mut self,
-        syntax: SyntaxNode<'_>,
+        syntax: SyntaxNode<'t>,
         id: OpId,
         use_region: Option<RegionId>,
-        region_args: bool,
-    ) {
+    ) -> Parts<'t> {
+        let mut name_node = None;
+        let mut signature_node = None;
+        // Whether `%x : T` in parentheses binds an argument of the op's first region: asked
+        // when such an operand is met.
+        let mut region_args = None;
+        let groups_start = self.item.arrays.result_groups.len();
         let mut after_arrow = false;
         let operands_start = self.item.arrays.ids.len();
         let attrs_start = self.item.arrays.attrs.len();
@@ -1281,21 +1237,22 @@ impl Lowerer {
                 i = next;
                 continue;
             }
-            let closer = match kind {
-                SyntaxKind::BRACKET_GROUP => Some(SyntaxKind::R_BRACK),
-                SyntaxKind::PAREN_GROUP | SyntaxKind::KEYWORD_GROUP => Some(SyntaxKind::R_PAREN),
-                SyntaxKind::ATTR_DICT => Some(SyntaxKind::R_BRACE),
-                _ => None,
-            };
-            let unclosed = closer.is_some_and(|c| {
+            // Whether a group does not end with its `closer`: then the op is broken.
+            let unclosed = |closer: SyntaxKind| {
                 let span = node.grammar_token_span();
-                span.is_empty() || tree.grammar_token_kind(span.end - 1) != c
-            });
-            if unclosed || kind == SyntaxKind::ERROR_NODE {
-                broken = true;
-            }
-            // How the node's children are read, if they are.
+                span.is_empty() || tree.grammar_token_kind(span.end - 1) != closer
+            };
+            // How the node's children are read, if they are; the groups and error nodes say
+            // whether the op is broken.
             let below = match kind {
+                SyntaxKind::RESULT_LIST if frames.is_empty() => {
+                    self.result_groups(node);
+                    None
+                }
+                SyntaxKind::OP_NAME if frames.is_empty() && name_node.is_none() => {
+                    name_node = Some(node);
+                    None
+                }
                 SyntaxKind::RESULT_LIST | SyntaxKind::OP_NAME => None,
                 SyntaxKind::REGION_ARG => {
                     // A definition in the op's first region; the operand after its `=` is a
@@ -1307,9 +1264,16 @@ impl Lowerer {
                     None
                 }
                 // Only its `attributes {...}` are the op's; ports are read by `signature`.
-                SyntaxKind::FUNC_SIGNATURE => Some((Container::Plain, Filter::FuncAttributes)),
+                SyntaxKind::FUNC_SIGNATURE => {
+                    if frames.is_empty() && signature_node.is_none() {
+                        signature_node = ast::FuncSignature::cast(node);
+                    }
+                    Some((Container::Plain, Filter::FuncAttributes))
+                }
                 SyntaxKind::OPERAND => {
-                    self.operand(node, id, use_region, &container, region_args);
+                    let binds = container == Container::Paren
+                        && *region_args.get_or_insert_with(|| binds_region_args(syntax));
+                    self.operand(node, id, use_region, &container, binds);
                     None
                 }
                 SyntaxKind::TYPE_LIST => {
@@ -1318,7 +1282,7 @@ impl Lowerer {
                     let span = node.grammar_token_span();
                     let (mut t, mut child) = (span.start, i + 1);
                     loop {
-                        if let Some(c) = tree.node_at(child).filter(|_| child < next) {
+                        if let Some(c) = (child < next).then(|| tree.node_at(child)).flatten() {
                             let c_span = c.grammar_token_span();
                             if c_span.start == t {
                                 (t, child) = (c_span.end, c.subtree_end());
@@ -1365,9 +1329,13 @@ impl Lowerer {
                     self.item.arrays.attrs.push(Attribute { key, value, range, inline });
                     None
                 }
-                SyntaxKind::ATTR_DICT => Some((Container::Plain, Filter::AttrEntries)),
+                SyntaxKind::ATTR_DICT => {
+                    broken |= unclosed(SyntaxKind::R_BRACE);
+                    Some((Container::Plain, Filter::AttrEntries))
+                }
                 SyntaxKind::FUNC_ATTRIBUTES => Some((Container::Plain, Filter::All)),
                 SyntaxKind::BRACKET_GROUP => {
+                    broken |= unclosed(SyntaxKind::R_BRACK);
                     for token in node.grammar_tokens() {
                         if token.kind() == SyntaxKind::INT {
                             if let Ok(v) = token.text().parse() {
@@ -1377,8 +1345,12 @@ impl Lowerer {
                     }
                     Some((Container::Bracket, Filter::All))
                 }
-                SyntaxKind::PAREN_GROUP => Some((Container::Paren, Filter::All)),
+                SyntaxKind::PAREN_GROUP => {
+                    broken |= unclosed(SyntaxKind::R_PAREN);
+                    Some((Container::Paren, Filter::All))
+                }
                 SyntaxKind::KEYWORD_GROUP => {
+                    broken |= unclosed(SyntaxKind::R_PAREN);
                     let keyword = ast::KeywordGroup::cast(node).and_then(|g| g.keyword());
                     match keyword {
                         Some("entryEn") => None,
@@ -1402,6 +1374,10 @@ impl Lowerer {
                     Some((container.clone(), Filter::NotTypes))
                 }
                 SyntaxKind::PIPELINE_OUTPUT_LIST | SyntaxKind::LOC | SyntaxKind::TYPE => None,
+                SyntaxKind::ERROR_NODE => {
+                    broken = true;
+                    Some((container.clone(), Filter::All))
+                }
                 _ => Some((container.clone(), Filter::All)),
             };
             match below {
@@ -1427,18 +1403,61 @@ impl Lowerer {
         if !types_after.is_empty() {
             arrays.types.extend(types_after);
         }
-        let data = &mut self.item.ops[id as usize];
-        if let Some(symbol) = symbol.or(nested_symbol) {
-            data.symbol = Some(symbol);
+        let op = OpData {
+            name: Cow::Borrowed(""),
+            kind: None,
+            range: TextRange::default(),
+            name_range: TextRange::default(),
+            generic: false,
+            block: None,
+            result_groups: Span::to(groups_start, arrays.result_groups.len()),
+            results: Span::default(),
+            operands: Span::to(operands_start, arrays.ids.len()),
+            regions: Span::default(),
+            types: Span::to(types_start, types_end),
+            types_after: Span::to(types_end, arrays.types.len()),
+            attrs: Span::to(attrs_start, arrays.attrs.len()),
+            bracket_ints: Span::to(ints_start, arrays.ints.len()),
+            bracket_entries: Span::to(entries_start, arrays.entries.len()),
+            words: Span::to(words_start, arrays.words.len()),
+            symbol: symbol.or(nested_symbol),
+            signature: None,
+            broken,
+        };
+        Parts { op, name_node, signature_node }
+    }
+
+    /// The result groups of a `RESULT_LIST`, onto `Arrays::result_groups`.
+    fn result_groups(&mut self, list: SyntaxNode<'_>) {
+        let tree = list.tree();
+        for result in list.children().filter(|n| n.kind() == SyntaxKind::RESULT) {
+            // The ranges of its first `%x` and its first `N`.
+            let mut value = None;
+            let mut int = None;
+            let mut note = |kind: SyntaxKind, range: TextRange| match kind {
+                SyntaxKind::VALUE_ID if value.is_none() => value = Some(range),
+                SyntaxKind::INT if int.is_none() => int = Some(range),
+                _ => {}
+            };
+            if result.subtree_end() == result.index() + 1 {
+                // Without nodes below it, all its tokens are its own.
+                for t in result.grammar_token_span() {
+                    note(tree.grammar_token_kind(t), tree.grammar_token_range(t));
+                }
+            } else {
+                for token in result.grammar_tokens() {
+                    note(token.kind(), token.text_range());
+                }
+            }
+            let Some(range) = value else { continue };
+            let name = self.name(range);
+            self.item.arrays.result_groups.push(ResultGroup {
+                name,
+                count: int.and_then(|r| tree.text()[r].parse().ok()).unwrap_or(1),
+                range: self.rel(range),
+                explicit_count: int.is_some(),
+            });
         }
-        data.broken = broken;
-        data.operands = Span::to(operands_start, arrays.ids.len());
-        data.attrs = Span::to(attrs_start, arrays.attrs.len());
-        data.bracket_ints = Span::to(ints_start, arrays.ints.len());
-        data.bracket_entries = Span::to(entries_start, arrays.entries.len());
-        data.words = Span::to(words_start, arrays.words.len());
-        data.types = Span::to(types_start, types_end);
-        data.types_after = Span::to(types_end, arrays.types.len());
     }
 
     /// The op's own tokens `tokens` (not below a child node): bare words, and its first
