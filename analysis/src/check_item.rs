@@ -223,7 +223,7 @@ impl Checker<'_> {
                     Diagnostic::new(
                         Code::UndefinedValue,
                         u.range,
-                        format!("use of undefined value `{}`", self.item.str(u.text)),
+                        format!("use of undefined value `{}`", self.item.str(u.text())),
                     )
                 }
                 NameProblem::Redefined { range, name, first } => Diagnostic::new(
@@ -234,13 +234,13 @@ impl Checker<'_> {
                 .with_related(*first, format!("`{name}` first defined here")),
                 NameProblem::IndexOutOfRange { use_, len } => {
                     let u = &self.item.uses[*use_ as usize];
-                    let group = self.item.str(u.text).split('#').next().unwrap_or("");
+                    let group = self.item.str(u.text()).split('#').next().unwrap_or("");
                     Diagnostic::new(
                         Code::ResultIndexOutOfRange,
                         u.range,
                         format!(
                             "`{}` is out of range: `{group}` has {len} result{}",
-                            self.item.str(u.text),
+                            self.item.str(u.text()),
                             if *len == 1 { "" } else { "s" }
                         ),
                     )
@@ -252,7 +252,7 @@ impl Checker<'_> {
                         u.range,
                         format!(
                             "`{}` is used before it is defined, in a region where definitions must dominate their uses",
-                            self.item.str(u.text)
+                            self.item.str(u.text())
                         ),
                     );
                     if let Some(v) = u.value {
@@ -366,7 +366,7 @@ impl Checker<'_> {
                     use_.range,
                     format!(
                         "`{}` is used as `{expected}` here, but its type is `{actual}`",
-                        self.item.str(use_.text)
+                        self.item.str(use_.text())
                     ),
                 )
                 .with_related(self.item.values[v as usize].range, "defined here");
@@ -890,7 +890,7 @@ impl Checker<'_> {
                     self.item.uses[u as usize].range,
                     format!(
                         "result {i} of the function is `{want}`, but `{}` is `{got}`",
-                        self.item.str(self.item.uses[u as usize].text)
+                        self.item.str(self.item.uses[u as usize].text())
                     ),
                 )
                 .with_related(sig.results[i].range, "declared here");
@@ -1256,7 +1256,7 @@ impl Checker<'_> {
         };
         let mut fork = base.clone();
         let mut k = 1;
-        while self.item.values.iter().any(|v| self.item.str(v.name) == fork)
+        while self.item.values.iter().any(|v| self.item.str(v.name()) == fork)
             || taken.contains(&fork)
         {
             fork = format!("{base}{k}");

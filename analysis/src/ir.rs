@@ -219,12 +219,18 @@ pub struct Attribute {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResultGroup {
-    /// `Item::str`.
-    pub name: Str,
     pub count: u32,
+    /// Where its name (`%x` of `%x:2`) was written.
     pub range: TextRange,
     /// Whether `:N` was written.
     pub explicit_count: bool,
+}
+
+impl ResultGroup {
+    /// Its name: `%x` of `%x:2` (`Item::str`).
+    pub fn name(&self) -> Str {
+        Str::at(self.range)
+    }
 }
 
 /// Where an operand was written among the op's parts.
@@ -316,8 +322,6 @@ pub enum Def {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValueData {
-    /// The group name: `%0` for `%0#1` (`Item::str`).
-    pub name: Str,
     /// The index in its group.
     pub index: u32,
     pub def: Def,
@@ -330,24 +334,35 @@ pub struct ValueData {
 }
 
 impl ValueData {
+    /// The group name, written at `range`: `%0` for `%0#1` (`Item::str`).
+    pub fn name(&self) -> Str {
+        Str::at(self.range)
+    }
+
     /// `%x` or `%x#N`, as a use would write it.
     pub fn display(&self, item: &Item, group_len: u32) -> String {
         if group_len > 1 {
-            format!("{}#{}", item.str(self.name), self.index)
+            format!("{}#{}", item.str(self.name()), self.index)
         } else {
-            item.str(self.name).to_string()
+            item.str(self.name()).to_string()
         }
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UseData {
-    /// The text as written: `%x#1` (`Item::str`).
-    pub text: Str,
+    /// Where it was written.
     pub range: TextRange,
     pub op: OpId,
     pub container: Container,
     pub value: Option<ValueId>,
+}
+
+impl UseData {
+    /// The text as written, at `range`: `%x#1` (`Item::str`).
+    pub fn text(&self) -> Str {
+        Str::at(self.range)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -839,16 +854,10 @@ impl Lowerer {
         scope.insert(Definition { name, hash, region, first, count, range, next: NO_DEFINITION });
     }
 
-    fn new_value(
-        &mut self,
-        name: Str,
-        index: u32,
-        def: Def,
-        ty: Option<Type>,
-        range: TextRange,
-    ) -> ValueId {
+    /// A value named at `range`.
+    fn new_value(&mut self, index: u32, def: Def, ty: Option<Type>, range: TextRange) -> ValueId {
         let id = self.item.values.len() as ValueId;
-        self.item.values.push(ValueData { name, index, def, ty, range, uses: Span::default() });
+        self.item.values.push(ValueData { index, def, ty, range, uses: Span::default() });
         id
     }
 
@@ -896,9 +905,9 @@ impl Lowerer {
         let results_start = self.item.arrays.ids.len();
         for g in groups.start..groups.start + groups.len {
             let group = &self.item.arrays.result_groups[g as usize];
-            let (group_name, count, range) = (group.name, group.count, group.range);
+            let (count, range) = (group.count, group.range);
             for index in 0..count {
-                let v = self.new_value(group_name, index, Def::Result { op: id, n }, None, range);
+                let v = self.new_value(index, Def::Result { op: id, n }, None, range);
                 self.item.arrays.ids.push(v);
                 n += 1;
             }
@@ -998,7 +1007,7 @@ impl Lowerer {
         let mut first = first_result;
         for g in groups.start..groups.start + groups.len {
             let group = &self.item.arrays.result_groups[g as usize];
-            let (group_name, count, range) = (group.name, group.count, group.range);
+            let (group_name, count, range) = (group.name(), group.count, group.range);
             self.define(region.unwrap_or(NO_REGION), group_name, first, count, range);
             first += count;
         }
@@ -1016,7 +1025,7 @@ impl Lowerer {
     fn block_arg(&mut self, block: BlockId, region: RegionId, name: Str, ty: Option<Type>) {
         let n = self.item.blocks[block as usize].args.len() as u32;
         let range = name.range();
-        let v = self.new_value(name, 0, Def::Arg { block, n }, ty, range);
+        let v = self.new_value(0, Def::Arg { block, n }, ty, range);
         self.item.blocks[block as usize].args.push(v);
         self.define(region, name, v, 1, range);
     }
@@ -1450,9 +1459,7 @@ impl Lowerer {
                 }
             }
             let Some(range) = value else { continue };
-            let name = self.name(range);
             self.item.arrays.result_groups.push(ResultGroup {
-                name,
                 count: int.and_then(|r| tree.text()[r].parse().ok()).unwrap_or(1),
                 range: self.rel(range),
                 explicit_count: int.is_some(),
@@ -1560,9 +1567,7 @@ impl Lowerer {
             }
         }
         let uid = self.item.uses.len() as UseId;
-        let text = self.name(range);
         self.item.uses.push(UseData {
-            text,
             range: self.rel(range),
             op: id,
             container: container.clone(),
@@ -1602,7 +1607,7 @@ impl Lowerer {
         for &(uid, region) in &scope.pending {
             let text = self.item.text.as_bytes();
             let bytes = |s: Str| &text[s.start as usize..(s.start + s.len) as usize];
-            let (name, index) = split_use(bytes(self.item.uses[uid as usize].text));
+            let (name, index) = split_use(bytes(self.item.uses[uid as usize].text()));
             let hash = name_hash(name);
             let head = scope.head(hash);
             let mut r = region;
@@ -1662,7 +1667,7 @@ pub fn group_len(item: &Item, value: ValueId) -> u32 {
         Def::Result { op, .. } => item
             .result_groups(&item.ops[op as usize])
             .iter()
-            .find(|g| item.str(g.name) == item.str(v.name))
+            .find(|g| item.str(g.name()) == item.str(v.name()))
             .map_or(1, |g| g.count),
         Def::Arg { .. } => 1,
     }

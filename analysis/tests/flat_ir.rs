@@ -41,7 +41,7 @@ fn assert_consistent(item: &Item, text: &str) {
     }
     for (u, use_) in item.uses.iter().enumerate() {
         let range = use_.range;
-        assert_eq!(item.str(use_.text), &text[range], "use {u} names the text at its range");
+        assert_eq!(item.str(use_.text()), &text[range], "use {u} names the text at its range");
         if let Some(v) = use_.value {
             assert!(item.value_uses(&item.values[v as usize]).contains(&(u as u32)));
         }
@@ -54,9 +54,9 @@ fn assert_consistent(item: &Item, text: &str) {
                 .all(|w| item.uses[w[0] as usize].range.start()
                     < item.uses[w[1] as usize].range.start()),
             "the uses of {} are in text order",
-            item.str(value.name)
+            item.str(value.name())
         );
-        assert_eq!(item.str(value.name), &text[value.range]);
+        assert_eq!(item.str(value.name()), &text[value.range]);
     }
 }
 
@@ -74,7 +74,7 @@ fn spans_and_names_agree_with_what_they_point_at() {
     assert_eq!(item.attr_value(buffer, "hw.name"), Some("\"b\""));
     let merge = item.ops.iter().find(|op| op.name == "merge").expect("the merge");
     let back = item.operands(merge)[1];
-    assert_eq!(item.str(item.uses[back as usize].text), "%back", "a use before its definition");
+    assert_eq!(item.str(item.uses[back as usize].text()), "%back", "a use before its definition");
     assert!(item.uses[back as usize].value.is_some(), "resolved in a graph region");
 }
 

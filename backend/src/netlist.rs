@@ -1198,7 +1198,7 @@ impl<'p> Lowering<'p> {
         match self.func.item.result_groups(op).first() {
             Some(group) => self.unique(&format!(
                 "{kind}_{}",
-                self.func.item.str(group.name).trim_start_matches('%')
+                self.func.item.str(group.name()).trim_start_matches('%')
             )),
             None => self.unique(&format!("{kind}_{id}")),
         }

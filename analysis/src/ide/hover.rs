@@ -170,8 +170,8 @@ fn block_hover(item: &ItemView<'_>, label: &str, local: TextRange) -> Option<Hov
         .map(|&v| {
             let value = &ir.values[v as usize];
             match &value.ty {
-                Some(ty) => format!("`{} : {ty}`", ir.str(value.name)),
-                None => format!("`{}`", ir.str(value.name)),
+                Some(ty) => format!("`{} : {ty}`", ir.str(value.name())),
+                None => format!("`{}`", ir.str(value.name())),
             }
         })
         .collect();
@@ -582,9 +582,9 @@ fn results_suffix(ir: &Item, op: OpId) -> String {
         .iter()
         .map(|g| {
             if g.count > 1 {
-                format!("`{}:{}`", ir.str(g.name), g.count)
+                format!("`{}:{}`", ir.str(g.name()), g.count)
             } else {
-                format!("`{}`", ir.str(g.name))
+                format!("`{}`", ir.str(g.name()))
             }
         })
         .collect();
@@ -1019,10 +1019,10 @@ fn pipeline_markdown(item: &ItemView<'_>, value: ValueId) -> String {
                     let _ = writeln!(
                         out,
                         "- arrives as register {n} of the previous stage's `regs`, from `{}`",
-                        ir.str(ir.uses[u as usize].text)
+                        ir.str(ir.uses[u as usize].text())
                     );
                 } else if let Some(&u) = pass.get(n - regs.len()) {
-                    let _ = writeln!(out, "- arrives as pass-through {} of the previous stage's `pass` (no register), from `{}`", n - regs.len(), ir.str(ir.uses[u as usize].text));
+                    let _ = writeln!(out, "- arrives as pass-through {} of the previous stage's `pass` (no register), from `{}`", n - regs.len(), ir.str(ir.uses[u as usize].text()));
                 }
             }
         }

@@ -148,7 +148,7 @@ impl<'a> Target<'a> {
         match self {
             Target::Value { item, values } => {
                 let value = &item.lowered.item.values[values[0] as usize];
-                item.lowered.item.str(value.name).trim_start_matches('%').to_string()
+                item.lowered.item.str(value.name()).trim_start_matches('%').to_string()
             }
             Target::Block { item, block, .. } => {
                 let ir = &item.lowered.item;
@@ -306,7 +306,7 @@ fn group(item: &ItemView<'_>, value: ValueId) -> Vec<ValueId> {
             .results(&ir.ops[op as usize])
             .iter()
             .copied()
-            .filter(|&v| ir.str(ir.values[v as usize].name) == ir.str(data.name))
+            .filter(|&v| ir.str(ir.values[v as usize].name()) == ir.str(data.name()))
             .collect(),
         Def::Arg { .. } => vec![value],
     }
@@ -377,7 +377,7 @@ fn occurrences(analysis: &Analysis<'_>, target: &Target<'_>) -> Vec<Occurrence> 
             out.push(Occurrence {
                 file: item.file,
                 range: item.abs(def),
-                name_range: item.abs(name_part(def, ir.str(ir.values[values[0] as usize].name))),
+                name_range: item.abs(name_part(def, ir.str(ir.values[values[0] as usize].name()))),
                 definition: true,
             });
             for &value in values {
@@ -386,7 +386,7 @@ fn occurrences(analysis: &Analysis<'_>, target: &Target<'_>) -> Vec<Occurrence> 
                     out.push(Occurrence {
                         file: item.file,
                         range: item.abs(data.range),
-                        name_range: item.abs(name_part(data.range, ir.str(data.text))),
+                        name_range: item.abs(name_part(data.range, ir.str(data.text()))),
                         definition: false,
                     });
                 }
@@ -558,10 +558,10 @@ fn check_free(
                 .values
                 .iter()
                 .enumerate()
-                .any(|(id, v)| ir.str(v.name) == new && !values.contains(&(id as ValueId)));
+                .any(|(id, v)| ir.str(v.name()) == new && !values.contains(&(id as ValueId)));
             // An undefined use of the new name would start to mean the renamed value.
             let dangling = ir.uses.iter().any(|u| {
-                u.value.is_none() && ir.str(u.text).split('#').next() == Some(new.as_str())
+                u.value.is_none() && ir.str(u.text()).split('#').next() == Some(new.as_str())
             });
             if taken || dangling {
                 return Err(format!("`{new}` is already used in {}", item_name(item)));

@@ -611,7 +611,7 @@ impl<'a, 'v> ItemContext<'a, 'v> {
         let end = last_op.map_or(focus.end(), |r| r.end().max(focus.end()));
         let detail = if kind == SymbolKind::Block && !data.args.is_empty() {
             let args: Vec<&str> =
-                data.args.iter().map(|&v| ir.str(ir.values[v as usize].name)).collect();
+                data.args.iter().map(|&v| ir.str(ir.values[v as usize].name())).collect();
             Some(format!("({})", args.join(", ")))
         } else {
             None
@@ -709,9 +709,9 @@ fn results_text(item: &Item, op: &OpData) -> String {
         .iter()
         .map(|g| {
             if g.explicit_count {
-                format!("{}:{}", item.str(g.name), g.count)
+                format!("{}:{}", item.str(g.name()), g.count)
             } else {
-                item.str(g.name).to_string()
+                item.str(g.name()).to_string()
             }
         })
         .collect::<Vec<_>>()

@@ -77,7 +77,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         };
         let message = format!(
             "the end control `{}` of {iface} is {start_name}{route}: the interface may report itself done before its {store_name} {} has landed, so `end` may fire before memory is final; Dynamatic's rule makes it the control of the function's return block",
-            cx.item.str(use_.text), store.place
+            cx.item.str(use_.text()), store.place
         );
         acc.push(
             Diagnostic::new(Code::CtrlEndFromStart, use_.range, message)
@@ -112,7 +112,7 @@ fn iface_label(cx: &Context<'_>, id: OpId) -> String {
         .iter()
         .find(|&&u| cx.item.uses[u as usize].container == Container::Bracket)
     {
-        label.push_str(&format!(" of `{}`", cx.item.str(cx.item.uses[u as usize].text)));
+        label.push_str(&format!(" of `{}`", cx.item.str(cx.item.uses[u as usize].text())));
     }
     if let Some(n) = cx.item.attr_value(op, "handshake.name") {
         label.push_str(&format!(" (`{}`)", n.trim().trim_matches('"')));

@@ -195,7 +195,7 @@ impl Graph {
                     op: None,
                     kind: None,
                     name: "argument".into(),
-                    label: format!("argument {}", item.str(v.name)),
+                    label: format!("argument {}", item.str(v.name())),
                     range: func.absolute(v.range),
                     timing: OpTiming { ..fallback_zero(&fallback) },
                     missing_timing: false,
@@ -389,7 +389,7 @@ pub fn label(func: &Func, op: OpId) -> String {
     match func.item.results(data).first() {
         Some(&v) => {
             let value = &func.item.values[v as usize];
-            format!("{} {}", data.short_name(), func.item.str(value.name))
+            format!("{} {}", data.short_name(), func.item.str(value.name()))
         }
         None => data.short_name().to_string(),
     }

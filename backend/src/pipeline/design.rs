@@ -585,7 +585,7 @@ impl Reader<'_> {
             match use_.value {
                 Some(v) => out.push(v),
                 None => {
-                    let text = self.module.item.str(use_.text).to_string();
+                    let text = self.module.item.str(use_.text()).to_string();
                     self.error(
                         DiagnosticCode::BackendUnsupportedOp,
                         op,
@@ -649,7 +649,7 @@ impl Reader<'_> {
         for port in &signature.args {
             let Some(value) = port.value else { continue };
             let name = unique(identifier(
-                item.str(item.values[value as usize].name).trim_start_matches('%'),
+                item.str(item.values[value as usize].name()).trim_start_matches('%'),
             ));
             let (width, clock) = match &port.ty {
                 Some(ty) if is_clock(ty) => (1, true),

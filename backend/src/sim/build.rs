@@ -410,7 +410,7 @@ impl<'p> Builder<'p> {
             let shown = func.ty(value).map_or("unknown".to_string(), |t| t.to_string());
             let reason = format!(
                 "`{}` has type `{shown}`, which has no known width",
-                func.item.str(data.name)
+                func.item.str(data.name())
             );
             return Err(match data.def {
                 Def::Result { op, .. } => unsupported(func, &func.item.ops[op as usize], reason),
@@ -537,7 +537,7 @@ impl<'p> Builder<'p> {
                     malformed(
                         func,
                         use_.range,
-                        format!("`{}` is not a channel", item.str(use_.text)),
+                        format!("`{}` is not a channel", item.str(use_.text())),
                     )
                 })
             };
@@ -662,7 +662,7 @@ impl<'p> Builder<'p> {
                     use_.range,
                     format!(
                         "`{}` is consumed more than once; a channel needs a `{}`",
-                        func.item.str(use_.text),
+                        func.item.str(use_.text()),
                         OpKind::Fork.key()
                     ),
                 ));
@@ -746,7 +746,7 @@ impl<'p> Builder<'p> {
             .item
             .results(data)
             .first()
-            .map(|&v| caller.item.str(caller.item.values[v as usize].name).to_string())
+            .map(|&v| caller.item.str(caller.item.values[v as usize].name()).to_string())
             .unwrap_or_else(|| data.name.to_string());
         let prefix = format!(
             "{}in `@{}` (instance `{label}` in `@{}`): ",
