@@ -477,14 +477,14 @@ pub(crate) fn lower_noting_types(op: ast::Op<'_>, typed: &mut Vec<u32>) -> Item 
     };
     // The arrays' sizes, known from the tree in advance, so that they grow once: how many
     // nodes of each kind the item has.
-    let mut counts = [0usize; SyntaxKind::NODE_END as usize + 1];
+    let mut counts = [0u32; SyntaxKind::NODE_END as usize + 1];
     for (index, kind, inner) in op.syntax().descendant_kinds() {
         counts[kind as usize] += 1;
         if kind == SyntaxKind::TYPE && inner {
             typed.push(index);
         }
     }
-    let count = |kind: SyntaxKind| counts[kind as usize];
+    let count = |kind: SyntaxKind| counts[kind as usize] as usize;
     let (ops, results) = (count(SyntaxKind::OP), count(SyntaxKind::RESULT));
     let (operands, types) = (count(SyntaxKind::OPERAND), count(SyntaxKind::TYPE));
     let item = &mut lowerer.item;

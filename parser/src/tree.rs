@@ -353,7 +353,10 @@ impl<'t> SyntaxNode<'t> {
     pub fn descendant_kinds(&self) -> impl Iterator<Item = (u32, SyntaxKind, bool)> + 't {
         let start = self.index;
         let nodes = &self.tree.nodes[start as usize..self.node().subtree_end as usize];
-        (start..).zip(nodes).map(|(index, node)| (index, node.kind, node.subtree_end > index + 1))
+        nodes.iter().enumerate().map(move |(i, node)| {
+            let index = start + i as u32;
+            (index, node.kind, node.subtree_end > index + 1)
+        })
     }
 
     /// This node and everything below it, in preorder.
