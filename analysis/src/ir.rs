@@ -518,9 +518,9 @@ pub(crate) fn lower_noting_types(op: ast::Op<'_>, typed: &mut Vec<u32>) -> Item 
     lowerer.item
 }
 
-/// One definition of a name in a scope: its region, its group's values (`first ..
-/// first + count`, contiguous ids) and where it was written; `next` chains the definitions whose
-/// names' hashes fall in one bucket of `Scope::heads`.
+/// One definition of a name in a scope: its region and its group's values (`first ..
+/// first + count`, contiguous ids); `next` chains the definitions whose names' hashes fall in
+/// one bucket of `Scope::heads`.
 struct Definition {
     name: Str,
     /// The hash of the name's text.
@@ -528,7 +528,6 @@ struct Definition {
     region: RegionId,
     first: ValueId,
     count: u32,
-    range: TextRange,
     next: u32,
 }
 
@@ -820,18 +819,10 @@ impl Lowerer {
     }
 
     /// Defines `name` in `region` as the values `first .. first + count`.
-    fn define(
-        &mut self,
-        region: RegionId,
-        name: Str,
-        first: ValueId,
-        count: u32,
-        range: TextRange,
-    ) {
+    fn define(&mut self, region: RegionId, name: Str, first: ValueId, count: u32) {
         let scope = self.scopes.last_mut().expect("a scope is open");
         let Item { text, name_problems, regions, .. } = &mut self.item;
-        let text = |s: Str| &text[s.start as usize..(s.start + s.len) as usize];
-        let bytes = |s: Str| text(s).as_bytes();
+        let bytes = |s: Str| &text.as_bytes()[s.start as usize..(s.start + s.len) as usize];
         let hash = name_hash(bytes(name));
         let head = scope.head(hash);
         // A name may be defined once per region and its enclosing regions of the scope.
@@ -840,9 +831,9 @@ impl Lowerer {
             let here = r.unwrap_or(NO_REGION);
             if let Some(d) = scope.find(head, hash, here, |s| bytes(s) == bytes(name)) {
                 name_problems.push(NameProblem::Redefined {
-                    range,
-                    name: text(name).to_string(),
-                    first: d.range,
+                    range: name.range(),
+                    name: text[name.start as usize..(name.start + name.len) as usize].to_string(),
+                    first: d.name.range(),
                 });
                 return;
             }
@@ -851,7 +842,7 @@ impl Lowerer {
                 None => break,
             }
         }
-        scope.insert(Definition { name, hash, region, first, count, range, next: NO_DEFINITION });
+        scope.insert(Definition { name, hash, region, first, count, next: NO_DEFINITION });
     }
 
     /// A value named at `range`.
@@ -1007,8 +998,8 @@ impl Lowerer {
         let mut first = first_result;
         for g in groups.start..groups.start + groups.len {
             let group = &self.item.arrays.result_groups[g as usize];
-            let (group_name, count, range) = (group.name(), group.count, group.range);
-            self.define(region.unwrap_or(NO_REGION), group_name, first, count, range);
+            let (group_name, count) = (group.name(), group.count);
+            self.define(region.unwrap_or(NO_REGION), group_name, first, count);
             first += count;
         }
         id
@@ -1024,10 +1015,9 @@ impl Lowerer {
     /// Adds an argument named `name` to `block` of `region`.
     fn block_arg(&mut self, block: BlockId, region: RegionId, name: Str, ty: Option<Type>) {
         let n = self.item.blocks[block as usize].args.len() as u32;
-        let range = name.range();
-        let v = self.new_value(0, Def::Arg { block, n }, ty, range);
+        let v = self.new_value(0, Def::Arg { block, n }, ty, name.range());
         self.item.blocks[block as usize].args.push(v);
-        self.define(region, name, v, 1, range);
+        self.define(region, name, v, 1);
     }
 
     /// Values an op defines for its body: function arguments, pipeline inputs and `entryEn`.
