@@ -223,7 +223,7 @@ impl Checker<'_> {
                     Diagnostic::new(
                         Code::UndefinedValue,
                         u.range,
-                        format!("use of undefined value `{}`", self.item.str(u.text)),
+                        format!("use of undefined value `{}`", self.item.str(u.text())),
                     )
                 }
                 NameProblem::Redefined { range, name, first } => Diagnostic::new(
@@ -234,13 +234,13 @@ impl Checker<'_> {
                 .with_related(*first, format!("`{name}` first defined here")),
                 NameProblem::IndexOutOfRange { use_, len } => {
                     let u = &self.item.uses[*use_ as usize];
-                    let group = self.item.str(u.text).split('#').next().unwrap_or("");
+                    let group = self.item.str(u.text()).split('#').next().unwrap_or("");
                     Diagnostic::new(
                         Code::ResultIndexOutOfRange,
                         u.range,
                         format!(
                             "`{}` is out of range: `{group}` has {len} result{}",
-                            self.item.str(u.text),
+                            self.item.str(u.text()),
                             if *len == 1 { "" } else { "s" }
                         ),
                     )
@@ -252,7 +252,7 @@ impl Checker<'_> {
                         u.range,
                         format!(
                             "`{}` is used before it is defined, in a region where definitions must dominate their uses",
-                            self.item.str(u.text)
+                            self.item.str(u.text())
                         ),
                     );
                     if let Some(v) = u.value {
@@ -366,7 +366,7 @@ impl Checker<'_> {
                     use_.range,
                     format!(
                         "`{}` is used as `{expected}` here, but its type is `{actual}`",
-                        self.item.str(use_.text)
+                        self.item.str(use_.text())
                     ),
                 )
                 .with_related(self.item.values[v as usize].range, "defined here");
@@ -619,7 +619,7 @@ impl Checker<'_> {
 
     fn constant_value(&mut self, op: &OpData, result: Option<&Type>) {
         let (Some(attr), Some(result)) = (self.item.attr(op, "value"), result) else { return };
-        let Some((_, ty)) = attr.value.rsplit_once(':') else { return };
+        let Some((_, ty)) = self.item.str(attr.value).rsplit_once(':') else { return };
         let Some(value_ty) = crate::types::builtin(ty.trim()) else { return };
         let result_data = data_of(result).cloned();
         if result_data.as_ref() != Some(&value_ty) {
@@ -650,12 +650,13 @@ impl Checker<'_> {
             .item
             .words(op)
             .iter()
+            .map(|&w| (self.item.str(w), w.range()))
             .find(|(w, _)| w.eq_ignore_ascii_case("seq") || w.eq_ignore_ascii_case("fifo"));
         match kind {
             Some((w, range)) if w != "seq" && w != "fifo" => {
                 let d = Diagnostic::new(
                     Code::BufferConfig,
-                    *range,
+                    range,
                     format!("the buffer kind is `seq` or `fifo` (lowercase), not `{w}`"),
                 );
                 self.push(d);
@@ -680,7 +681,7 @@ impl Checker<'_> {
             self.push(d);
             return;
         }
-        let count = crate::attrs::array(&init.value).unwrap_or_default().len();
+        let count = crate::attrs::array(self.item.str(init.value)).unwrap_or_default().len();
         if count as u64 != slots {
             let d = Diagnostic::new(
                 Code::BufferConfig,
@@ -698,11 +699,7 @@ impl Checker<'_> {
     fn memory(&mut self, op: &OpData, kind: OpKind) {
         let name = kind.key();
         let get = |key: &str| {
-            self.item
-                .bracket_entries(op)
-                .iter()
-                .find(|(k, _)| k == key)
-                .and_then(|(_, v)| v.trim().parse::<usize>().ok())
+            self.item.bracket_entry(op, key).and_then(|v| v.trim().parse::<usize>().ok())
         };
         let (Some(ld), Some(st)) = (get("ld"), get("st")) else { return };
         if kind == OpKind::Memory {
@@ -798,7 +795,8 @@ impl Checker<'_> {
     }
 
     fn instance(&mut self, op: &OpData, typing: TypingRef<'_>, symbols: &mut dyn Symbols) {
-        let Some((symbol, symbol_range)) = &op.symbol else { return };
+        let Some(symbol_name) = op.symbol else { return };
+        let (symbol, symbol_range) = (self.item.str(symbol_name), &symbol_name.range());
         let name = symbol.trim_start_matches('@').trim_matches('"');
         let Some(callee) = symbols.callee(name) else {
             let d = Diagnostic::new(
@@ -892,7 +890,7 @@ impl Checker<'_> {
                     self.item.uses[u as usize].range,
                     format!(
                         "result {i} of the function is `{want}`, but `{}` is `{got}`",
-                        self.item.str(self.item.uses[u as usize].text)
+                        self.item.str(self.item.uses[u as usize].text())
                     ),
                 )
                 .with_related(sig.results[i].range, "declared here");
@@ -1100,7 +1098,7 @@ impl Checker<'_> {
         let Some(sig) = top.signature.clone() else { return };
         for (key, expected) in [("argNames", sig.args.len()), ("resNames", sig.results.len())] {
             let Some(attr) = self.item.attr(top, key) else { continue };
-            let entries = crate::attrs::array(&attr.value).unwrap_or_default();
+            let entries = crate::attrs::array(self.item.str(attr.value)).unwrap_or_default();
             if entries.len() != expected {
                 let d = Diagnostic::new(
                     Code::PortNamesCount,
@@ -1258,7 +1256,7 @@ impl Checker<'_> {
         };
         let mut fork = base.clone();
         let mut k = 1;
-        while self.item.values.iter().any(|v| self.item.str(v.name) == fork)
+        while self.item.values.iter().any(|v| self.item.str(v.name()) == fork)
             || taken.contains(&fork)
         {
             fork = format!("{base}{k}");

@@ -805,14 +805,15 @@ fn kind_of(name: &str) -> BufferKind {
 
 /// The attribute `key` of `op`'s `hw.parameters` dictionary: its value text and the entry's
 /// range in the item.
-fn hw_parameter<'a>(attr: &'a Attribute, key: &str) -> Option<(&'a str, TextRange)> {
-    // `attr.value` starts at the value; find where it starts inside the entry's range.
-    let value_at = attr.range.end() - hsir_parser::TextSize::of(attr.value.as_str());
-    dictionary_entries(&attr.value).into_iter().find(|(k, _, _)| *k == key).map(|(_, v, r)| {
-        let start = value_at + hsir_parser::TextSize::from(r.start as u32);
-        let end = value_at + hsir_parser::TextSize::from(r.end as u32);
-        (v, TextRange::new(start, end))
-    })
+fn hw_parameter<'a>(item: &'a Item, attr: &Attribute, key: &str) -> Option<(&'a str, TextRange)> {
+    let value_at = attr.value.range().start();
+    dictionary_entries(item.str(attr.value)).into_iter().find(|(k, _, _)| *k == key).map(
+        |(_, v, r)| {
+            let start = value_at + hsir_parser::TextSize::from(r.start as u32);
+            let end = value_at + hsir_parser::TextSize::from(r.end as u32);
+            (v, TextRange::new(start, end))
+        },
+    )
 }
 
 /// What `op` says about itself as a buffer; `None` when it is not a buffer and carries no
@@ -820,7 +821,7 @@ fn hw_parameter<'a>(attr: &'a Attribute, key: &str) -> Option<(&'a str, TextRang
 pub fn buffer_info(item: &Item, op: &OpData, id: OpId) -> Option<BufferInfo> {
     let kind = OpKind::of(op);
     let params = item.attr(op, "hw.parameters");
-    let has_param_type = params.is_some_and(|a| hw_parameter(a, "BUFFER_TYPE").is_some());
+    let has_param_type = params.is_some_and(|a| hw_parameter(item, a, "BUFFER_TYPE").is_some());
     if kind.is_none_or(|k| !k.is_buffer()) && !has_param_type {
         return None;
     }
@@ -835,14 +836,14 @@ pub fn buffer_info(item: &Item, op: &OpData, id: OpId) -> Option<BufferInfo> {
     };
     if let Some(params) = params {
         info.syntax = BufferSyntax::HwParameters;
-        if let Some((v, range)) = hw_parameter(params, "BUFFER_TYPE") {
+        if let Some((v, range)) = hw_parameter(item, params, "BUFFER_TYPE") {
             info.kind = kind_of(attribute_scalar(v));
             info.kind_range = Some(range);
         }
-        if let Some((v, range)) = hw_parameter(params, "NUM_SLOTS") {
+        if let Some((v, range)) = hw_parameter(item, params, "NUM_SLOTS") {
             info.slots = Some(WrittenValue { value: integer(v), range });
         }
-        if let Some((v, range)) = hw_parameter(params, "TIMING") {
+        if let Some((v, range)) = hw_parameter(item, params, "TIMING") {
             info.timing = Some(WrittenValue { value: parse_timing(v), range });
         }
         if info.kind == BufferKind::Missing {
@@ -871,9 +872,11 @@ pub fn buffer_info(item: &Item, op: &OpData, id: OpId) -> Option<BufferInfo> {
         return Some(info);
     }
     // CIRCT's generic form: `{bufferType = #handshake<buffer_type_enum fifo>, slots = 2}`.
-    if let Some(kind) = item.attr(op, "bufferType").filter(|a| a.value.contains("buffer_type_enum"))
+    if let Some(kind) =
+        item.attr(op, "bufferType").filter(|a| item.str(a.value).contains("buffer_type_enum"))
     {
-        let word = kind.value.trim().trim_end_matches('>').rsplit(' ').next().unwrap_or("");
+        let word =
+            item.str(kind.value).trim().trim_end_matches('>').rsplit(' ').next().unwrap_or("");
         info.kind = match word {
             "seq" => BufferKind::CirctSeq,
             "fifo" => BufferKind::CirctFifo,
@@ -881,13 +884,14 @@ pub fn buffer_info(item: &Item, op: &OpData, id: OpId) -> Option<BufferInfo> {
         };
         info.kind_range = Some(kind.range);
         if let Some(slots) = item.attr(op, "slots") {
-            info.slots = Some(WrittenValue { value: integer(&slots.value), range: slots.range });
+            info.slots =
+                Some(WrittenValue { value: integer(item.str(slots.value)), range: slots.range });
         }
         return Some(info);
     }
     if let Some(kind) = item.attr(op, "bufferType") {
         info.syntax = BufferSyntax::Inline;
-        let name = attribute_scalar(&kind.value);
+        let name = attribute_scalar(item.str(kind.value));
         info.kind = match name.parse::<i64>() {
             Ok(case) => BufferType::from_enum_case(case)
                 .map_or_else(|| BufferKind::Unknown(name.to_string()), BufferKind::Known),
@@ -895,10 +899,12 @@ pub fn buffer_info(item: &Item, op: &OpData, id: OpId) -> Option<BufferInfo> {
         };
         info.kind_range = Some(kind.range);
         if let Some(slots) = item.attr(op, "numSlots") {
-            info.slots = Some(WrittenValue { value: integer(&slots.value), range: slots.range });
+            info.slots =
+                Some(WrittenValue { value: integer(item.str(slots.value)), range: slots.range });
         }
         if let Some(dv) = item.attr(op, "dvLatency") {
-            info.dv_latency = Some(WrittenValue { value: integer(&dv.value), range: dv.range });
+            info.dv_latency =
+                Some(WrittenValue { value: integer(item.str(dv.value)), range: dv.range });
         }
         return Some(info);
     }
@@ -908,10 +914,11 @@ pub fn buffer_info(item: &Item, op: &OpData, id: OpId) -> Option<BufferInfo> {
         info.slots =
             Some(WrittenValue { value: i64::try_from(n).map_err(|_| n.to_string()), range });
     }
-    for (word, range) in item.words(op) {
-        match word.to_ascii_lowercase().as_str() {
-            "seq" => (info.kind, info.kind_range) = (BufferKind::CirctSeq, Some(*range)),
-            "fifo" => (info.kind, info.kind_range) = (BufferKind::CirctFifo, Some(*range)),
+    for &word in item.words(op) {
+        let range = word.range();
+        match item.str(word).to_ascii_lowercase().as_str() {
+            "seq" => (info.kind, info.kind_range) = (BufferKind::CirctSeq, Some(range)),
+            "fifo" => (info.kind, info.kind_range) = (BufferKind::CirctFifo, Some(range)),
             _ => {}
         }
     }

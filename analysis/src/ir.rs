@@ -26,6 +26,9 @@ pub type RegionId = u32;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Item {
+    /// The item's text, exactly: every range and `Str` of the item is relative to its first
+    /// byte, and every name is a `Str` into it (`Item::str`).
+    pub text: Box<str>,
     pub ops: Vec<OpData>,
     pub values: Vec<ValueData>,
     pub uses: Vec<UseData>,
@@ -46,17 +49,30 @@ pub struct Arrays {
     pub types: Vec<TypeEntry>,
     pub attrs: Vec<Attribute>,
     pub ints: Vec<u64>,
-    /// Names: values', result groups' and uses' text (`Str`).
-    pub strings: String,
-    pub entries: Vec<(String, String)>,
-    pub words: Vec<(String, TextRange)>,
+    /// `key = value` entries written in `[...]`.
+    pub entries: Vec<(Str, Str)>,
+    /// Bare words.
+    pub words: Vec<Str>,
 }
 
-/// A name kept in `Arrays::strings`, read with `Item::str`.
+/// A name: a range of the item's text (relative to its first byte, as the item's ranges are),
+/// read with `Item::str`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct Str {
     pub start: u32,
     pub len: u32,
+}
+
+impl Str {
+    /// The name written at `range` (relative to the item).
+    pub fn at(range: TextRange) -> Str {
+        Str { start: range.start().into(), len: range.len().into() }
+    }
+
+    /// Where the name was written, relative to the item.
+    pub fn range(self) -> TextRange {
+        TextRange::at(self.start.into(), self.len.into())
+    }
 }
 
 /// A run of entries of one of `Arrays`' arrays: `start .. start + len`.
@@ -88,7 +104,7 @@ impl Span {
 impl Item {
     /// The text of a name.
     pub fn str(&self, s: Str) -> &str {
-        &self.arrays.strings[s.start as usize..(s.start + s.len) as usize]
+        &self.text[s.start as usize..(s.start + s.len) as usize]
     }
 
     /// The values `op` defines, in order.
@@ -130,7 +146,12 @@ impl Item {
     }
 
     pub fn attr(&self, op: &OpData, key: &str) -> Option<&Attribute> {
-        self.attrs(op).iter().find(|a| a.key == key)
+        self.attrs(op).iter().find(|a| self.str(a.key) == key)
+    }
+
+    /// The value's text of `op`'s attribute `key`, whitespace kept.
+    pub fn attr_value(&self, op: &OpData, key: &str) -> Option<&str> {
+        self.attr(op, key).map(|a| self.str(a.value))
     }
 
     /// Integers written in `[...]`.
@@ -138,18 +159,24 @@ impl Item {
         op.bracket_ints.of(&self.arrays.ints)
     }
 
-    /// `key = value` entries written in `[...]`.
-    pub fn bracket_entries(&self, op: &OpData) -> &[(String, String)] {
+    /// `key = value` entries written in `[...]` (`Item::str`).
+    pub fn bracket_entries(&self, op: &OpData) -> &[(Str, Str)] {
         op.bracket_entries.of(&self.arrays.entries)
     }
 
-    /// Bare words among `op`'s parts.
-    pub fn words(&self, op: &OpData) -> &[(String, TextRange)] {
+    /// The value's text of the `key = value` entry written in `[...]`.
+    pub fn bracket_entry(&self, op: &OpData, key: &str) -> Option<&str> {
+        let entries = self.bracket_entries(op);
+        entries.iter().find(|&&(k, _)| self.str(k) == key).map(|&(_, v)| self.str(v))
+    }
+
+    /// Bare words among `op`'s parts (`Item::str`).
+    pub fn words(&self, op: &OpData) -> &[Str] {
         op.words.of(&self.arrays.words)
     }
 
     pub fn word(&self, op: &OpData, word: &str) -> bool {
-        self.words(op).iter().any(|(w, _)| w == word)
+        self.words(op).iter().any(|&w| self.str(w) == word)
     }
 }
 
@@ -181,9 +208,10 @@ impl TypeEntry {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attribute {
-    pub key: String,
-    /// The value's text, whitespace kept.
-    pub value: String,
+    /// Quotes stripped from a string key (`Item::str`).
+    pub key: Str,
+    /// The value's text, whitespace kept (`Item::str`).
+    pub value: Str,
     pub range: TextRange,
     /// Whether it was written inline (`numSlots = 1`) rather than in a dictionary.
     pub inline: bool,
@@ -191,12 +219,18 @@ pub struct Attribute {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResultGroup {
-    /// `Item::str`.
-    pub name: Str,
     pub count: u32,
+    /// Where its name (`%x` of `%x:2`) was written.
     pub range: TextRange,
     /// Whether `:N` was written.
     pub explicit_count: bool,
+}
+
+impl ResultGroup {
+    /// Its name: `%x` of `%x:2` (`Item::str`).
+    pub fn name(&self) -> Str {
+        Str::at(self.range)
+    }
 }
 
 /// Where an operand was written among the op's parts.
@@ -208,8 +242,8 @@ pub enum Container {
     Bracket,
     /// Inside `(...)`.
     Paren,
-    /// Inside `keyword(...)`.
-    Keyword(String),
+    /// Inside `keyword(...)` (`Item::str`).
+    Keyword(Str),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -244,8 +278,8 @@ pub struct OpData {
     pub bracket_entries: Span,
     /// Bare words among the op's parts: `seq`, `slt`, `private`.
     pub words: Span,
-    /// The first `@symbol` of the op (a callee or the op's own name).
-    pub symbol: Option<(String, TextRange)>,
+    /// The first `@symbol` of the op (a callee or the op's own name; `Item::str`).
+    pub symbol: Option<Str>,
     /// For function-like ops: the signature.
     pub signature: Option<Box<Signature>>,
     /// Whether the op's own syntax (outside its regions) has an error: junk, or a group left
@@ -288,8 +322,6 @@ pub enum Def {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValueData {
-    /// The group name: `%0` for `%0#1` (`Item::str`).
-    pub name: Str,
     /// The index in its group.
     pub index: u32,
     pub def: Def,
@@ -302,30 +334,42 @@ pub struct ValueData {
 }
 
 impl ValueData {
+    /// The group name, written at `range`: `%0` for `%0#1` (`Item::str`).
+    pub fn name(&self) -> Str {
+        Str::at(self.range)
+    }
+
     /// `%x` or `%x#N`, as a use would write it.
     pub fn display(&self, item: &Item, group_len: u32) -> String {
         if group_len > 1 {
-            format!("{}#{}", item.str(self.name), self.index)
+            format!("{}#{}", item.str(self.name()), self.index)
         } else {
-            item.str(self.name).to_string()
+            item.str(self.name()).to_string()
         }
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UseData {
-    /// The text as written: `%x#1` (`Item::str`).
-    pub text: Str,
+    /// Where it was written.
     pub range: TextRange,
     pub op: OpId,
     pub container: Container,
     pub value: Option<ValueId>,
 }
 
+impl UseData {
+    /// The text as written, at `range`: `%x#1` (`Item::str`).
+    pub fn text(&self) -> Str {
+        Str::at(self.range)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockData {
     pub region: RegionId,
-    pub label: Option<(String, TextRange)>,
+    /// `^bb0` (`Item::str`).
+    pub label: Option<Str>,
     pub args: Vec<ValueId>,
     pub ops: Vec<OpId>,
 }
@@ -419,10 +463,10 @@ pub fn lower(op: ast::Op<'_>) -> Item {
 /// have nodes below them: the only ones `check_types::type_diagnostics_of` needs to read, found
 /// in the walk that sizes the arrays rather than in a walk of its own.
 pub(crate) fn lower_noting_types(op: ast::Op<'_>, typed: &mut Vec<u32>) -> Item {
-    let base = op.syntax().text_range().start();
+    let range = op.syntax().text_range();
     let mut lowerer = Lowerer {
-        base,
-        item: Item::default(),
+        base: range.start(),
+        item: Item { text: op.syntax().tree().text()[range].into(), ..Item::default() },
         scopes: Vec::new(),
         region_args: Vec::new(),
         one_token_types: Vec::new(),
@@ -431,22 +475,18 @@ pub(crate) fn lower_noting_types(op: ast::Op<'_>, typed: &mut Vec<u32>) -> Item 
         region_nodes: Vec::new(),
         spare: Vec::new(),
     };
-    // The arrays' sizes, known from the tree in advance, so that they grow once.
-    let (mut ops, mut results, mut operands, mut types) = (0, 0, 0, 0);
-    for node in op.syntax().descendants() {
-        match node.kind() {
-            SyntaxKind::OP => ops += 1,
-            SyntaxKind::RESULT => results += 1,
-            SyntaxKind::OPERAND => operands += 1,
-            SyntaxKind::TYPE => {
-                types += 1;
-                if node.subtree_end() > node.index() + 1 {
-                    typed.push(node.index());
-                }
-            }
-            _ => {}
+    // The arrays' sizes, known from the tree in advance, so that they grow once: how many
+    // nodes of each kind the item has.
+    let mut counts = [0u32; SyntaxKind::NODE_END as usize + 1];
+    for (index, kind, inner) in op.syntax().descendant_kinds() {
+        counts[kind as usize] += 1;
+        if kind == SyntaxKind::TYPE && inner {
+            typed.push(index);
         }
     }
+    let count = |kind: SyntaxKind| counts[kind as usize] as usize;
+    let (ops, results) = (count(SyntaxKind::OP), count(SyntaxKind::RESULT));
+    let (operands, types) = (count(SyntaxKind::OPERAND), count(SyntaxKind::TYPE));
     let item = &mut lowerer.item;
     item.ops.reserve_exact(ops);
     // A result list may bind several values (`%x:2`).
@@ -455,7 +495,6 @@ pub(crate) fn lower_noting_types(op: ast::Op<'_>, typed: &mut Vec<u32>) -> Item 
     item.arrays.ids.reserve(results + 2 * operands);
     item.arrays.result_groups.reserve_exact(results);
     item.arrays.types.reserve(types);
-    item.arrays.strings.reserve(8 * (results + operands));
     // The scope that will hold most names: the item's own when it is not isolated, else the
     // first isolated op's (a function's), which takes it from `spare`.
     let mut scope = Scope::default();
@@ -479,9 +518,9 @@ pub(crate) fn lower_noting_types(op: ast::Op<'_>, typed: &mut Vec<u32>) -> Item 
     lowerer.item
 }
 
-/// One definition of a name in a scope: its region, its group's values (`first ..
-/// first + count`, contiguous ids) and where it was written; `next` chains the definitions whose
-/// names' hashes fall in one bucket of `Scope::heads`.
+/// One definition of a name in a scope: its region and its group's values (`first ..
+/// first + count`, contiguous ids); `next` chains the definitions whose names' hashes fall in
+/// one bucket of `Scope::heads`.
 struct Definition {
     name: Str,
     /// The hash of the name's text.
@@ -489,7 +528,6 @@ struct Definition {
     region: RegionId,
     first: ValueId,
     count: u32,
-    range: TextRange,
     next: u32,
 }
 
@@ -577,7 +615,7 @@ struct Lowerer {
     /// in text order: `REGION_ARG`s (`scf.for %i = ...`, `iter_args(%acc = %init)`), and
     /// `%x : T` in the parentheses of a region-holding op of another dialect whose entry block
     /// has no label (`kanagawa.method @f(%a: i32)`, `kanagawa.sblock (%x : i32 = %outer)`).
-    region_args: Vec<(String, TextRange, Option<Type>)>,
+    region_args: Vec<(Str, Option<Type>)>,
     /// Types of one token read so far (`written`), by the token's kind and text: a few.
     one_token_types: Vec<(SyntaxKind, String, Type)>,
     /// Op names resolved so far (`resolve_name`), by `name_slot`.
@@ -589,6 +627,28 @@ struct Lowerer {
     region_nodes: Vec<u32>,
     /// Scopes to reuse (empty), so that an isolated op's scope does not grow from nothing.
     spare: Vec<Scope>,
+}
+
+/// What `Lowerer::parts` reads of an op: the op (its name, range, block and results left for
+/// `Lowerer::op`), its name and its signature.
+struct Parts<'t> {
+    op: OpData,
+    name_node: Option<SyntaxNode<'t>>,
+    signature_node: Option<ast::FuncSignature<'t>>,
+}
+
+/// Whether `%x : T` in the parentheses of `op` binds an argument of its first region: the op
+/// holds regions, has no signature, and its entry block has no label (a labelled entry block
+/// names its own arguments: `scf.reduce(%v : f32) { ^bb0(%l: f32, %r: f32): ...`, where
+/// `%v : f32` is an operand).
+fn binds_region_args(op: SyntaxNode<'_>) -> bool {
+    let holds_regions = op.children().any(|n| n.kind() == SyntaxKind::REGION);
+    let signature = op.children().any(|n| n.kind() == SyntaxKind::FUNC_SIGNATURE);
+    let entry_labelled = || {
+        let regions = ast::Op::cast(op).map(|o| o.regions()).unwrap_or_default();
+        regions.first().and_then(|r| r.blocks().next()).is_some_and(|b| b.label().is_some())
+    };
+    holds_regions && !signature && !entry_labelled()
 }
 
 /// Which children of a group `Lowerer::parts` reads; the others it steps over.
@@ -753,27 +813,16 @@ impl Lowerer {
         }
     }
 
-    /// Keeps `text` in the item's strings.
-    fn intern(&mut self, text: &str) -> Str {
-        let start = self.item.arrays.strings.len() as u32;
-        self.item.arrays.strings.push_str(text);
-        Str { start, len: text.len() as u32 }
+    /// The name written at `range` (of the tree's text).
+    fn name(&self, range: TextRange) -> Str {
+        Str::at(self.rel(range))
     }
 
     /// Defines `name` in `region` as the values `first .. first + count`.
-    fn define(
-        &mut self,
-        region: RegionId,
-        name: Str,
-        first: ValueId,
-        count: u32,
-        range: TextRange,
-    ) {
+    fn define(&mut self, region: RegionId, name: Str, first: ValueId, count: u32) {
         let scope = self.scopes.last_mut().expect("a scope is open");
-        let Item { arrays, name_problems, regions, .. } = &mut self.item;
-        let text = |s: Str| &arrays.strings[s.start as usize..(s.start + s.len) as usize];
-        let bytes =
-            |s: Str| &arrays.strings.as_bytes()[s.start as usize..(s.start + s.len) as usize];
+        let Item { text, name_problems, regions, .. } = &mut self.item;
+        let bytes = |s: Str| &text.as_bytes()[s.start as usize..(s.start + s.len) as usize];
         let hash = name_hash(bytes(name));
         let head = scope.head(hash);
         // A name may be defined once per region and its enclosing regions of the scope.
@@ -782,9 +831,9 @@ impl Lowerer {
             let here = r.unwrap_or(NO_REGION);
             if let Some(d) = scope.find(head, hash, here, |s| bytes(s) == bytes(name)) {
                 name_problems.push(NameProblem::Redefined {
-                    range,
-                    name: text(name).to_string(),
-                    first: d.range,
+                    range: name.range(),
+                    name: text[name.start as usize..(name.start + name.len) as usize].to_string(),
+                    first: d.name.range(),
                 });
                 return;
             }
@@ -793,19 +842,13 @@ impl Lowerer {
                 None => break,
             }
         }
-        scope.insert(Definition { name, hash, region, first, count, range, next: NO_DEFINITION });
+        scope.insert(Definition { name, hash, region, first, count, next: NO_DEFINITION });
     }
 
-    fn new_value(
-        &mut self,
-        name: Str,
-        index: u32,
-        def: Def,
-        ty: Option<Type>,
-        range: TextRange,
-    ) -> ValueId {
+    /// A value named at `range`.
+    fn new_value(&mut self, index: u32, def: Def, ty: Option<Type>, range: TextRange) -> ValueId {
         let id = self.item.values.len() as ValueId;
-        self.item.values.push(ValueData { name, index, def, ty, range, uses: Span::default() });
+        self.item.values.push(ValueData { index, def, ty, range, uses: Span::default() });
         id
     }
 
@@ -821,52 +864,10 @@ impl Lowerer {
         let syntax = op.syntax();
         let tree = syntax.tree();
         let source = tree.text();
-        // The op's own children, read once: its name, result lists, signature and whether it
-        // holds a region directly.
-        let mut name_node = None;
-        let mut signature_node = None;
-        let mut holds_regions = false;
-        let groups_start = self.item.arrays.result_groups.len();
-        for child in syntax.children() {
-            match child.kind() {
-                SyntaxKind::OP_NAME if name_node.is_none() => name_node = Some(child),
-                SyntaxKind::RESULT_LIST => {
-                    for result in child.children().filter(|n| n.kind() == SyntaxKind::RESULT) {
-                        // The ranges of its first `%x` and its first `N`.
-                        let mut value = None;
-                        let mut int = None;
-                        let mut note = |kind: SyntaxKind, range: TextRange| match kind {
-                            SyntaxKind::VALUE_ID if value.is_none() => value = Some(range),
-                            SyntaxKind::INT if int.is_none() => int = Some(range),
-                            _ => {}
-                        };
-                        if result.subtree_end() == result.index() + 1 {
-                            // Without nodes below it, all its tokens are its own.
-                            for t in result.grammar_token_span() {
-                                note(tree.grammar_token_kind(t), tree.grammar_token_range(t));
-                            }
-                        } else {
-                            for token in result.grammar_tokens() {
-                                note(token.kind(), token.text_range());
-                            }
-                        }
-                        let Some(range) = value else { continue };
-                        let name = self.intern(&source[range]);
-                        self.item.arrays.result_groups.push(ResultGroup {
-                            name,
-                            count: int.and_then(|r| source[r].parse().ok()).unwrap_or(1),
-                            range: self.rel(range),
-                            explicit_count: int.is_some(),
-                        });
-                    }
-                }
-                SyntaxKind::FUNC_SIGNATURE if signature_node.is_none() => {
-                    signature_node = ast::FuncSignature::cast(child)
-                }
-                SyntaxKind::REGION => holds_regions = true,
-                _ => {}
-            }
-        }
+        let regions_start = self.region_nodes.len();
+        let mut data = self.parts(syntax, id, region);
+        let regions_end = self.region_nodes.len();
+        let (name_node, signature_node) = (data.name_node, data.signature_node);
         let op_range = syntax.text_range();
         let name_range = name_node.map_or(TextRange::empty(op_range.start()), |n| n.text_range());
         let name = name_node.map_or("", |_| {
@@ -879,32 +880,14 @@ impl Lowerer {
         });
         let resolved = self.resolve_name(name);
         let kind = resolved.map(|(kind, _)| kind);
-        let data = OpData {
-            name: resolved.map_or_else(|| Cow::Owned(name.to_string()), |(_, s)| Cow::Borrowed(s)),
-            kind,
-            range: self.rel(op_range),
-            name_range: self.rel(name_range),
-            generic,
-            block,
-            result_groups: Span::to(groups_start, self.item.arrays.result_groups.len()),
-            results: Span::default(),
-            operands: Span::default(),
-            regions: Span::default(),
-            types: Span::default(),
-            types_after: Span::default(),
-            attrs: Span::default(),
-            bracket_ints: Span::default(),
-            bracket_entries: Span::default(),
-            words: Span::default(),
-            symbol: None,
-            signature: None,
-            broken: false,
-        };
-        let groups = data.result_groups;
-        self.item.ops.push(data);
-        if let Some(b) = block {
-            self.item.blocks[b as usize].ops.push(id);
-        }
+        let groups = data.op.result_groups;
+        data.op.name =
+            resolved.map_or_else(|| Cow::Owned(name.to_string()), |(_, s)| Cow::Borrowed(s));
+        data.op.kind = kind;
+        data.op.range = self.rel(op_range);
+        data.op.name_range = self.rel(name_range);
+        data.op.generic = generic;
+        data.op.block = block;
 
         // Results are values of the enclosing region, but their names are bound after the op's
         // own regions, as MLIR's parser does: a nested region may reuse them.
@@ -913,25 +896,18 @@ impl Lowerer {
         let results_start = self.item.arrays.ids.len();
         for g in groups.start..groups.start + groups.len {
             let group = &self.item.arrays.result_groups[g as usize];
-            let (group_name, count, range) = (group.name, group.count, group.range);
+            let (count, range) = (group.count, group.range);
             for index in 0..count {
-                let v = self.new_value(group_name, index, Def::Result { op: id, n }, None, range);
+                let v = self.new_value(index, Def::Result { op: id, n }, None, range);
                 self.item.arrays.ids.push(v);
                 n += 1;
             }
         }
-        self.item.ops[id as usize].results = Span::to(results_start, self.item.arrays.ids.len());
-
-        // An entry block with a label names its own arguments (`scf.reduce(%v : f32) {
-        // ^bb0(%l: f32, %r: f32): ...`), so `%v : f32` there is an operand.
-        let entry_labelled = || {
-            let regions = op.regions();
-            regions.first().and_then(|r| r.blocks().next()).is_some_and(|b| b.label().is_some())
-        };
-        let binds = holds_regions && signature_node.is_none() && !entry_labelled();
-        let regions_start = self.region_nodes.len();
-        self.parts(syntax, id, region, binds);
-        let regions_end = self.region_nodes.len();
+        data.op.results = Span::to(results_start, self.item.arrays.ids.len());
+        self.item.ops.push(data.op);
+        if let Some(b) = block {
+            self.item.blocks[b as usize].ops.push(id);
+        }
         let region_args = std::mem::take(&mut self.region_args);
 
         let is_isolated = isolated(name, signature_node.is_some());
@@ -968,32 +944,30 @@ impl Lowerer {
                 // binds (`scf.for %i = %a to %b step %c {}`).
                 let bid = self.new_block(rid, None);
                 entry_block_of_first = Some(bid);
-                for (name, range, ty) in &region_args {
-                    self.block_arg(bid, rid, name, ty.clone(), *range);
+                for (name, ty) in &region_args {
+                    self.block_arg(bid, rid, *name, ty.clone());
                 }
             }
             for (i, block_node) in blocks.enumerate() {
                 let label = block_node.label();
                 let bid = self.new_block(
                     rid,
-                    label
-                        .and_then(|l| l.name())
-                        .map(|t| (t.text().to_string(), self.rel(t.text_range()))),
+                    label.and_then(|l| l.name()).map(|t| self.name(t.text_range())),
                 );
                 if i == 0 && first_region {
                     entry_block_of_first = Some(bid);
                     // Function arguments and pipeline inner values belong to the entry block.
                     self.entry_values(op, signature_node, bid, rid);
-                    for (name, range, ty) in &region_args {
-                        self.block_arg(bid, rid, name, ty.clone(), *range);
+                    for (name, ty) in &region_args {
+                        self.block_arg(bid, rid, *name, ty.clone());
                     }
                 }
                 if let Some(label) = label {
                     for arg in label.args() {
                         let Some(token) = arg.name() else { continue };
                         let ty = arg.ty().map(|t| self.written(t.syntax()).ty);
-                        let range = self.rel(token.text_range());
-                        self.block_arg(bid, rid, token.text(), ty, range);
+                        let name = self.name(token.text_range());
+                        self.block_arg(bid, rid, name, ty);
                     }
                 }
                 for inner in block_node.ops() {
@@ -1024,14 +998,14 @@ impl Lowerer {
         let mut first = first_result;
         for g in groups.start..groups.start + groups.len {
             let group = &self.item.arrays.result_groups[g as usize];
-            let (group_name, count, range) = (group.name, group.count, group.range);
-            self.define(region.unwrap_or(NO_REGION), group_name, first, count, range);
+            let (group_name, count) = (group.name(), group.count);
+            self.define(region.unwrap_or(NO_REGION), group_name, first, count);
             first += count;
         }
         id
     }
 
-    fn new_block(&mut self, region: RegionId, label: Option<(String, TextRange)>) -> BlockId {
+    fn new_block(&mut self, region: RegionId, label: Option<Str>) -> BlockId {
         let bid = self.item.blocks.len() as BlockId;
         self.item.blocks.push(BlockData { region, label, args: Vec::new(), ops: Vec::new() });
         self.item.regions[region as usize].blocks.push(bid);
@@ -1039,19 +1013,11 @@ impl Lowerer {
     }
 
     /// Adds an argument named `name` to `block` of `region`.
-    fn block_arg(
-        &mut self,
-        block: BlockId,
-        region: RegionId,
-        name: &str,
-        ty: Option<Type>,
-        range: TextRange,
-    ) {
+    fn block_arg(&mut self, block: BlockId, region: RegionId, name: Str, ty: Option<Type>) {
         let n = self.item.blocks[block as usize].args.len() as u32;
-        let name = self.intern(name);
-        let v = self.new_value(name, 0, Def::Arg { block, n }, ty, range);
+        let v = self.new_value(0, Def::Arg { block, n }, ty, name.range());
         self.item.blocks[block as usize].args.push(v);
-        self.define(region, name, v, 1, range);
+        self.define(region, name, v, 1);
     }
 
     /// Values an op defines for its body: function arguments, pipeline inputs and `entryEn`.
@@ -1072,15 +1038,15 @@ impl Lowerer {
                     continue;
                 }
                 let ty = arg.ty().map(|t| self.written(t.syntax()).ty);
-                let range = self.rel(token.text_range());
-                self.block_arg(block, region, token.text(), ty, range);
+                let name = self.name(token.text_range());
+                self.block_arg(block, region, name, ty);
             }
         }
         for input in op.pipeline_inputs() {
             let Some(token) = input.inner() else { continue };
             let ty = input.ty().map(|t| self.written(t.syntax()).ty);
-            let range = self.rel(token.text_range());
-            self.block_arg(block, region, token.text(), ty, range);
+            let name = self.name(token.text_range());
+            self.block_arg(block, region, name, ty);
         }
         for group in op.keyword_groups() {
             if group.keyword() != Some("entryEn") {
@@ -1090,9 +1056,9 @@ impl Lowerer {
                 if token.kind() != SyntaxKind::VALUE_ID {
                     continue;
                 }
-                let range = self.rel(token.text_range());
+                let name = self.name(token.text_range());
                 let ty = Some(Type::Int { width: 1, signedness: types::Signedness::Signless });
-                self.block_arg(block, region, token.text(), ty, range);
+                self.block_arg(block, region, name, ty);
             }
         }
     }
@@ -1162,7 +1128,7 @@ impl Lowerer {
         let op = &self.item.ops[id as usize];
         let name = self.item.attr(op, "sym_name")?;
         let function_type = self.item.attr(op, "function_type")?;
-        let symbol = format!("@{}", name.value.trim().trim_matches('"'));
+        let symbol = format!("@{}", self.item.str(name.value).trim().trim_matches('"'));
         let args = entry
             .map(|b| self.item.blocks[b as usize].args.clone())
             .unwrap_or_default()
@@ -1172,7 +1138,7 @@ impl Lowerer {
                 Port { ty: value.ty.clone(), range: value.range, value: Some(v) }
             })
             .collect();
-        let results = function_results(&function_type.value)
+        let results = function_results(self.item.str(function_type.value))
             .into_iter()
             .map(|ty| Port {
                 ty: crate::types::builtin(ty),
@@ -1198,13 +1164,18 @@ impl Lowerer {
     /// subtree, in which only regions are looked for; a group's children are read with the
     /// group's container, kept on a stack of the groups open around the position. The op's own
     /// tokens (its bare words and symbols) are read between its direct children.
-    fn parts(
+    fn parts<'t>(
         &mut self,
-        syntax: SyntaxNode<'_>,
+        syntax: SyntaxNode<'t>,
         id: OpId,
         use_region: Option<RegionId>,
-        region_args: bool,
-    ) {
+    ) -> Parts<'t> {
+        let mut name_node = None;
+        let mut signature_node = None;
+        // Whether `%x : T` in parentheses binds an argument of the op's first region: asked
+        // when such an operand is met.
+        let mut region_args = None;
+        let groups_start = self.item.arrays.result_groups.len();
         let mut after_arrow = false;
         let operands_start = self.item.arrays.ids.len();
         let attrs_start = self.item.arrays.attrs.len();
@@ -1265,35 +1236,43 @@ impl Lowerer {
                 i = next;
                 continue;
             }
-            let closer = match kind {
-                SyntaxKind::BRACKET_GROUP => Some(SyntaxKind::R_BRACK),
-                SyntaxKind::PAREN_GROUP | SyntaxKind::KEYWORD_GROUP => Some(SyntaxKind::R_PAREN),
-                SyntaxKind::ATTR_DICT => Some(SyntaxKind::R_BRACE),
-                _ => None,
-            };
-            let unclosed = closer.is_some_and(|c| {
+            // Whether a group does not end with its `closer`: then the op is broken.
+            let unclosed = |closer: SyntaxKind| {
                 let span = node.grammar_token_span();
-                span.is_empty() || tree.grammar_token_kind(span.end - 1) != c
-            });
-            if unclosed || kind == SyntaxKind::ERROR_NODE {
-                broken = true;
-            }
-            // How the node's children are read, if they are.
+                span.is_empty() || tree.grammar_token_kind(span.end - 1) != closer
+            };
+            // How the node's children are read, if they are; the groups and error nodes say
+            // whether the op is broken.
             let below = match kind {
+                SyntaxKind::RESULT_LIST if frames.is_empty() => {
+                    self.result_groups(node);
+                    None
+                }
+                SyntaxKind::OP_NAME if frames.is_empty() && name_node.is_none() => {
+                    name_node = Some(node);
+                    None
+                }
                 SyntaxKind::RESULT_LIST | SyntaxKind::OP_NAME => None,
                 SyntaxKind::REGION_ARG => {
                     // A definition in the op's first region; the operand after its `=` is a
                     // use in the enclosing one, read as any other operand.
                     if let Some(token) = ast::RegionArg::cast(node).and_then(|a| a.name()) {
-                        let range = self.rel(token.text_range());
-                        self.region_args.push((token.text().to_string(), range, None));
+                        let name = self.name(token.text_range());
+                        self.region_args.push((name, None));
                     }
                     None
                 }
                 // Only its `attributes {...}` are the op's; ports are read by `signature`.
-                SyntaxKind::FUNC_SIGNATURE => Some((Container::Plain, Filter::FuncAttributes)),
+                SyntaxKind::FUNC_SIGNATURE => {
+                    if frames.is_empty() && signature_node.is_none() {
+                        signature_node = ast::FuncSignature::cast(node);
+                    }
+                    Some((Container::Plain, Filter::FuncAttributes))
+                }
                 SyntaxKind::OPERAND => {
-                    self.operand(node, id, use_region, &container, region_args);
+                    let binds = container == Container::Paren
+                        && *region_args.get_or_insert_with(|| binds_region_args(syntax));
+                    self.operand(node, id, use_region, &container, binds);
                     None
                 }
                 SyntaxKind::TYPE_LIST => {
@@ -1302,7 +1281,7 @@ impl Lowerer {
                     let span = node.grammar_token_span();
                     let (mut t, mut child) = (span.start, i + 1);
                     loop {
-                        if let Some(c) = tree.node_at(child).filter(|_| child < next) {
+                        if let Some(c) = (child < next).then(|| tree.node_at(child)).flatten() {
                             let c_span = c.grammar_token_span();
                             if c_span.start == t {
                                 (t, child) = (c_span.end, c.subtree_end());
@@ -1338,28 +1317,24 @@ impl Lowerer {
                     None
                 }
                 SyntaxKind::ATTR_ENTRY if container == Container::Bracket => {
-                    let entry = ast::AttrEntry::cast(node);
-                    let key = entry.and_then(|e| e.key()).unwrap_or("").to_string();
-                    let value = entry
-                        .and_then(|e| e.value())
-                        .map_or(String::new(), |v| v.text().to_string());
+                    let (key, value) = self.attr_entry(node);
                     self.item.arrays.entries.push((key, value));
                     None
                 }
                 SyntaxKind::ATTR_ENTRY => {
-                    let entry = ast::AttrEntry::cast(node);
-                    let key = entry.and_then(|e| e.key()).unwrap_or("").to_string();
-                    let value = entry
-                        .and_then(|e| e.value())
-                        .map_or(String::new(), |v| v.text().to_string());
+                    let (key, value) = self.attr_entry(node);
                     let inline = node.parent().is_some_and(|p| p.kind() == SyntaxKind::OP);
                     let range = self.rel(node.text_range());
                     self.item.arrays.attrs.push(Attribute { key, value, range, inline });
                     None
                 }
-                SyntaxKind::ATTR_DICT => Some((Container::Plain, Filter::AttrEntries)),
+                SyntaxKind::ATTR_DICT => {
+                    broken |= unclosed(SyntaxKind::R_BRACE);
+                    Some((Container::Plain, Filter::AttrEntries))
+                }
                 SyntaxKind::FUNC_ATTRIBUTES => Some((Container::Plain, Filter::All)),
                 SyntaxKind::BRACKET_GROUP => {
+                    broken |= unclosed(SyntaxKind::R_BRACK);
                     for token in node.grammar_tokens() {
                         if token.kind() == SyntaxKind::INT {
                             if let Ok(v) = token.text().parse() {
@@ -1369,13 +1344,19 @@ impl Lowerer {
                     }
                     Some((Container::Bracket, Filter::All))
                 }
-                SyntaxKind::PAREN_GROUP => Some((Container::Paren, Filter::All)),
+                SyntaxKind::PAREN_GROUP => {
+                    broken |= unclosed(SyntaxKind::R_PAREN);
+                    Some((Container::Paren, Filter::All))
+                }
                 SyntaxKind::KEYWORD_GROUP => {
+                    broken |= unclosed(SyntaxKind::R_PAREN);
                     let keyword = ast::KeywordGroup::cast(node).and_then(|g| g.keyword());
                     match keyword {
                         Some("entryEn") => None,
                         _ => Some((
-                            Container::Keyword(keyword.unwrap_or("").to_string()),
+                            Container::Keyword(
+                                keyword.map_or(Str::default(), |k| self.slice(tree.text(), k)),
+                            ),
                             Filter::All,
                         )),
                     }
@@ -1383,7 +1364,7 @@ impl Lowerer {
                 SyntaxKind::SYMBOL_REF => {
                     if nested_symbol.is_none() {
                         if let Some(t) = first_token_below(node, SyntaxKind::AT_ID) {
-                            nested_symbol = Some((t.text().to_string(), self.rel(t.text_range())));
+                            nested_symbol = Some(self.name(t.text_range()));
                         }
                     }
                     None
@@ -1392,6 +1373,10 @@ impl Lowerer {
                     Some((container.clone(), Filter::NotTypes))
                 }
                 SyntaxKind::PIPELINE_OUTPUT_LIST | SyntaxKind::LOC | SyntaxKind::TYPE => None,
+                SyntaxKind::ERROR_NODE => {
+                    broken = true;
+                    Some((container.clone(), Filter::All))
+                }
                 _ => Some((container.clone(), Filter::All)),
             };
             match below {
@@ -1417,18 +1402,59 @@ impl Lowerer {
         if !types_after.is_empty() {
             arrays.types.extend(types_after);
         }
-        let data = &mut self.item.ops[id as usize];
-        if let Some(symbol) = symbol.or(nested_symbol) {
-            data.symbol = Some(symbol);
+        let op = OpData {
+            name: Cow::Borrowed(""),
+            kind: None,
+            range: TextRange::default(),
+            name_range: TextRange::default(),
+            generic: false,
+            block: None,
+            result_groups: Span::to(groups_start, arrays.result_groups.len()),
+            results: Span::default(),
+            operands: Span::to(operands_start, arrays.ids.len()),
+            regions: Span::default(),
+            types: Span::to(types_start, types_end),
+            types_after: Span::to(types_end, arrays.types.len()),
+            attrs: Span::to(attrs_start, arrays.attrs.len()),
+            bracket_ints: Span::to(ints_start, arrays.ints.len()),
+            bracket_entries: Span::to(entries_start, arrays.entries.len()),
+            words: Span::to(words_start, arrays.words.len()),
+            symbol: symbol.or(nested_symbol),
+            signature: None,
+            broken,
+        };
+        Parts { op, name_node, signature_node }
+    }
+
+    /// The result groups of a `RESULT_LIST`, onto `Arrays::result_groups`.
+    fn result_groups(&mut self, list: SyntaxNode<'_>) {
+        let tree = list.tree();
+        for result in list.children().filter(|n| n.kind() == SyntaxKind::RESULT) {
+            // The ranges of its first `%x` and its first `N`.
+            let mut value = None;
+            let mut int = None;
+            let mut note = |kind: SyntaxKind, range: TextRange| match kind {
+                SyntaxKind::VALUE_ID if value.is_none() => value = Some(range),
+                SyntaxKind::INT if int.is_none() => int = Some(range),
+                _ => {}
+            };
+            if result.subtree_end() == result.index() + 1 {
+                // Without nodes below it, all its tokens are its own.
+                for t in result.grammar_token_span() {
+                    note(tree.grammar_token_kind(t), tree.grammar_token_range(t));
+                }
+            } else {
+                for token in result.grammar_tokens() {
+                    note(token.kind(), token.text_range());
+                }
+            }
+            let Some(range) = value else { continue };
+            self.item.arrays.result_groups.push(ResultGroup {
+                count: int.and_then(|r| tree.text()[r].parse().ok()).unwrap_or(1),
+                range: self.rel(range),
+                explicit_count: int.is_some(),
+            });
         }
-        data.broken = broken;
-        data.operands = Span::to(operands_start, arrays.ids.len());
-        data.attrs = Span::to(attrs_start, arrays.attrs.len());
-        data.bracket_ints = Span::to(ints_start, arrays.ints.len());
-        data.bracket_entries = Span::to(entries_start, arrays.entries.len());
-        data.words = Span::to(words_start, arrays.words.len());
-        data.types = Span::to(types_start, types_end);
-        data.types_after = Span::to(types_end, arrays.types.len());
     }
 
     /// The op's own tokens `tokens` (not below a child node): bare words, and its first
@@ -1437,22 +1463,36 @@ impl Lowerer {
         &mut self,
         tree: &SyntaxTree,
         tokens: std::ops::Range<u32>,
-        symbol: &mut Option<(String, TextRange)>,
+        symbol: &mut Option<Str>,
     ) {
         for t in tokens {
             match tree.grammar_token_kind(t) {
                 SyntaxKind::IDENT => {
-                    let range = tree.grammar_token_range(t);
-                    let w = (tree.text()[range].to_string(), self.rel(range));
+                    let w = self.name(tree.grammar_token_range(t));
                     self.item.arrays.words.push(w);
                 }
                 SyntaxKind::AT_ID if symbol.is_none() => {
-                    let range = tree.grammar_token_range(t);
-                    *symbol = Some((tree.text()[range].to_string(), self.rel(range)));
+                    *symbol = Some(self.name(tree.grammar_token_range(t)));
                 }
                 _ => {}
             }
         }
+    }
+
+    /// The key (quotes stripped) and the value of an `ATTR_ENTRY`.
+    fn attr_entry(&self, node: SyntaxNode<'_>) -> (Str, Str) {
+        let entry = ast::AttrEntry::cast(node);
+        let source = node.tree().text();
+        let key = entry.and_then(|e| e.key()).map_or(Str::default(), |k| self.slice(source, k));
+        let value =
+            entry.and_then(|e| e.value()).map_or(Str::default(), |v| self.slice(source, v.text()));
+        (key, value)
+    }
+
+    /// The name that `part`, a slice of the tree's text `source`, is.
+    fn slice(&self, source: &str, part: &str) -> Str {
+        let start = part.as_ptr() as usize - source.as_ptr() as usize;
+        self.name(TextRange::at(TextSize::from(start as u32), TextSize::from(part.len() as u32)))
     }
 
     /// The regions below node `index` (whose subtree ends at `end`), outside other regions.
@@ -1511,14 +1551,13 @@ impl Lowerer {
                     .children()
                     .find(|n| n.kind() == SyntaxKind::TYPE)
                     .map(|t| self.written(t).ty);
-                self.region_args.push((tree.text()[range].to_string(), self.rel(range), ty));
+                let name = self.name(range);
+                self.region_args.push((name, ty));
                 return;
             }
         }
         let uid = self.item.uses.len() as UseId;
-        let text = self.intern(&tree.text()[range]);
         self.item.uses.push(UseData {
-            text,
             range: self.rel(range),
             op: id,
             container: container.clone(),
@@ -1556,9 +1595,9 @@ impl Lowerer {
     /// Resolves the uses of a closed scope against its definitions.
     fn resolve(&mut self, scope: &Scope) {
         for &(uid, region) in &scope.pending {
-            let strings = self.item.arrays.strings.as_bytes();
-            let bytes = |s: Str| &strings[s.start as usize..(s.start + s.len) as usize];
-            let (name, index) = split_use(bytes(self.item.uses[uid as usize].text));
+            let text = self.item.text.as_bytes();
+            let bytes = |s: Str| &text[s.start as usize..(s.start + s.len) as usize];
+            let (name, index) = split_use(bytes(self.item.uses[uid as usize].text()));
             let hash = name_hash(name);
             let head = scope.head(hash);
             let mut r = region;
@@ -1618,7 +1657,7 @@ pub fn group_len(item: &Item, value: ValueId) -> u32 {
         Def::Result { op, .. } => item
             .result_groups(&item.ops[op as usize])
             .iter()
-            .find(|g| item.str(g.name) == item.str(v.name))
+            .find(|g| item.str(g.name()) == item.str(v.name()))
             .map_or(1, |g| g.count),
         Def::Arg { .. } => 1,
     }

@@ -113,7 +113,7 @@ impl Era {
                 }
                 OpKind::Buffer => {
                     let params = item.attr(op, "hw.parameters");
-                    if params.is_some_and(|p| !p.value.contains("BUFFER_TYPE")) {
+                    if params.is_some_and(|p| !item.str(p.value).contains("BUFFER_TYPE")) {
                         era2025 = true;
                     }
                 }
@@ -135,12 +135,12 @@ impl Era {
             // Its attributes read in one pass; only the first `name` counts.
             let mut named = false;
             for attr in item.attrs(op) {
-                match attr.key.as_str() {
+                match item.str(attr.key) {
                     "handshake.bufProps" => buf_props = true,
                     "fpu_impl" | "internal_delay" => float_impl = true,
                     "name" if !named => {
                         named = true;
-                        era2024 |= attr.value.starts_with("#handshake.name");
+                        era2024 |= item.str(attr.value).starts_with("#handshake.name");
                     }
                     _ => {}
                 }

@@ -41,7 +41,7 @@ fn assert_consistent(item: &Item, text: &str) {
     }
     for (u, use_) in item.uses.iter().enumerate() {
         let range = use_.range;
-        assert_eq!(item.str(use_.text), &text[range], "use {u} names the text at its range");
+        assert_eq!(item.str(use_.text()), &text[range], "use {u} names the text at its range");
         if let Some(v) = use_.value {
             assert!(item.value_uses(&item.values[v as usize]).contains(&(u as u32)));
         }
@@ -54,9 +54,9 @@ fn assert_consistent(item: &Item, text: &str) {
                 .all(|w| item.uses[w[0] as usize].range.start()
                     < item.uses[w[1] as usize].range.start()),
             "the uses of {} are in text order",
-            item.str(value.name)
+            item.str(value.name())
         );
-        assert_eq!(item.str(value.name), &text[value.range]);
+        assert_eq!(item.str(value.name()), &text[value.range]);
     }
 }
 
@@ -71,10 +71,10 @@ fn spans_and_names_agree_with_what_they_point_at() {
     assert_eq!(item.value_uses(&item.values[item.results(fork)[0] as usize]).len(), 1);
     let buffer = item.ops.iter().find(|op| op.name == "buffer").expect("the buffer");
     assert!(item.word(buffer, "seq"));
-    assert_eq!(item.attr(buffer, "hw.name").map(|a| a.value.as_str()), Some("\"b\""));
+    assert_eq!(item.attr_value(buffer, "hw.name"), Some("\"b\""));
     let merge = item.ops.iter().find(|op| op.name == "merge").expect("the merge");
     let back = item.operands(merge)[1];
-    assert_eq!(item.str(item.uses[back as usize].text), "%back", "a use before its definition");
+    assert_eq!(item.str(item.uses[back as usize].text()), "%back", "a use before its definition");
     assert!(item.uses[back as usize].value.is_some(), "resolved in a graph region");
 }
 
@@ -85,4 +85,50 @@ fn an_item_that_moved_lowers_to_an_equal_item() {
     assert_eq!(moved.len(), 2);
     assert_eq!(alone[0], moved[1]);
     assert_consistent(&moved[0], FIRST);
+}
+
+/// An item holds its own text, and every name is a range of it: attributes (keys unquoted,
+/// values as written), bracket entries, words, symbols, keywords and block labels read through
+/// `item.str` give the text at their ranges.
+#[test]
+fn names_are_ranges_of_the_items_own_text() {
+    const MOVED: &str = r#"func.func @h(%a: i32, %p: i1) -> i32 {
+  %m = memory [ld = 1, st = 0] {"quoted.key" = 7 : i32, lsq = false} : i32
+  %c = arith.cmpi slt, %a, %a : i32
+  cf.cond_br %p, ^bb1, ^bb1
+^bb1:
+  %r = func.call @h(%a, %p) : (i32, i1) -> i32
+  return %r : i32
+}
+"#;
+    let text = format!("{FIRST}{MOVED}");
+    let items = lowered(&text);
+    let item = &items[1];
+    assert_eq!(
+        &*item.text,
+        MOVED.trim_end(),
+        "the item's text, exactly (trivia after it is not its)"
+    );
+    assert_consistent(item, MOVED);
+    let memory = item.ops.iter().find(|op| op.name == "memory").expect("the memory");
+    assert_eq!(item.bracket_entry(memory, "ld"), Some("1"));
+    assert_eq!(item.bracket_entry(memory, "st"), Some("0"));
+    let keys: Vec<&str> = item.attrs(memory).iter().map(|a| item.str(a.key)).collect();
+    assert_eq!(keys, ["quoted.key", "lsq"], "a string key without its quotes");
+    assert_eq!(item.attr_value(memory, "quoted.key"), Some("7 : i32"));
+    for attr in item.attrs(memory) {
+        assert!(attr.range.contains_range(attr.key.range()));
+        assert!(attr.range.contains_range(attr.value.range()));
+    }
+    let cmp = item.ops.iter().find(|op| op.name == "arith.cmpi").expect("the cmpi");
+    let words: Vec<&str> = item.words(cmp).iter().map(|&w| item.str(w)).collect();
+    assert_eq!(words, ["slt"]);
+    assert_eq!(&MOVED[item.words(cmp)[0].range()], "slt");
+    let call = item.ops.iter().find(|op| op.name == "func.call").expect("the call");
+    assert_eq!(call.symbol.map(|s| item.str(s)), Some("@h"));
+    let labels: Vec<&str> =
+        item.blocks.iter().filter_map(|b| b.label).map(|l| item.str(l)).collect();
+    assert_eq!(labels, ["^bb1"]);
+    // Alone, the item lowers to an equal item: its text moved with it.
+    assert_eq!(lowered(MOVED)[0], *item);
 }

@@ -496,7 +496,7 @@ impl Net {
         outs: &[usize],
         stack: &mut Vec<String>,
     ) -> Result<(), BuildError> {
-        let callee = op.symbol.as_ref().and_then(|(name, _)| program.callee(func, name));
+        let callee = op.symbol.and_then(|name| program.callee(func, func.item.str(name)));
         let Some(callee) = callee.filter(|c| !c.external) else {
             return Err((op.name_range, format!("`{}` calls a function with no body", op.name)));
         };
@@ -628,8 +628,8 @@ impl Net {
             K::Sink if outs.is_empty() => node(Kind::Sink),
             K::Source if shape_ok(0, 1) => node(Kind::Source),
             K::Constant | K::ArithConstant if ins.len() <= 1 && outs.len() == 1 => {
-                let text = match func.item.attr(op, "value") {
-                    Some(attr) => attr.value.clone(),
+                let text = match func.item.attr_value(op, "value") {
+                    Some(value) => value.to_string(),
                     None => sim::constant_text(func, op),
                 };
                 let value = match crate::float::format_of(func, func.item.results(op)[0]) {

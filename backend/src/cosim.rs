@@ -73,7 +73,7 @@ pub fn plan(func: &Func) -> Result<Plan, String> {
     let mut params = Vec::new();
     for (i, &value) in args.iter().enumerate() {
         let name = names.get(i).cloned().unwrap_or_else(|| {
-            func.item.str(func.item.values[value as usize].name).trim_start_matches('%').into()
+            func.item.str(func.item.values[value as usize].name()).trim_start_matches('%').into()
         });
         let spec = specs.iter().find(|m| m.kind == MemoryKind::Argument(i));
         let is_memref = matches!(func.ty(value), Some(hsir_analysis::types::Type::MemRef { .. }));

@@ -347,11 +347,11 @@ fn typed_unit(func: &Func, op: &OpData, kind: OpKind) -> Result<FloatUnit, Strin
                 .item
                 .words(op)
                 .first()
-                .map(|(w, _)| w.clone())
+                .map(|&w| func.item.str(w).to_string())
                 .or_else(|| {
                     func.item
-                        .attr(op, "predicate")
-                        .map(|a| hsir_analysis::dataflow::attribute_scalar(&a.value).to_string())
+                        .attr_value(op, "predicate")
+                        .map(|a| hsir_analysis::dataflow::attribute_scalar(a).to_string())
                 })
                 .unwrap_or_default();
             FloatOp::Cmp(

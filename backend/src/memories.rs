@@ -206,8 +206,8 @@ pub fn memories(func: &Func) -> Vec<MemorySpec> {
             InterfaceKind::Memory => {
                 let Some((depth, width)) = internal_shape(item, op) else { continue };
                 let number = item
-                    .attr(op, "id")
-                    .and_then(|a| hsir_analysis::dataflow::attribute_scalar(&a.value).parse().ok())
+                    .attr_value(op, "id")
+                    .and_then(|a| hsir_analysis::dataflow::attribute_scalar(a).parse().ok())
                     .unwrap_or(id as u64);
                 let mut name = format!("mem{number}");
                 let base = name.clone();
@@ -269,11 +269,7 @@ fn internal_shape(item: &Item, op: &OpData) -> Option<(u64, u32)> {
 }
 
 fn bracket_count(item: &Item, op: &OpData, key: &str) -> usize {
-    item.bracket_entries(op)
-        .iter()
-        .find(|(k, _)| k == key)
-        .and_then(|(_, v)| v.trim().parse().ok())
-        .unwrap_or(0)
+    item.bracket_entry(op, key).and_then(|v| v.trim().parse().ok()).unwrap_or(0)
 }
 
 fn circt_interface(
@@ -623,8 +619,8 @@ fn access_producer(func: &Func, use_: UseId) -> Option<(OpId, Access)> {
 fn wrong_group(item: &Item, era: Era, access: &OpData, group: usize) -> Option<String> {
     // Dynamatic 2024 named op-attached dialect attributes by their bare mnemonic.
     let key = if era == Era::Dynamatic2024 { "mem_interface" } else { "handshake.mem_interface" };
-    let attr = item.attr(access, key)?;
-    let (_, after) = attr.value.split_once("LSQ")?;
+    let attr = item.attr_value(access, key)?;
+    let (_, after) = attr.split_once("LSQ")?;
     let digits: String = after
         .trim_start_matches(|c: char| c == ':' || c.is_whitespace())
         .chars()

@@ -205,8 +205,8 @@ fn callees_first<'p>(
             continue;
         }
         let range = func.absolute(op.name_range);
-        let Some((callee, _)) = &op.symbol else { continue };
-        let callee = callee.trim_start_matches('@').trim_matches('"');
+        let Some(callee) = op.symbol else { continue };
+        let callee = func.item.str(callee).trim_start_matches('@').trim_matches('"');
         let Some(target) = program.callee(func, callee) else {
             return Err(Diagnostic::new(
                 Code::BackendNoBody,
@@ -973,8 +973,8 @@ impl<'p> Lowering<'p> {
             K::Lsq => self.lsq(id, base),
             K::Instance => {
                 let (ins, outs) = (need!(ins), need!(outs));
-                let Some((callee, _)) = &op.symbol else { return };
-                let callee = callee.trim_start_matches('@').trim_matches('"');
+                let Some(callee) = op.symbol else { return };
+                let callee = self.func.item.str(callee).trim_start_matches('@').trim_matches('"');
                 let Some(target) = self.program.callee(self.func, callee) else { return };
                 let arg_names = target.arg_names();
                 let result_names = target.result_names();
@@ -1189,7 +1189,7 @@ impl<'p> Lowering<'p> {
     /// and its reports, timing and waveforms use those names), else its kind and result.
     fn cell_name(&mut self, op: &OpData, id: OpId) -> String {
         if let Some(name) = self.func.item.attr(op, "handshake.name") {
-            let name = dataflow::attribute_scalar(&name.value).trim_matches('"');
+            let name = dataflow::attribute_scalar(self.func.item.str(name.value)).trim_matches('"');
             if !name.is_empty() {
                 return self.unique(name);
             }
@@ -1198,7 +1198,7 @@ impl<'p> Lowering<'p> {
         match self.func.item.result_groups(op).first() {
             Some(group) => self.unique(&format!(
                 "{kind}_{}",
-                self.func.item.str(group.name).trim_start_matches('%')
+                self.func.item.str(group.name()).trim_start_matches('%')
             )),
             None => self.unique(&format!("{kind}_{id}")),
         }
@@ -1704,13 +1704,12 @@ pub fn address_width(depth: u64) -> u32 {
 /// The `value` of a constant as an unsigned word of `width` bits.
 pub fn constant_value(item: &Item, op: &OpData, width: u32) -> Option<u64> {
     Some(
-        crate::program::parse_integer(&item.attr(op, "value")?.value)?
-            & crate::program::mask(width),
+        crate::program::parse_integer(item.attr_value(op, "value")?)? & crate::program::mask(width),
     )
 }
 
 fn attr_string(item: &Item, op: &OpData, key: &str) -> Option<String> {
-    item.attr(op, key).map(|a| dataflow::attribute_scalar(&a.value).to_string())
+    item.attr_value(op, key).map(|a| dataflow::attribute_scalar(a).to_string())
 }
 
 /// Pipeline stages of the library unit for an integer op of `width` bits: the built-in timing
@@ -1730,7 +1729,7 @@ pub fn binary_op(item: &Item, op: &OpData) -> Option<String> {
         const PREDICATES: &[&str] =
             &["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
         let predicate =
-            item.words(op).iter().map(|(w, _)| w.as_str()).find(|w| PREDICATES.contains(w))?;
+            item.words(op).iter().map(|&w| item.str(w)).find(|w| PREDICATES.contains(w))?;
         return Some(format!("{}_{predicate}", kind.key()));
     }
     crate::sim::BinaryOp::of(kind).map(|_| kind.key().to_string())

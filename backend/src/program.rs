@@ -248,7 +248,7 @@ fn names(item: &Item, op: &OpData, key: &str, prefix: &str, count: usize) -> Vec
 
 /// The names an `argNames` / `resNames`-style attribute writes, in order, as written.
 pub fn written_names(item: &Item, op: &OpData, key: &str) -> Vec<String> {
-    let names = item.attr(op, key).and_then(|a| hsir_analysis::attrs::strings(&a.value));
+    let names = item.attr_value(op, key).and_then(hsir_analysis::attrs::strings);
     names.unwrap_or_default().into_iter().map(str::to_string).collect()
 }
 
@@ -280,8 +280,8 @@ pub fn init_values(item: &Item, op: &OpData) -> Option<Vec<u64>> {
 /// An attribute holding a list of integers (`[1, 2]`, `[3 : i32]`); `None` when absent or not
 /// all integers.
 pub fn integer_list(item: &Item, op: &OpData, key: &str) -> Option<Vec<u64>> {
-    let attr = item.attr(op, key)?;
-    hsir_analysis::attrs::array(&attr.value)?.into_iter().map(parse_integer).collect()
+    let attr = item.attr_value(op, key)?;
+    hsir_analysis::attrs::array(attr)?.into_iter().map(parse_integer).collect()
 }
 
 /// Port names every top module has.
@@ -427,8 +427,9 @@ impl Program {
                 let mut symbols: Vec<(String, Option<TextSize>)> = Vec::new();
                 let ops = view.lowered.item.ops.iter();
                 for op in ops.filter(|op| OpKind::of(op) == Some(OpKind::Instance)) {
-                    let Some((symbol, _)) = &op.symbol else { continue };
-                    let symbol = symbol.trim_start_matches('@').trim_matches('"');
+                    let Some(symbol) = op.symbol else { continue };
+                    let symbol =
+                        view.lowered.item.str(symbol).trim_start_matches('@').trim_matches('"');
                     if symbols.iter().any(|(s, _)| s == symbol) {
                         continue;
                     }
@@ -454,7 +455,7 @@ impl Program {
                 .as_ref()
                 .and_then(|s| s.name.as_ref())
                 .map(|(n, _)| n.trim_start_matches('@').trim_matches('"').to_string())
-                .or_else(|| top.symbol.as_ref().map(|(n, _)| n.trim_start_matches('@').to_string()))
+                .or_else(|| top.symbol.map(|n| item.str(n).trim_start_matches('@').to_string()))
                 .unwrap_or_default();
             let errors = errors_at(start);
             if OpKind::of(top) == Some(OpKind::Func) {
@@ -617,7 +618,8 @@ impl Program {
                     let caller = &self.funcs[caller];
                     let instances = caller.item.ops.iter();
                     for op in instances.filter(|op| OpKind::of(op) == Some(OpKind::Instance)) {
-                        let Some(callee) = op.symbol.as_ref().and_then(|(s, _)| {
+                        let Some(callee) = op.symbol.and_then(|s| {
+                            let s = caller.item.str(s);
                             caller.callees.get(s.trim_start_matches('@').trim_matches('"'))
                         }) else {
                             continue;

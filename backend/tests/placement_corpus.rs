@@ -131,7 +131,7 @@ fn corpus_loop_kernels_place_simulate_and_report_their_intervals() {
                     .iter()
                     .map(|&c| {
                         let v = &func.item.values[p.graph.channels[c].value as usize];
-                        let name = func.item.str(v.name);
+                        let name = func.item.str(v.name());
                         [name.to_string(), format!("{name}#{}", v.index)]
                     })
                     .flat_map(|pair| pair.into_iter())

@@ -41,7 +41,7 @@ fn simulate(dir: &str, file: &str) -> String {
         for (i, tokens) in inputs.args.iter().enumerate() {
             // Memref arguments are shown as memories.
             if func.shape(args[i]).is_some() {
-                let name = func.item.str(func.item.values[args[i] as usize].name);
+                let name = func.item.str(func.item.values[args[i] as usize].name());
                 writeln!(out, "  in {name}: {}", list(tokens)).unwrap();
             }
         }

@@ -109,7 +109,7 @@ fn leftover_names_the_consuming_operand() {
     assert_eq!(func.item.ops[op as usize].name, "load");
     assert_eq!(operand, 2);
     assert_eq!(&func.text[std::ops::Range::<usize>::from(leftover.range)], "%ctrl");
-    assert_eq!(func.item.str(func.item.values[leftover.value as usize].name), "%ctrl");
+    assert_eq!(func.item.str(func.item.values[leftover.value as usize].name()), "%ctrl");
 }
 
 #[test]

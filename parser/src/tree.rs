@@ -347,6 +347,18 @@ impl<'t> SyntaxNode<'t> {
         (self.index..self.node().subtree_end).map(move |index| SyntaxNode { tree, index })
     }
 
+    /// This node and all nodes below it, in preorder, as `descendants` gives them, read as
+    /// (preorder position, kind, whether nodes lie below it): a walk of the node array alone,
+    /// for counting.
+    pub fn descendant_kinds(&self) -> impl Iterator<Item = (u32, SyntaxKind, bool)> + 't {
+        let start = self.index;
+        let nodes = &self.tree.nodes[start as usize..self.node().subtree_end as usize];
+        nodes.iter().enumerate().map(move |(i, node)| {
+            let index = start + i as u32;
+            (index, node.kind, node.subtree_end > index + 1)
+        })
+    }
+
     /// This node and everything below it, in preorder.
     pub fn descendants_with_tokens(&self) -> impl Iterator<Item = SyntaxElement<'t>> {
         Preorder::new(*self).map(|(element, _)| element)

@@ -572,14 +572,14 @@ fn blocks(cx: &Cx<'_, '_>) -> Vec<Completion> {
         if region.is_some_and(|r| r != block.region) {
             continue;
         }
-        let Some((label, _)) = &block.label else { continue };
+        let Some(label) = block.label.map(|l| lowered.str(l).to_string()) else { continue };
         let args: Vec<String> = block
             .args
             .iter()
             .map(|&v| item.type_of(v).map_or_else(|| "?".to_string(), |t| t.to_string()))
             .collect();
         let mut completion =
-            cx.completion(label, CompletionKind::Block, Insert::Text(label.clone()));
+            cx.completion(&label, CompletionKind::Block, Insert::Text(label.clone()));
         completion.detail = Some(format!("({})", args.join(", ")));
         out.push(completion);
     }

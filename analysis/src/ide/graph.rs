@@ -93,7 +93,7 @@ pub fn graph(item: &ItemView<'_>) -> Option<Graph> {
         let (label, kind, range) = match fg.node(n) {
             Node::Arg { value, .. } => {
                 let v = &lowered.values[value as usize];
-                (lowered.str(v.name).to_string(), NodeKind::Arg, v.range)
+                (lowered.str(v.name()).to_string(), NodeKind::Arg, v.range)
             }
             Node::Op(op) => {
                 let data = &lowered.ops[op as usize];
@@ -152,7 +152,7 @@ fn op_label(item: &crate::ir::Item, op: OpId) -> String {
         Some(&v) => {
             let value = &item.values[v as usize];
             match value.def {
-                Def::Result { .. } => format!("{name} {}", item.str(value.name)),
+                Def::Result { .. } => format!("{name} {}", item.str(value.name())),
                 Def::Arg { .. } => name.to_string(),
             }
         }

@@ -118,8 +118,8 @@ fn buffer_word_at(ir: &Item, local: TextRange) -> Option<(OpId, TextRange)> {
         if !OpKind::of(data).is_some_and(OpKind::is_buffer) {
             return None;
         }
-        let (_, range) = ir.words(data).iter().find(|(_, r)| r.contains_range(local))?;
-        Some((op, *range))
+        let word = ir.words(data).iter().find(|w| w.range().contains_range(local))?;
+        Some((op, word.range()))
     })
 }
 
@@ -157,11 +157,11 @@ fn block_hover(item: &ItemView<'_>, label: &str, local: TextRange) -> Option<Hov
     let ir = &item.lowered.item;
     // The block defined here, else (a successor) the one of that name (labels are scoped to
     // their region; the first region that has it).
-    let named = |b: &&crate::ir::BlockData| b.label.as_ref().is_some_and(|(l, _)| l == label);
+    let named = |b: &&crate::ir::BlockData| b.label.is_some_and(|l| ir.str(l) == label);
     let block = ir
         .blocks
         .iter()
-        .find(|b| b.label.as_ref().is_some_and(|(_, r)| *r == local))
+        .find(|b| b.label.is_some_and(|l| l.range() == local))
         .or_else(|| ir.blocks.iter().find(named))?;
     let owner = &ir.ops[ir.regions[block.region as usize].owner as usize];
     let args: Vec<String> = block
@@ -170,8 +170,8 @@ fn block_hover(item: &ItemView<'_>, label: &str, local: TextRange) -> Option<Hov
         .map(|&v| {
             let value = &ir.values[v as usize];
             match &value.ty {
-                Some(ty) => format!("`{} : {ty}`", ir.str(value.name)),
-                None => format!("`{}`", ir.str(value.name)),
+                Some(ty) => format!("`{} : {ty}`", ir.str(value.name())),
+                None => format!("`{}`", ir.str(value.name())),
             }
         })
         .collect();
@@ -195,8 +195,8 @@ fn block_hover(item: &ItemView<'_>, label: &str, local: TextRange) -> Option<Hov
         }
     }
     let name_of = |b: BlockId| -> String {
-        match &ir.blocks[b as usize].label {
-            Some((l, _)) => format!("`{l}`"),
+        match ir.blocks[b as usize].label {
+            Some(l) => format!("`{}`", ir.str(l)),
             None => "the entry block".to_string(),
         }
     };
@@ -305,21 +305,23 @@ fn attribute_hover(item: &ItemView<'_>, local: TextRange) -> Option<Hover> {
     let kind = OpKind::of(data);
     let function = data.signature.is_some();
     // Inside `hw.parameters = {...}`: the entry under the cursor.
-    let value_at = attr.range.end() - TextSize::of(attr.value.as_str());
-    let nested = (attr.key == "hw.parameters")
+    let value_at = attr.value.range().start();
+    let nested = (ir.str(attr.key) == "hw.parameters")
         .then(|| {
-            crate::dataflow::dictionary_entries(&attr.value).into_iter().find_map(|(k, v, r)| {
-                let range = TextRange::new(
-                    value_at + TextSize::from(r.start as u32),
-                    value_at + TextSize::from(r.end as u32),
-                );
-                range.contains_range(local).then_some((k, v, range))
-            })
+            crate::dataflow::dictionary_entries(ir.str(attr.value)).into_iter().find_map(
+                |(k, v, r)| {
+                    let range = TextRange::new(
+                        value_at + TextSize::from(r.start as u32),
+                        value_at + TextSize::from(r.end as u32),
+                    );
+                    range.contains_range(local).then_some((k, v, range))
+                },
+            )
         })
         .flatten();
     let (key, value, range, place) = match nested {
         Some((k, v, range)) => (k, v, range, AttrPlace::HwParameters),
-        None => (attr.key.as_str(), attr.value.as_str(), attr.range, AttrPlace::Op),
+        None => (ir.str(attr.key), ir.str(attr.value), attr.range, AttrPlace::Op),
     };
     let key = key.trim_matches('"');
     let mut markdown = format!("**attribute** `{key}` of `{}`", data.name);
@@ -580,9 +582,9 @@ fn results_suffix(ir: &Item, op: OpId) -> String {
         .iter()
         .map(|g| {
             if g.count > 1 {
-                format!("`{}:{}`", ir.str(g.name), g.count)
+                format!("`{}:{}`", ir.str(g.name()), g.count)
             } else {
-                format!("`{}`", ir.str(g.name))
+                format!("`{}`", ir.str(g.name()))
             }
         })
         .collect();
@@ -606,8 +608,10 @@ fn arg_owner(ir: &Item, block: BlockId, n: u32) -> String {
             return format!("input #{n} of `{}` (its entry stage)", owner.name);
         }
     }
-    match &data.label {
-        Some((label, _)) => format!("argument #{n} of block `{label}` of `{}`", owner.name),
+    match data.label {
+        Some(label) => {
+            format!("argument #{n} of block `{}` of `{}`", ir.str(label), owner.name)
+        }
         None => format!("argument #{n} of the entry block of `{}`", owner.name),
     }
 }
@@ -700,8 +704,8 @@ fn op_markdown(analysis: &Analysis<'_>, item: &ItemView<'_>, op: OpId) -> String
         out.push_str(&buffer_markdown(ir, &buffer));
     }
     if OpKind::of(data) == Some(OpKind::Instance) {
-        if let Some((name, _)) = &data.symbol {
-            let name = name.trim_start_matches('@').trim_matches('"');
+        if let Some(name) = data.symbol {
+            let name = ir.str(name).trim_start_matches('@').trim_matches('"');
             if let Some(def) = analysis.resolve(name, item.file, item.case) {
                 let _ = writeln!(
                     out,
@@ -847,7 +851,7 @@ fn buffer_markdown(ir: &Item, hover: &BufferHover) -> String {
 
 fn symbol_hover(analysis: &Analysis<'_>, item: &ItemView<'_>, local: TextRange) -> Option<Hover> {
     let ir = &item.lowered.item;
-    let at_op = ir.ops.iter().any(|op| op.symbol.as_ref().is_some_and(|(_, r)| *r == local));
+    let at_op = ir.ops.iter().any(|op| op.symbol.is_some_and(|s| s.range() == local));
     let at_signature = ir.ops.iter().any(|op| {
         op.signature.as_ref().and_then(|s| s.name.as_ref()).is_some_and(|(_, r)| *r == local)
     });
@@ -929,7 +933,7 @@ impl Stages {
                 blocks
                     .iter()
                     .copied()
-                    .find(|&b| ir.blocks[b as usize].label.as_ref().is_some_and(|(l, _)| l == t))
+                    .find(|&b| ir.blocks[b as usize].label.is_some_and(|l| ir.str(l) == t))
             });
             match next {
                 Some(next) if !order.contains(&next) => order.push(next),
@@ -973,10 +977,10 @@ fn def_block(ir: &Item, value: ValueId) -> Option<BlockId> {
 }
 
 fn stage_name(ir: &Item, stages: &Stages, index: usize) -> String {
-    let label = stages.order.get(index).and_then(|&b| ir.blocks[b as usize].label.as_ref());
+    let label = stages.order.get(index).and_then(|&b| ir.blocks[b as usize].label);
     match (index, label) {
         (0, _) => "the entry stage (stage 0)".to_string(),
-        (_, Some((label, _))) => format!("stage {index} (`{label}`)"),
+        (_, Some(label)) => format!("stage {index} (`{}`)", ir.str(label)),
         _ => format!("stage {index}"),
     }
 }
@@ -1015,10 +1019,10 @@ fn pipeline_markdown(item: &ItemView<'_>, value: ValueId) -> String {
                     let _ = writeln!(
                         out,
                         "- arrives as register {n} of the previous stage's `regs`, from `{}`",
-                        ir.str(ir.uses[u as usize].text)
+                        ir.str(ir.uses[u as usize].text())
                     );
                 } else if let Some(&u) = pass.get(n - regs.len()) {
-                    let _ = writeln!(out, "- arrives as pass-through {} of the previous stage's `pass` (no register), from `{}`", n - regs.len(), ir.str(ir.uses[u as usize].text));
+                    let _ = writeln!(out, "- arrives as pass-through {} of the previous stage's `pass` (no register), from `{}`", n - regs.len(), ir.str(ir.uses[u as usize].text()));
                 }
             }
         }
@@ -1033,13 +1037,13 @@ fn pipeline_markdown(item: &ItemView<'_>, value: ValueId) -> String {
             .and_then(|(_, b)| stages.stage(b));
         let Some(used_stage) = used_stage else { continue };
         let line = match (&use_.container, OpKind::of(op)) {
-            (Container::Keyword(k), Some(OpKind::PipelineStage)) if k == "regs" => {
+            (Container::Keyword(k), Some(OpKind::PipelineStage)) if ir.str(*k) == "regs" => {
                 format!(
                     "crosses into {} as a register (`regs`)",
                     stage_name(ir, &stages, used_stage + 1)
                 )
             }
-            (Container::Keyword(k), Some(OpKind::PipelineStage)) if k == "pass" => {
+            (Container::Keyword(k), Some(OpKind::PipelineStage)) if ir.str(*k) == "pass" => {
                 format!(
                     "crosses into {} as a pass-through (`pass`, no register)",
                     stage_name(ir, &stages, used_stage + 1)
@@ -1071,7 +1075,7 @@ fn sent_values(ir: &Item, stage: OpId) -> (Vec<ir::UseId>, Vec<ir::UseId>) {
         ir.operands(&ir.ops[stage as usize])
             .iter()
             .copied()
-            .filter(|&u| matches!(&ir.uses[u as usize].container, Container::Keyword(k) if k == keyword))
+            .filter(|&u| matches!(&ir.uses[u as usize].container, Container::Keyword(k) if ir.str(*k) == keyword))
             .collect()
     };
     (in_group("regs"), in_group("pass"))

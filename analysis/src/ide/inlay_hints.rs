@@ -145,8 +145,8 @@ fn stage_hints(item: &ItemView<'_>, out: &mut Vec<InlayHint>) {
         let Some(stages) = Stages::of(item, op as OpId) else { continue };
         for (index, &block) in stages.order.iter().enumerate() {
             let block = &ir.blocks[block as usize];
-            let at = match &block.label {
-                Some((_, range)) => range.start(),
+            let at = match block.label {
+                Some(label) => label.range().start(),
                 None => match block.ops.first() {
                     Some(&first) => ir.ops[first as usize].range.start(),
                     None => continue,

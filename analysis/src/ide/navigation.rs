@@ -148,12 +148,14 @@ impl<'a> Target<'a> {
         match self {
             Target::Value { item, values } => {
                 let value = &item.lowered.item.values[values[0] as usize];
-                item.lowered.item.str(value.name).trim_start_matches('%').to_string()
+                item.lowered.item.str(value.name()).trim_start_matches('%').to_string()
             }
-            Target::Block { item, block, .. } => item.lowered.item.blocks[*block as usize]
-                .label
-                .as_ref()
-                .map_or(String::new(), |(label, _)| label.trim_start_matches('^').to_string()),
+            Target::Block { item, block, .. } => {
+                let ir = &item.lowered.item;
+                ir.blocks[*block as usize].label.map_or(String::new(), |label| {
+                    ir.str(label).trim_start_matches('^').to_string()
+                })
+            }
             Target::Symbol { name, .. } => name.clone(),
         }
     }
@@ -194,10 +196,10 @@ impl<'a> Target<'a> {
                 })
             }
             Target::Block { block, .. } => {
-                let (_, label) = ir.blocks[*block as usize].label.as_ref()?;
+                let label = ir.blocks[*block as usize].label?.range();
                 let full = block_node(item, *block)
-                    .map_or(item.abs(*label), |n| item.syntax_abs(n.text_range()));
-                Some(NavTarget { file: item.file, full_range: full, focus_range: item.abs(*label) })
+                    .map_or(item.abs(label), |n| item.syntax_abs(n.text_range()));
+                Some(NavTarget { file: item.file, full_range: full, focus_range: item.abs(label) })
             }
             Target::Symbol { .. } => {
                 let signature = ir.ops.first()?.signature.as_ref()?;
@@ -265,10 +267,8 @@ fn target_at<'a>(analysis: &Analysis<'a>, pos: FilePosition) -> Option<Target<'a
         }
         SyntaxKind::CARET_ID => {
             if token.parent().kind() == SyntaxKind::BLOCK_LABEL {
-                let block = ir
-                    .blocks
-                    .iter()
-                    .position(|b| b.label.as_ref().is_some_and(|(_, r)| *r == local))?;
+                let block =
+                    ir.blocks.iter().position(|b| b.label.is_some_and(|l| l.range() == local))?;
                 let region = ir.blocks[block].region;
                 return Some(Target::Block { item, region, block: block as u32 });
             }
@@ -306,7 +306,7 @@ fn group(item: &ItemView<'_>, value: ValueId) -> Vec<ValueId> {
             .results(&ir.ops[op as usize])
             .iter()
             .copied()
-            .filter(|&v| ir.str(ir.values[v as usize].name) == ir.str(data.name))
+            .filter(|&v| ir.str(ir.values[v as usize].name()) == ir.str(data.name()))
             .collect(),
         Def::Arg { .. } => vec![value],
     }
@@ -352,13 +352,13 @@ fn block_labelled(item: &ItemView<'_>, region: RegionId, label: &str) -> Option<
         .blocks
         .iter()
         .copied()
-        .find(|&b| ir.blocks[b as usize].label.as_ref().is_some_and(|(name, _)| name == label))
+        .find(|&b| ir.blocks[b as usize].label.is_some_and(|name| ir.str(name) == label))
 }
 
 /// The `BLOCK` node of a labelled block, found from its label.
 fn block_node<'a>(item: &ItemView<'a>, block: u32) -> Option<SyntaxNode<'a>> {
-    let (_, label) = item.lowered.item.blocks.get(block as usize)?.label.as_ref()?;
-    let abs = item.abs(*label);
+    let label = item.lowered.item.blocks.get(block as usize)?.label?;
+    let abs = item.abs(label.range());
     let local = item.syntax_base.local_range(abs)?;
     let root = hsir_parser::ast::AstNode::syntax(&item.syntax);
     if !root.text_range().contains_range(local) {
@@ -377,7 +377,7 @@ fn occurrences(analysis: &Analysis<'_>, target: &Target<'_>) -> Vec<Occurrence> 
             out.push(Occurrence {
                 file: item.file,
                 range: item.abs(def),
-                name_range: item.abs(name_part(def, ir.str(ir.values[values[0] as usize].name))),
+                name_range: item.abs(name_part(def, ir.str(ir.values[values[0] as usize].name()))),
                 definition: true,
             });
             for &value in values {
@@ -386,7 +386,7 @@ fn occurrences(analysis: &Analysis<'_>, target: &Target<'_>) -> Vec<Occurrence> 
                     out.push(Occurrence {
                         file: item.file,
                         range: item.abs(data.range),
-                        name_range: item.abs(name_part(data.range, ir.str(data.text))),
+                        name_range: item.abs(name_part(data.range, ir.str(data.text()))),
                         definition: false,
                     });
                 }
@@ -394,11 +394,12 @@ fn occurrences(analysis: &Analysis<'_>, target: &Target<'_>) -> Vec<Occurrence> 
         }
         Target::Block { item, region, block } => {
             let ir = &item.lowered.item;
-            if let Some((label, range)) = &ir.blocks[*block as usize].label {
+            if let Some(name) = ir.blocks[*block as usize].label {
+                let (label, range) = (ir.str(name), name.range());
                 out.push(Occurrence {
                     file: item.file,
-                    range: item.abs(*range),
-                    name_range: item.abs(name_part(*range, label)),
+                    range: item.abs(range),
+                    name_range: item.abs(name_part(range, label)),
                     definition: true,
                 });
                 let ops = op_index(item);
@@ -557,10 +558,10 @@ fn check_free(
                 .values
                 .iter()
                 .enumerate()
-                .any(|(id, v)| ir.str(v.name) == new && !values.contains(&(id as ValueId)));
+                .any(|(id, v)| ir.str(v.name()) == new && !values.contains(&(id as ValueId)));
             // An undefined use of the new name would start to mean the renamed value.
             let dangling = ir.uses.iter().any(|u| {
-                u.value.is_none() && ir.str(u.text).split('#').next() == Some(new.as_str())
+                u.value.is_none() && ir.str(u.text()).split('#').next() == Some(new.as_str())
             });
             if taken || dangling {
                 return Err(format!("`{new}` is already used in {}", item_name(item)));
@@ -598,8 +599,8 @@ fn check_free(
                         .item
                         .ops
                         .first()
-                        .and_then(|op| op.symbol.as_ref())
-                        .is_some_and(|(s, _)| symbol_name(s) == bare)
+                        .and_then(|op| op.symbol)
+                        .is_some_and(|s| symbol_name(item.lowered.item.str(s)) == bare)
             });
             if clash {
                 return Err(format!("the symbol `{new}` is already defined in this file"));

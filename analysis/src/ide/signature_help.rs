@@ -88,22 +88,24 @@ pub fn operand_role(item: &ItemView<'_>, op: OpId, position: usize) -> Option<St
     let data = ir.ops.get(op as usize)?;
     let use_ = ir.uses.get(*ir.operands(data).get(position)? as usize)?;
     match (&use_.container, OpKind::of(data)) {
-        (Container::Keyword(k), Some(OpKind::PipelineStage)) if k == "regs" || k == "pass" => {
+        (&Container::Keyword(k), Some(OpKind::PipelineStage))
+            if ir.str(k) == "regs" || ir.str(k) == "pass" =>
+        {
             let index = ir.operands(data)[..position]
                 .iter()
                 .filter(|&&u| ir.uses[u as usize].container == use_.container)
                 .count();
-            let what = if k == "regs" { "register" } else { "pass-through" };
+            let what = if ir.str(k) == "regs" { "register" } else { "pass-through" };
             return Some(format!("{what} {index}"));
         }
         _ if data.name == "hw.output" => return Some(format!("output {position}")),
         _ => {}
     }
     let first_plain = ir.operands(data).first().map(|&u| ir.uses[u as usize].container.clone());
-    let loads = entry(ir.bracket_entries(data), "ld");
-    let stores = entry(ir.bracket_entries(data), "st");
-    let callee = data.symbol.as_ref().map(|(name, _)| {
-        let name = name.trim_start_matches('@').trim_matches('"').to_string();
+    let entry = |key: &str| ir.bracket_entry(data, key).and_then(|v| v.trim().parse().ok());
+    let (loads, stores) = (entry("ld"), entry("st"));
+    let callee = data.symbol.map(|name| {
+        let name = ir.str(name).trim_start_matches('@').trim_matches('"').to_string();
         (name, Vec::new())
     });
     let input = ShapeInput {
@@ -118,10 +120,6 @@ pub fn operand_role(item: &ItemView<'_>, op: OpId, position: usize) -> Option<St
     };
     let shape = shape(&input)?;
     shape.params.into_iter().nth(position).map(|p| p.role)
-}
-
-fn entry(entries: &[(String, String)], key: &str) -> Option<usize> {
-    entries.iter().find(|(k, _)| k == key).and_then(|(_, v)| v.trim().parse().ok())
 }
 
 /// The ports of an item's function, as written: its arguments, or its results.

@@ -324,7 +324,7 @@ fn item_search(view: &ItemView<'_>, start: TextSize) -> Vec<SearchEntry> {
         }
         let results = results_text(ir, op);
         let own = handshake_name(ir, op).or_else(|| (!results.is_empty()).then_some(results));
-        let callee = op.symbol.as_ref().map(|(callee, _)| callee.as_str());
+        let callee = op.symbol.map(|callee| ir.str(callee));
         let name = match (own, callee) {
             (Some(own), Some(callee)) => format!("{own} {callee}"),
             (Some(own), None) => own,
@@ -604,14 +604,14 @@ impl<'a, 'v> ItemContext<'a, 'v> {
         let data = &ir.blocks[block as usize];
         let first_op = data.ops.first().map(|&op| ir.ops[op as usize].range);
         let last_op = data.ops.last().map(|&op| ir.ops[op as usize].range);
-        let (name, focus) = match &data.label {
-            Some((label, range)) => (label.clone(), *range),
+        let (name, focus) = match data.label {
+            Some(label) => (ir.str(label).to_string(), label.range()),
             None => ("entry".to_string(), first_op?),
         };
         let end = last_op.map_or(focus.end(), |r| r.end().max(focus.end()));
         let detail = if kind == SymbolKind::Block && !data.args.is_empty() {
             let args: Vec<&str> =
-                data.args.iter().map(|&v| ir.str(ir.values[v as usize].name)).collect();
+                data.args.iter().map(|&v| ir.str(ir.values[v as usize].name())).collect();
             Some(format!("({})", args.join(", ")))
         } else {
             None
@@ -649,7 +649,7 @@ impl<'a, 'v> ItemContext<'a, 'v> {
                 })
                 .and_then(|label| {
                     blocks.iter().copied().find(|&b| {
-                        ir.blocks[b as usize].label.as_ref().is_some_and(|(l, _)| l == label.text())
+                        ir.blocks[b as usize].label.is_some_and(|l| ir.str(l) == label.text())
                     })
                 });
         }
@@ -698,7 +698,7 @@ fn item_kind(op: &OpData) -> SymbolKind {
 
 /// Dynamatic's `handshake.name = "fork0"`, unquoted.
 fn handshake_name(item: &Item, op: &OpData) -> Option<String> {
-    let value = &item.attr(op, "handshake.name")?.value;
+    let value = item.attr_value(op, "handshake.name")?;
     let name = value.trim().trim_matches('"');
     (!name.is_empty()).then(|| name.to_string())
 }
@@ -709,9 +709,9 @@ fn results_text(item: &Item, op: &OpData) -> String {
         .iter()
         .map(|g| {
             if g.explicit_count {
-                format!("{}:{}", item.str(g.name), g.count)
+                format!("{}:{}", item.str(g.name()), g.count)
             } else {
-                item.str(g.name).to_string()
+                item.str(g.name()).to_string()
             }
         })
         .collect::<Vec<_>>()

@@ -482,7 +482,7 @@ fn remove_buffer(cx: &Context<'_>, op: &OpData) -> Option<Fix> {
     if !text[line_start..start].trim().is_empty() || !text[end..line_end].trim().is_empty() {
         return None;
     }
-    let input = cx.item.str(cx.item.uses[cx.item.operands(op)[0] as usize].text);
+    let input = cx.item.str(cx.item.uses[cx.item.operands(op)[0] as usize].text());
     let mut edits = vec![TextEdit {
         range: TextRange::new(TextSize::from(line_start as u32), TextSize::from(line_end as u32)),
         new_text: String::new(),
@@ -544,7 +544,7 @@ fn lsq_accesses(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         }
         let inputs: Vec<String> = unbuffered
             .iter()
-            .map(|&u| format!("`{}`", item.str(item.uses[u as usize].text)))
+            .map(|&u| format!("`{}`", item.str(item.uses[u as usize].text())))
             .collect();
         let mut d = Diagnostic::new(
             Code::LsqAccessUnbuffered,

@@ -77,7 +77,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         };
         let message = format!(
             "the end control `{}` of {iface} is {start_name}{route}: the interface may report itself done before its {store_name} {} has landed, so `end` may fire before memory is final; Dynamatic's rule makes it the control of the function's return block",
-            cx.item.str(use_.text), store.place
+            cx.item.str(use_.text()), store.place
         );
         acc.push(
             Diagnostic::new(Code::CtrlEndFromStart, use_.range, message)
@@ -89,8 +89,8 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
 
 /// "the start token `%arg10` (`start`)".
 fn start_label(cx: &Context<'_>, n: usize, start: ValueId) -> String {
-    let named = cx.item.attr(&cx.item.ops[0], "argNames").and_then(|a| {
-        crate::attrs::strings(&a.value).and_then(|names| names.get(n).map(|s| s.to_string()))
+    let named = cx.item.attr_value(&cx.item.ops[0], "argNames").and_then(|a| {
+        crate::attrs::strings(a).and_then(|names| names.get(n).map(|s| s.to_string()))
     });
     match named {
         Some(arg) => format!("the start token `{}` (`{arg}`)", name(cx, start)),
@@ -112,10 +112,10 @@ fn iface_label(cx: &Context<'_>, id: OpId) -> String {
         .iter()
         .find(|&&u| cx.item.uses[u as usize].container == Container::Bracket)
     {
-        label.push_str(&format!(" of `{}`", cx.item.str(cx.item.uses[u as usize].text)));
+        label.push_str(&format!(" of `{}`", cx.item.str(cx.item.uses[u as usize].text())));
     }
-    if let Some(n) = cx.item.attr(op, "handshake.name") {
-        label.push_str(&format!(" (`{}`)", n.value.trim().trim_matches('"')));
+    if let Some(n) = cx.item.attr_value(op, "handshake.name") {
+        label.push_str(&format!(" (`{}`)", n.trim().trim_matches('"')));
     }
     label
 }
@@ -222,7 +222,7 @@ fn late_store(cx: &Context<'_>, iface: OpId, start: ValueId) -> Option<LateStore
 
 /// The basic block an op came from (`handshake.bb`).
 fn block(item: &crate::ir::Item, op: &crate::ir::OpData) -> Option<u64> {
-    dataflow::attribute_scalar(&item.attr(op, "handshake.bb")?.value).trim().parse().ok()
+    dataflow::attribute_scalar(item.attr_value(op, "handshake.bb")?).trim().parse().ok()
 }
 
 /// Whether a loop feeds op `op`: a dataflow cycle upstream of it that does not pass through a

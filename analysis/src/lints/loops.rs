@@ -213,14 +213,14 @@ fn stream_attributes(item: &Item, op: &OpData, acc: &mut Vec<Diagnostic>) {
         [("step_op", STEP_OPS), ("cont_cond", CONT_CONDS), ("stop_cond", CONT_CONDS)]
     {
         let Some(attr) = item.attr(op, key) else { continue };
-        let value = attribute_scalar(&attr.value);
+        let value = attribute_scalar(item.str(attr.value));
         if !allowed.contains(&value) {
             acc.push(Diagnostic::new(
                 Code::StreamAttribute,
                 attr.range,
                 format!(
                     "`{key}` of `dataflow.stream` is `{}`; it must be one of {}",
-                    attr.value.trim(),
+                    item.str(attr.value).trim(),
                     allowed.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(", ")
                 ),
             ));
@@ -407,7 +407,7 @@ fn raw_body_control(cx: &Context<'_>, classes: &Classes, acc: &mut Vec<Diagnosti
         let Some(&key_use) = cx.item.operands(op).first() else { continue };
         let Some(key) = item.uses[key_use as usize].value else { continue };
         let Some(LoopClass::RawWillContinue { stream }) = classes.of(key) else { continue };
-        let key_text = item.str(item.uses[key_use as usize].text);
+        let key_text = item.str(item.uses[key_use as usize].text());
         match kind {
             Some(loop_op @ (OpKind::Carry | OpKind::Invariant)) => {
                 let short = loop_op.key();
@@ -433,7 +433,7 @@ fn raw_body_control(cx: &Context<'_>, classes: &Classes, acc: &mut Vec<Diagnosti
             Some(OpKind::CondBr) => {
                 let Some(data) = operand_value(cx, op, 1) else { continue };
                 let Some(done) = done_token_source(cx, data) else { continue };
-                let data_text = item.str(item.uses[cx.item.operands(op)[1] as usize].text);
+                let data_text = item.str(item.uses[cx.item.operands(op)[1] as usize].text());
                 let d = Diagnostic::new(
                     Code::RawWillContinueBodyControl,
                     item.uses[key_use as usize].range,
@@ -564,12 +564,7 @@ fn done_token_source(cx: &Context<'_>, v: ValueId) -> Option<OpId> {
 
 /// `[ld = L, st = S]` of a memory op.
 fn memory_ports(item: &Item, op: &OpData) -> Option<(usize, usize)> {
-    let get = |key: &str| {
-        item.bracket_entries(op)
-            .iter()
-            .find(|(k, _)| k == key)
-            .and_then(|(_, v)| v.trim().parse().ok())
-    };
+    let get = |key: &str| item.bracket_entry(op, key).and_then(|v| v.trim().parse().ok());
     Some((get("ld")?, get("st")?))
 }
 
@@ -597,7 +592,7 @@ fn rewire_fix(cx: &Context<'_>, op: OpId, key_use: UseId, gate: OpId) -> Option<
                     let base = after_name.replace('#', "_");
                     let mut fork = format!("{base}_fork");
                     let mut k = 1;
-                    while item.values.iter().any(|v| cx.item.str(v.name) == fork) {
+                    while item.values.iter().any(|v| cx.item.str(v.name()) == fork) {
                         fork = format!("{base}_fork{k}");
                         k += 1;
                     }
@@ -625,7 +620,7 @@ fn rewire_fix(cx: &Context<'_>, op: OpId, key_use: UseId, gate: OpId) -> Option<
         edits.push(line_before(
             text,
             item.ops[op as usize].range.start(),
-            &format!("sink {} : {ty}", cx.item.str(key.text)),
+            &format!("sink {} : {ty}", cx.item.str(key.text())),
         ));
     }
     Some(Fix {
@@ -672,7 +667,7 @@ fn widen_fork(cx: &Context<'_>, fork: &OpData) -> Option<(Vec<TextEdit>, String)
             },
             TextEdit { range: range(open + 1, close), new_text: (k + 1).to_string() },
         ],
-        format!("{}#{k}", cx.item.str(group.name)),
+        format!("{}#{k}", cx.item.str(group.name())),
     ))
 }
 
@@ -724,7 +719,7 @@ fn data_carry_after_cond(cx: &Context<'_>, classes: &Classes, acc: &mut Vec<Diag
             format!(
                 "loop-carried `{ty}` value `{}` is keyed by `{}`, a gate's after_cond: after_cond has N events per loop entry (none when the loop runs zero times), but a loop-carried value takes N+1 (its initial value, then one per iteration); key it by the stream's raw_will_continue",
                 display(cx, out),
-                item.str(item.uses[key_use as usize].text)
+                item.str(item.uses[key_use as usize].text())
             ),
         )
         .with_related(item.ops[gate as usize].name_range, "the gate giving after_cond");
@@ -1075,7 +1070,7 @@ impl<'c> Rates<'c> {
                             .collect(),
                         expected: Some(format!(
                             "its select `{}` picks {} data tokens in all",
-                            cx.item.str(cx.item.uses[cx.item.operands(op)[0] as usize].text),
+                            cx.item.str(cx.item.uses[cx.item.operands(op)[0] as usize].text()),
                             s.render(cx)
                         )),
                     }),
@@ -1299,7 +1294,7 @@ impl<'c> Rates<'c> {
             .operands
             .iter()
             .map(|(u, r)| {
-                format!("`{}` gets {}", cx.item.str(cx.item.uses[*u as usize].text), r.render(cx))
+                format!("`{}` gets {}", cx.item.str(cx.item.uses[*u as usize].text()), r.render(cx))
             })
             .collect();
         let message = match &m.expected {

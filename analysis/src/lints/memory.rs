@@ -165,11 +165,7 @@ impl<'a, 'c> Memory<'a, 'c> {
             match OpKind::of(op) {
                 Some(kind @ (OpKind::Memory | OpKind::ExtMemory)) => {
                     let get = |key: &str| {
-                        cx.item
-                            .bracket_entries(op)
-                            .iter()
-                            .find(|(k, _)| k == key)
-                            .and_then(|(_, v)| v.trim().parse::<usize>().ok())
+                        cx.item.bracket_entry(op, key).and_then(|v| v.trim().parse::<usize>().ok())
                     };
                     let (Some(ld), Some(st)) = (get("ld"), get("st")) else { continue };
                     let offset = usize::from(kind == OpKind::ExtMemory);
@@ -271,12 +267,12 @@ impl<'a, 'c> Memory<'a, 'c> {
             if let Some(&u) = self.cx.item.operands(op).first() {
                 label.push_str(&format!(
                     " of `{}`",
-                    self.cx.item.str(self.cx.item.uses[u as usize].text)
+                    self.cx.item.str(self.cx.item.uses[u as usize].text())
                 ));
             }
         }
-        if let Some(id) = self.cx.item.attr(op, "id") {
-            label.push_str(&format!(" (id {})", crate::dataflow::attribute_scalar(&id.value)));
+        if let Some(id) = self.cx.item.attr_value(op, "id") {
+            label.push_str(&format!(" (id {})", crate::dataflow::attribute_scalar(id)));
         }
         label
     }
@@ -647,7 +643,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                     range,
                     format!(
                         "CTRL_MULTI_MEM: the ctrl `{}` of {label}, an access of {}, depends on done tokens of {}; each memory's ctrl-done network must stay independent",
-                        self.cx.item.str(self.cx.item.uses[ctrl_use as usize].text),
+                        self.cx.item.str(self.cx.item.uses[ctrl_use as usize].text()),
                         self.iface_label(own.unwrap_or_default()),
                         list.join(" and ")
                     ),
@@ -664,7 +660,7 @@ impl<'a, 'c> Memory<'a, 'c> {
                     Some((_, v)) => format!("the start token `{}`", self.name(v)),
                     None => "a start token (the function has no `none` argument)".to_string(),
                 };
-                let ctrl_text = self.cx.item.str(self.cx.item.uses[ctrl_use as usize].text);
+                let ctrl_text = self.cx.item.str(self.cx.item.uses[ctrl_use as usize].text());
                 let message = match own {
                     Some(i) => format!(
                         "the ctrl `{ctrl_text}` of {label} derives neither from {start_text} nor from done tokens of {}, its memory",
@@ -802,7 +798,7 @@ impl<'a, 'c> Memory<'a, 'c> {
             let ctrl_text = self
                 .cx
                 .item
-                .str(self.cx.item.uses[self.cx.item.operands(ret_op)[ctrl] as usize].text);
+                .str(self.cx.item.uses[self.cx.item.operands(ret_op)[ctrl] as usize].text());
             let mut d = Diagnostic::new(
                 Code::DoneNotCompleted,
                 self.value_range(done),
@@ -845,8 +841,8 @@ impl<'a, 'c> Memory<'a, 'c> {
         if !indent.trim().is_empty() {
             return None;
         }
-        let base = format!("{}_joined", item.str(item.values[done as usize].name));
-        let taken = |name: &str| item.values.iter().any(|v| self.cx.item.str(v.name) == name);
+        let base = format!("{}_joined", item.str(item.values[done as usize].name()));
+        let taken = |name: &str| item.values.iter().any(|v| self.cx.item.str(v.name()) == name);
         let mut name = base.clone();
         let mut n = 1;
         while taken(&name) {
@@ -855,7 +851,7 @@ impl<'a, 'c> Memory<'a, 'c> {
         }
         let at = |offset: usize| TextSize::from(offset as u32);
         Some(Fix {
-            label: format!("Join `{}` into the returned control", item.str(sunk.text)),
+            label: format!("Join `{}` into the returned control", item.str(sunk.text())),
             edits: vec![
                 TextEdit {
                     range: TextRange::new(at(line_start), at(line_end)),
@@ -865,8 +861,8 @@ impl<'a, 'c> Memory<'a, 'c> {
                     range: TextRange::empty(at(ret_line)),
                     new_text: format!(
                         "{indent}{name} = join {}, {} : {sunk_ty}, {ctrl_ty}\n",
-                        item.str(sunk.text),
-                        item.str(ctrl_use.text)
+                        item.str(sunk.text()),
+                        item.str(ctrl_use.text())
                     ),
                 },
                 TextEdit { range: ctrl_use.range, new_text: name },

@@ -195,7 +195,7 @@ impl Graph {
                     op: None,
                     kind: None,
                     name: "argument".into(),
-                    label: format!("argument {}", item.str(v.name)),
+                    label: format!("argument {}", item.str(v.name())),
                     range: func.absolute(v.range),
                     timing: OpTiming { ..fallback_zero(&fallback) },
                     missing_timing: false,
@@ -251,10 +251,8 @@ impl Graph {
                 memory_interface: kind.is_some_and(|k| k.is_interface() || k.is_memory()),
                 block: func
                     .item
-                    .attr(op, "handshake.bb")
-                    .and_then(|a| {
-                        crate::program::parse_integer(dataflow::attribute_scalar(&a.value))
-                    })
+                    .attr_value(op, "handshake.bb")
+                    .and_then(|a| crate::program::parse_integer(dataflow::attribute_scalar(a)))
                     .map(|b| b as u32),
                 name,
                 data_only: false,
@@ -385,13 +383,13 @@ fn fallback_zero(fallback: &OpTiming) -> OpTiming {
 /// `addi0` (Dynamatic's `handshake.name`), else `addi %5`.
 pub fn label(func: &Func, op: OpId) -> String {
     let data = &func.item.ops[op as usize];
-    if let Some(name) = func.item.attr(data, "handshake.name") {
-        return dataflow::attribute_scalar(&name.value).trim_matches('"').to_string();
+    if let Some(name) = func.item.attr_value(data, "handshake.name") {
+        return dataflow::attribute_scalar(name).trim_matches('"').to_string();
     }
     match func.item.results(data).first() {
         Some(&v) => {
             let value = &func.item.values[v as usize];
-            format!("{} {}", data.short_name(), func.item.str(value.name))
+            format!("{} {}", data.short_name(), func.item.str(value.name()))
         }
         None => data.short_name().to_string(),
     }

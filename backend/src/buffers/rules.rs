@@ -66,8 +66,8 @@ pub fn apply(func: &Func, graph: &mut Graph, loops: &Loops, algorithm: Algorithm
 fn attached_to_lsq(func: &Func, graph: &Graph, u: usize) -> bool {
     let Some(op) = graph.units[u].op else { return false };
     let data = &func.item.ops[op as usize];
-    if let Some(attr) = func.item.attr(data, "handshake.mem_interface") {
-        return attr.value.contains("LSQ");
+    if let Some(attr) = func.item.attr_value(data, "handshake.mem_interface") {
+        return attr.contains("LSQ");
     }
     graph.outs[u].iter().chain(&graph.ins[u]).any(|&c| {
         let ch = &graph.channels[c];

@@ -9,8 +9,8 @@ use crate::float::{FloatFormat, Number};
 
 /// The bits of a float `constant`'s `value` (`1.000000e+00 : f32`, or MLIR's hex form).
 pub(super) fn constant_bits(item: &Item, op: &OpData, format: FloatFormat) -> Option<u64> {
-    let attr = item.attr(op, "value")?;
-    format.literal(hsir_analysis::dataflow::attribute_scalar(&attr.value))
+    let attr = item.attr_value(op, "value")?;
+    format.literal(hsir_analysis::dataflow::attribute_scalar(attr))
 }
 
 impl Lowering<'_> {

@@ -13,7 +13,7 @@
 pub(crate) use crate::sim::Predicate;
 use std::collections::HashMap;
 
-use hsir_analysis::ir::{Container, OpData, OpId, ValueId};
+use hsir_analysis::ir::{Container, Item, OpData, OpId, ValueId};
 use hsir_analysis::ops::{Dialect, OpKind};
 use hsir_analysis::types::{self, Type};
 use hsir_analysis::{Diagnostic, DiagnosticCode, TextRange};
@@ -570,18 +570,22 @@ impl Reader<'_> {
     }
 
     /// The values of an op's operands, all of them resolved.
-    fn operands(&mut self, op: OpId, filter: impl Fn(&Container) -> bool) -> Option<Vec<ValueId>> {
+    fn operands(
+        &mut self,
+        op: OpId,
+        filter: impl Fn(&Item, &Container) -> bool,
+    ) -> Option<Vec<ValueId>> {
         let item = &self.module.item;
         let mut out = Vec::new();
         for &u in item.operands(&item.ops[op as usize]) {
             let use_ = &item.uses[u as usize];
-            if !filter(&use_.container) {
+            if !filter(item, &use_.container) {
                 continue;
             }
             match use_.value {
                 Some(v) => out.push(v),
                 None => {
-                    let text = self.module.item.str(use_.text).to_string();
+                    let text = self.module.item.str(use_.text()).to_string();
                     self.error(
                         DiagnosticCode::BackendUnsupportedOp,
                         op,
@@ -645,7 +649,7 @@ impl Reader<'_> {
         for port in &signature.args {
             let Some(value) = port.value else { continue };
             let name = unique(identifier(
-                item.str(item.values[value as usize].name).trim_start_matches('%'),
+                item.str(item.values[value as usize].name()).trim_start_matches('%'),
             ));
             let (width, clock) = match &port.ty {
                 Some(ty) if is_clock(ty) => (1, true),
@@ -730,7 +734,7 @@ impl Reader<'_> {
             match (dialect_op(data), &*data.name) {
                 (_, "hw.output") => {
                     saw_output = true;
-                    if let Some(values) = self.operands(op, |_| true) {
+                    if let Some(values) = self.operands(op, |_, _| true) {
                         self.design.outputs = values;
                     }
                 }
@@ -795,7 +799,7 @@ impl Reader<'_> {
             Some(kind) => arith_binary(kind),
             None => comb_binary(name),
         };
-        let operands = self.operands(op, |_| true)?;
+        let operands = self.operands(op, |_, _| true)?;
         let (node, widths): (Kind, Vec<u32>) = if let Some(b) = binary {
             let w = self.type_width(op, first_type.as_ref())?;
             let arity_ok = if b.variadic() && name.starts_with("comb.") {
@@ -811,8 +815,9 @@ impl Reader<'_> {
         } else {
             match (kind, name) {
                 (Some(OpKind::CmpI), _) | (None, "comb.icmp") => {
-                    let predicate = self.module.item.words(&data).iter().find_map(|(w, _)| {
-                        Some(match w.as_str() {
+                    let item = &self.module.item;
+                    let predicate = item.words(&data).iter().find_map(|&w| {
+                        Some(match item.str(w) {
                             "eq" | "ceq" | "weq" => Predicate::Eq,
                             "ne" | "cne" | "wne" => Predicate::Ne,
                             "slt" => Predicate::Slt,
@@ -1006,7 +1011,7 @@ impl Reader<'_> {
         let mut returned = None;
         for inner in ops {
             match dialect_op(self.op(inner)) {
-                Some(OpKind::PipelineLatencyReturn) => returned = self.operands(inner, |_| true),
+                Some(OpKind::PipelineLatencyReturn) => returned = self.operands(inner, |_, _| true),
                 Some(OpKind::PipelineLatency) => {
                     self.unsupported(inner, &format!(" nested in another `{}`", data.name));
                     return None;
@@ -1054,9 +1059,9 @@ impl Reader<'_> {
         let data = self.op(op).clone();
         let facts = self.facts(op);
         let item = &self.module.item;
-        let Some(plain) = self.operands(op, |c| *c == Container::Plain) else { return };
+        let Some(plain) = self.operands(op, |_, c| *c == Container::Plain) else { return };
         let keyword = |this: &mut Self, key: &str| -> Option<Option<ValueId>> {
-            let values = this.operands(op, |c| *c == Container::Keyword(key.to_string()))?;
+            let values = this.operands(op, in_keyword(key))?;
             Some(values.first().copied())
         };
         let (Some(go), Some(stall), Some(reset), Some(clock)) = (
@@ -1078,7 +1083,7 @@ impl Reader<'_> {
         let stallability = match item.attr(&data, "stallability") {
             None => None,
             Some(attr) => {
-                let entries = hsir_analysis::attrs::array(&attr.value).unwrap_or_default();
+                let entries = hsir_analysis::attrs::array(item.str(attr.value)).unwrap_or_default();
                 let parsed: Option<Vec<bool>> = entries
                     .iter()
                     .map(|e| match *e {
@@ -1128,7 +1133,7 @@ impl Reader<'_> {
                 Some(OpKind::PipelineStage) => {
                     let target = self.facts(last).successor.unwrap_or_default();
                     let next = blocks.iter().position(|&b| {
-                        item.blocks[b as usize].label.as_ref().is_some_and(|(l, _)| *l == target)
+                        item.blocks[b as usize].label.is_some_and(|l| item.str(l) == target)
                     });
                     let Some(next) = next else {
                         self.malformed(last, format!("`{target}` is not a stage of this pipeline"));
@@ -1264,7 +1269,7 @@ impl Reader<'_> {
             }
             let facts = self.facts(terminator);
             stages[s].exit = if dialect_op(self.op(terminator)) == Some(OpKind::PipelineReturn) {
-                match self.operands(terminator, |_| true) {
+                match self.operands(terminator, |_, _| true) {
                     Some(values) => Exit::Return(values),
                     None => return,
                 }
@@ -1278,8 +1283,8 @@ impl Reader<'_> {
                         .unwrap_or_default()
                 };
                 let (regs_names, pass_names) = (names("regs"), names("pass"));
-                let regs = self.operands(terminator, |c| *c == Container::Keyword("regs".into()));
-                let pass = self.operands(terminator, |c| *c == Container::Keyword("pass".into()));
+                let regs = self.operands(terminator, in_keyword("regs"));
+                let pass = self.operands(terminator, in_keyword("pass"));
                 let (Some(regs), Some(pass)) = (regs, pass) else { return };
                 let carry = |values: Vec<ValueId>, names: Vec<Option<String>>| -> Vec<Carry> {
                     values
@@ -1379,4 +1384,9 @@ fn comb_binary(name: &str) -> Option<BinaryOp> {
         "comb.shrs" => BinaryOp::ShrS,
         _ => return None,
     })
+}
+
+/// An `operands` filter: the operands written in `key(...)`.
+fn in_keyword(key: &str) -> impl Fn(&Item, &Container) -> bool + '_ {
+    move |item, c| matches!(c, Container::Keyword(k) if item.str(*k) == key)
 }

@@ -410,7 +410,7 @@ impl<'p> Builder<'p> {
             let shown = func.ty(value).map_or("unknown".to_string(), |t| t.to_string());
             let reason = format!(
                 "`{}` has type `{shown}`, which has no known width",
-                func.item.str(data.name)
+                func.item.str(data.name())
             );
             return Err(match data.def {
                 Def::Result { op, .. } => unsupported(func, &func.item.ops[op as usize], reason),
@@ -537,7 +537,7 @@ impl<'p> Builder<'p> {
                     malformed(
                         func,
                         use_.range,
-                        format!("`{}` is not a channel", item.str(use_.text)),
+                        format!("`{}` is not a channel", item.str(use_.text())),
                     )
                 })
             };
@@ -662,7 +662,7 @@ impl<'p> Builder<'p> {
                     use_.range,
                     format!(
                         "`{}` is consumed more than once; a channel needs a `{}`",
-                        func.item.str(use_.text),
+                        func.item.str(use_.text()),
                         OpKind::Fork.key()
                     ),
                 ));
@@ -707,7 +707,7 @@ impl<'p> Builder<'p> {
         let program = self.program;
         let caller = &program.funcs[self.net.contexts[ctx].func];
         let data = &caller.item.ops[op as usize];
-        let symbol = data.symbol.as_ref().map(|(s, _)| s.trim_start_matches('@').to_string());
+        let symbol = data.symbol.map(|s| caller.item.str(s).trim_start_matches('@').to_string());
         let Some(&index) = symbol.as_ref().and_then(|s| caller.callees.get(s.trim_matches('"')))
         else {
             return Err(unsupported(
@@ -746,7 +746,7 @@ impl<'p> Builder<'p> {
             .item
             .results(data)
             .first()
-            .map(|&v| caller.item.str(caller.item.values[v as usize].name).to_string())
+            .map(|&v| caller.item.str(caller.item.values[v as usize].name()).to_string())
             .unwrap_or_else(|| data.name.to_string());
         let prefix = format!(
             "{}in `@{}` (instance `{label}` in `@{}`): ",
@@ -876,8 +876,8 @@ impl<'p> Builder<'p> {
             }
             Model::Constant => {
                 shape(ins <= 1 && outs == 1)?;
-                let text = match item.attr(op, "value") {
-                    Some(attr) => attr.value.clone(),
+                let text = match item.attr_value(op, "value") {
+                    Some(value) => value.to_string(),
                     None => constant_text(func, op),
                 };
                 // A float constant's value is its bit pattern.
@@ -957,8 +957,8 @@ impl<'p> Builder<'p> {
                 shape(ins == 3 && outs == 2)?;
                 let attr = |keys: &[&str], default: &str| {
                     keys.iter()
-                        .find_map(|k| item.attr(op, k))
-                        .map(|a| hsir_analysis::dataflow::attribute_scalar(&a.value).to_string())
+                        .find_map(|k| item.attr_value(op, k))
+                        .map(|a| hsir_analysis::dataflow::attribute_scalar(a).to_string())
                         .unwrap_or_else(|| default.to_string())
                 };
                 let step_op = attr(&["step_op"], "+=");
@@ -1383,10 +1383,10 @@ fn access(func: &Func, op: &OpData, is_load: bool) -> Result<Kind, SimError> {
 pub(crate) fn predicate_text(item: &Item, op: &OpData) -> String {
     item.words(op)
         .first()
-        .map(|(w, _)| w.clone())
+        .map(|&w| item.str(w).to_string())
         .or_else(|| {
-            item.attr(op, "predicate")
-                .map(|a| hsir_analysis::dataflow::attribute_scalar(&a.value).to_string())
+            item.attr_value(op, "predicate")
+                .map(|a| hsir_analysis::dataflow::attribute_scalar(a).to_string())
         })
         .unwrap_or_default()
 }

@@ -44,7 +44,7 @@ pub(crate) fn outcome(program: &Program, net: Network, firings: u64) -> Outcome 
                         net.contexts[ctx].prefix,
                         operand_role(func, data, op, operand),
                         op_name(data),
-                        func.item.str(use_.text)
+                        func.item.str(use_.text())
                     ),
                     range: use_.range,
                     tokens,

@@ -244,7 +244,10 @@ pub fn write_inputs_file(func: &Func, inputs: &Inputs, header: &str) -> String {
     out.push_str("tokens = 1\n");
     for (i, &value) in func.args().iter().enumerate() {
         let name = names.get(i).cloned().unwrap_or_else(|| {
-            func.item.str(func.item.values[value as usize].name).trim_start_matches('%').to_string()
+            func.item
+                .str(func.item.values[value as usize].name())
+                .trim_start_matches('%')
+                .to_string()
         });
         let (width, float) = arg_type(func, i).unwrap_or((64, false));
         let words: &[u64] = match specs.iter().find(|m| m.kind == MemoryKind::Argument(i)) {
@@ -293,7 +296,7 @@ fn arg_index(func: &Func, name: &str) -> Option<usize> {
     let args = func.args();
     let ports = func.arg_names();
     (0..args.len()).find(|&i| {
-        func.item.str(func.item.values[args[i] as usize].name).trim_start_matches('%') == name
+        func.item.str(func.item.values[args[i] as usize].name()).trim_start_matches('%') == name
             || ports.get(i).is_some_and(|p| p == name)
     })
 }

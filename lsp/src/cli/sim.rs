@@ -79,7 +79,7 @@ pub fn run(args: &SimArgs) -> u8 {
     let names: Vec<String> = func
         .args()
         .iter()
-        .map(|&a| func.item.str(func.item.values[a as usize].name).to_string())
+        .map(|&a| func.item.str(func.item.values[a as usize].name()).to_string())
         .collect();
     let channel_args: Vec<usize> = func
         .args()
