@@ -85,7 +85,7 @@ pub fn check_types(
         item,
         text,
         acc,
-        types: item.values.iter().map(|v| v.ty.clone()).collect(),
+        types: item.values.iter().map(|v| v.ty.as_ref().map(copy_of)).collect(),
         typings: Typings::default(),
         style: Style::Circt,
         era: Era::Circt,
@@ -170,8 +170,20 @@ impl TypingRef<'_> {
     const EMPTY: TypingRef<'static> = TypingRef { operands: &[], results: &[] };
 }
 
+/// A copy of `ty`, made in place for the usual types (integers, `none`) rather than by a call of
+/// `Type::clone`.
+#[inline]
+fn copy_of(ty: &Type) -> Type {
+    match ty {
+        Type::Int { width, signedness } => Type::Int { width: *width, signedness: *signedness },
+        Type::None => Type::None,
+        other => other.clone(),
+    }
+}
+
 /// Types equal for checking. `_` (Dynamatic's placeholder) and type aliases (`!t`, which an
 /// item does not resolve) match anything.
+#[inline]
 fn same(a: &Type, b: &Type) -> bool {
     match (a, b) {
         // The usual cases, decided without the general comparison.
@@ -295,7 +307,7 @@ impl Checker<'_> {
             }
             for (i, &v) in self.item.results(op).iter().enumerate() {
                 if let Some(Some(ty)) = scratch.results.get(i) {
-                    self.types[v as usize] = Some(Type::clone(ty));
+                    self.types[v as usize] = Some(copy_of(ty));
                 }
             }
             let start = typings.types.len() as u32;

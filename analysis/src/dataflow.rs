@@ -151,7 +151,8 @@ impl FuncGraph {
         // component of its own.
         let peeled = peel(&fg);
         let mut scc_of = vec![0; nodes];
-        let mut scc_len = Vec::new();
+        // A component per node at most.
+        let mut scc_len = Vec::with_capacity(nodes);
         strongly_connected(
             &fg,
             |n| !peeled[n],
@@ -815,9 +816,20 @@ fn hw_parameter<'a>(attr: &'a Attribute, key: &str) -> Option<(&'a str, TextRang
     })
 }
 
+/// Whether `buffer_info` may find `op` to be a buffer: a buffer op, or an op with attributes
+/// (a `hw.parameters` dictionary may name a buffer type). Decided without reading them, so
+/// that the usual op is rejected at once.
+#[inline]
+fn may_be_buffer(item: &Item, op: &OpData) -> bool {
+    OpKind::of(op).is_some_and(OpKind::is_buffer) || !item.attrs(op).is_empty()
+}
+
 /// What `op` says about itself as a buffer; `None` when it is not a buffer and carries no
 /// buffer configuration (an `init` with `hw.parameters = {BUFFER_TYPE = ...}` is read too).
 pub fn buffer_info(item: &Item, op: &OpData, id: OpId) -> Option<BufferInfo> {
+    if !may_be_buffer(item, op) {
+        return None;
+    }
     let kind = OpKind::of(op);
     let params = item.attr(op, "hw.parameters");
     let has_param_type = params.is_some_and(|a| hw_parameter(a, "BUFFER_TYPE").is_some());
@@ -925,6 +937,9 @@ pub fn buffers(item: &Item) -> Vec<Option<BufferInfo>> {
     let mut out = Vec::new();
     out.resize_with(item.ops.len(), || None);
     for (id, op) in item.ops.iter().enumerate() {
+        if !may_be_buffer(item, op) {
+            continue;
+        }
         if let Some(info) = buffer_info(item, op, id as OpId) {
             out[id] = Some(info);
         }

@@ -155,9 +155,7 @@ impl<'a, 'c> Memory<'a, 'c> {
     fn collect(cx: &'a Context<'c>) -> Option<Memory<'a, 'c>> {
         let item = cx.item;
         let mut ifaces = Vec::new();
-        let mut iface_of = vec![None; item.ops.len()];
         let mut accesses = Vec::new();
-        let mut access_of = vec![None; item.ops.len()];
         for (id, op) in item.ops.iter().enumerate().skip(1) {
             if op.broken {
                 continue;
@@ -173,7 +171,6 @@ impl<'a, 'c> Memory<'a, 'c> {
                     };
                     let (Some(ld), Some(st)) = (get("ld"), get("st")) else { continue };
                     let offset = usize::from(kind == OpKind::ExtMemory);
-                    iface_of[id] = Some(ifaces.len());
                     ifaces.push(Iface {
                         op: id as OpId,
                         ld,
@@ -194,7 +191,6 @@ impl<'a, 'c> Memory<'a, 'c> {
                         cx.item.operands(op).get(i).and_then(|&u| item.uses[u as usize].value)
                     };
                     let shaped = op.operands.len() == naddr + 2 && op.results.len() == naddr + 1;
-                    access_of[id] = Some(accesses.len());
                     accesses.push(Access {
                         op: id as OpId,
                         is_load: kind == OpKind::Load,
@@ -211,6 +207,14 @@ impl<'a, 'c> Memory<'a, 'c> {
         }
         if ifaces.is_empty() && accesses.is_empty() {
             return None;
+        }
+        let mut iface_of = vec![None; item.ops.len()];
+        for (i, iface) in ifaces.iter().enumerate() {
+            iface_of[iface.op as usize] = Some(i);
+        }
+        let mut access_of = vec![None; item.ops.len()];
+        for (a, access) in accesses.iter().enumerate() {
+            access_of[access.op as usize] = Some(a);
         }
         let entry_block = item
             .ops
