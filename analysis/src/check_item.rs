@@ -398,7 +398,6 @@ impl Checker<'_> {
             self.unknown(op);
             return;
         };
-        let name = kind.key();
         let operand_ty = |i: usize| typing.operands.get(i).and_then(|t| t.as_deref());
         let result_ty = |i: usize| typing.results.get(i).and_then(|t| t.as_deref());
         match kind {
@@ -466,7 +465,7 @@ impl Checker<'_> {
             }
             OpKind::Buffer => self.circt_buffer(op),
             OpKind::Memory | OpKind::ExtMemory => self.memory(op, kind),
-            OpKind::MemController | OpKind::Lsq => self.memory_interface(op, name),
+            OpKind::MemController | OpKind::Lsq => self.memory_interface(op, kind.key()),
             OpKind::Instance => self.instance(op, typing, symbols),
             OpKind::End | OpKind::Return if op.results.is_empty() => self.returns(op, kind),
             OpKind::Pack | OpKind::Unpack => self.tuple(op, kind, typing),
@@ -1175,12 +1174,11 @@ impl Checker<'_> {
                 continue;
             }
             if let Def::Result { op, .. } = value.def {
-                let name = self.op(op).short_name();
                 let kind = OpKind::of(self.op(op));
                 // Unknown ops, unnamed (broken) statements and memories' done tokens are not
                 // held to the rule.
                 if kind.is_none_or(|k| !k.def().single_use || k == OpKind::Memory)
-                    || name.is_empty()
+                    || self.op(op).short_name().is_empty()
                 {
                     continue;
                 }

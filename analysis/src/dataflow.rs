@@ -134,6 +134,9 @@ impl FuncGraph {
         };
         let nodes = fg.node_count();
         let mut cyclic = vec![false; nodes];
+        // The edges are made grouped by the node they enter (the argument nodes, first, have
+        // none), so where each node's group ends is known as they are made.
+        let mut incoming = vec![0u32; nodes + 1];
         for (id, op) in item.ops.iter().enumerate().skip(1) {
             let to = fg.node_of_op(id);
             for (i, &u) in item.operands(op).iter().enumerate() {
@@ -144,8 +147,11 @@ impl FuncGraph {
                 }
                 links.push(Link { from, to, edge: Edge { value, use_: u, operand: i as u32 } });
             }
+            incoming[to.index() + 1] = links.len() as u32;
         }
-        fg.set_links(links);
+        fg.outgoing = Adjacency::of(nodes, &links, |l| l.from);
+        fg.incoming = incoming;
+        fg.links = links;
         // Only nodes left after peeling those without a predecessor or a successor among the
         // rest can lie on a cycle; Tarjan's algorithm runs on them, and every peeled node is a
         // component of its own.
@@ -176,21 +182,6 @@ impl FuncGraph {
         fg
     }
 
-    /// The graph's edges, grouped by the node they enter, and each node's lists of them.
-    fn set_links(&mut self, links: Vec<Link>) {
-        debug_assert!(links.windows(2).all(|w| w[0].to <= w[1].to));
-        let nodes = self.node_count();
-        self.outgoing = Adjacency::of(nodes, &links, |l| l.from);
-        let mut incoming = vec![0u32; nodes + 1];
-        for l in &links {
-            incoming[l.to.index() + 1] += 1;
-        }
-        for i in 0..nodes {
-            incoming[i + 1] += incoming[i];
-        }
-        self.incoming = incoming;
-        self.links = links;
-    }
 
     /// The edges entering `n`, oldest first.
     fn links_into(&self, n: usize) -> &[Link] {
@@ -201,9 +192,16 @@ impl FuncGraph {
     /// grouped by the node they enter; the components are not computed.
     #[cfg(test)]
     fn from_links(nodes: usize, links: Vec<Link>) -> FuncGraph {
-        let mut fg = FuncGraph { ops: nodes + 1, ..FuncGraph::default() };
-        fg.set_links(links);
-        fg
+        assert!(links.windows(2).all(|w| w[0].to <= w[1].to));
+        let mut incoming = vec![0u32; nodes + 1];
+        for l in &links {
+            incoming[l.to.index() + 1] += 1;
+        }
+        for i in 0..nodes {
+            incoming[i + 1] += incoming[i];
+        }
+        let outgoing = Adjacency::of(nodes, &links, |l| l.from);
+        FuncGraph { ops: nodes + 1, links, outgoing, incoming, ..FuncGraph::default() }
     }
 
     fn node_of_op(&self, op: usize) -> NodeIndex {

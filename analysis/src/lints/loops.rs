@@ -867,8 +867,9 @@ struct Rates<'c> {
     /// In a function without LOOM ops, the mismatch of each op's last evaluation, which is
     /// final: there an op's mismatch depends only on its operands' rates, and an op is
     /// evaluated again whenever one of them becomes known. `None` in a function with LOOM
-    /// ops, where a loop op's mismatch also reads the rates of its stream's results.
-    mismatches: Option<BTreeMap<OpId, Mismatch>>,
+    /// ops, where a loop op's mismatch also reads the rates of its stream's results. By
+    /// `OpId`; boxed, as few ops have one.
+    mismatches: Option<Vec<Option<Box<Mismatch>>>>,
 }
 
 /// What an op does with counts: the rates of its results, and the operand groups that must
@@ -906,15 +907,24 @@ struct Mismatch {
 impl<'c> Rates<'c> {
     fn compute(cx: &Context<'_>, classes: &'c Classes) -> Rates<'c> {
         let item = cx.item;
-        let gate_stream = (1..item.ops.len() as OpId)
-            .filter(|&g| OpKind::of(&item.ops[g as usize]) == Some(OpKind::Gate))
-            .filter_map(|g| Some((g, classes.gate_stream(cx, g)?)))
-            .collect();
+        // Gates are LOOM ops: a function without them (no classes) has none.
+        let gate_stream = if classes.class.is_empty() {
+            BTreeMap::new()
+        } else {
+            (1..item.ops.len() as OpId)
+                .filter(|&g| OpKind::of(&item.ops[g as usize]) == Some(OpKind::Gate))
+                .filter_map(|g| Some((g, classes.gate_stream(cx, g)?)))
+                .collect()
+        };
         let mut rates = Rates {
             rate: vec![None; item.values.len()],
             classes,
             gate_stream,
-            mismatches: classes.class.is_empty().then(BTreeMap::new),
+            mismatches: classes.class.is_empty().then(|| {
+                let mut none = Vec::new();
+                none.resize_with(item.ops.len(), || None);
+                none
+            }),
         };
         // Function arguments: one token each per invocation (memrefs carry none).
         if let Some(region) = item.ops.first().and_then(|f| cx.item.op_regions(f).first()) {
@@ -940,13 +950,12 @@ impl<'c> Rates<'c> {
             let Eval { results, mismatch } = rates.eval(cx, id, op);
             if let Some(mismatches) = &mut rates.mismatches {
                 match mismatch {
-                    Some(m) => {
-                        mismatches.insert(id, m);
+                    Some(m) => mismatches[id as usize] = Some(Box::new(m)),
+                    None => {
+                        if mismatches[id as usize].is_some() {
+                            mismatches[id as usize] = None;
+                        }
                     }
-                    None if !mismatches.is_empty() => {
-                        mismatches.remove(&id);
-                    }
-                    None => {}
                 }
             }
             for (i, &v) in cx.item.results(op).iter().enumerate() {
@@ -1021,7 +1030,6 @@ impl<'c> Rates<'c> {
         let n_results = if results { op.results.len() } else { 0 };
         let none = |mismatch| Eval { results: Results::All(None), mismatch };
         let Some(kind) = OpKind::of(op) else { return none(None) };
-        let name = kind.key();
         // Every operand's position, without allocating for the usual few.
         const POSITIONS: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
         let many: Vec<usize>;
@@ -1129,7 +1137,7 @@ impl<'c> Rates<'c> {
                         let Some(got) = self.of_use(cx, u) else { continue };
                         if *got != want && mismatch.is_none() {
                             mismatch = Some(Mismatch {
-                                what: format!("`{name}`"),
+                                what: format!("`{}`", kind.key()),
                                 operands: vec![(u, got.clone())],
                                 expected: Some(format!("it takes {} ({why})", want.render(cx))),
                             });
@@ -1266,8 +1274,9 @@ impl<'c> Rates<'c> {
     fn check(&self, cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         match &self.mismatches {
             Some(mismatches) => {
-                for (&id, m) in mismatches {
-                    let op = &cx.item.ops[id as usize];
+                for (id, m) in mismatches.iter().enumerate() {
+                    let Some(m) = m else { continue };
+                    let op = &cx.item.ops[id];
                     if self.may_mismatch(cx, op) {
                         acc.push(self.diagnostic(cx, op, m));
                     }
