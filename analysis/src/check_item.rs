@@ -590,12 +590,9 @@ impl Checker<'_> {
     }
 
     fn equal_data(&mut self, op: &OpData, data: &[Option<Cow<'_, Type>>], result: Option<&Type>) {
-        let mut all: Vec<&Type> = data.iter().flatten().map(|t| &**t).collect();
-        if let Some(r) = result {
-            all.push(r);
-        }
-        let Some(first) = all.first().copied() else { return };
-        if let Some(other) = all.iter().find(|t| data_of(t) != data_of(first)) {
+        let mut all = data.iter().flatten().map(|t| &**t).chain(result);
+        let Some(first) = all.next() else { return };
+        if let Some(other) = all.find(|t| data_of(t) != data_of(first)) {
             let d = Diagnostic::new(
                 Code::OperandTypesDiffer,
                 op.name_range,
