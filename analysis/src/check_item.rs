@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use crate::ir::{self, Container, Def, Item, NameProblem, OpData, OpId, ValueId};
 use crate::ops::{Dialect, Era, OpKind};
-use crate::signatures::{self, int, Style, Typing};
+use crate::signatures::{self, int, Style};
 use crate::types::{Direction, ExtraSignal, Type};
 use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
 use hsir_parser::{TextRange, TextSize};
@@ -138,23 +138,24 @@ struct Checker<'a> {
     era: Era,
 }
 
-/// Every op's typing (`signatures::typing`), kept in one array: an op's operand types, then its
-/// result types, at its span.
+/// Every op's typing (`signatures::typing`), kept in two arrays, operand types and result
+/// types, each op's at its span.
 #[derive(Default)]
 struct Typings<'a> {
-    types: Vec<Option<Cow<'a, Type>>>,
-    /// Per op: where its typing starts in `types` and how many operand and result types it has;
-    /// `None` for an op without one.
-    spans: Vec<Option<(u32, u32, u32)>>,
+    operands: signatures::Types<'a>,
+    results: signatures::Types<'a>,
+    /// Per op: where its operand types start and how many there are, then the same of its
+    /// result types; `None` for an op without a typing.
+    spans: Vec<Option<[u32; 4]>>,
 }
 
 impl Typings<'_> {
     fn get(&self, op: OpId) -> Option<TypingRef<'_>> {
-        let (start, operands, results) = (*self.spans.get(op as usize)?)?;
-        let (start, mid) = (start as usize, (start + operands) as usize);
+        let [operands, operand_count, results, result_count] = (*self.spans.get(op as usize)?)?;
+        let (operands, results) = (operands as usize, results as usize);
         Some(TypingRef {
-            operands: &self.types[start..mid],
-            results: &self.types[mid..mid + results as usize],
+            operands: &self.operands[operands..operands + operand_count as usize],
+            results: &self.results[results..results + result_count as usize],
         })
     }
 }
@@ -297,24 +298,27 @@ impl Checker<'_> {
         // Pass 1: what each op's written types say; results take their types from it.
         let mut typings = std::mem::take(&mut self.typings);
         typings.spans.resize(self.item.ops.len(), None);
-        // About one operand and two results an op, so that the array grows rarely.
-        typings.types.reserve(3 * self.item.ops.len());
-        let mut scratch = Typing::default();
+        // About one operand and two results an op, so that the arrays grow rarely.
+        typings.operands.reserve(self.item.ops.len());
+        typings.results.reserve(2 * self.item.ops.len());
         for id in 1..self.item.ops.len() {
             let op = &self.item.ops[id];
-            if !signatures::typing_into(op, self.item, self.era, &mut scratch) {
+            let (operands, results) = (typings.operands.len(), typings.results.len());
+            let arrays = (&mut typings.operands, &mut typings.results);
+            if !signatures::append_typing(op, self.item, self.era, arrays.0, arrays.1) {
                 continue;
             }
-            for (i, &v) in self.item.results(op).iter().enumerate() {
-                if let Some(Some(ty)) = scratch.results.get(i) {
+            for (&v, ty) in self.item.results(op).iter().zip(&typings.results[results..]) {
+                if let Some(ty) = ty {
                     self.types[v as usize] = Some(copy_of(ty));
                 }
             }
-            let start = typings.types.len() as u32;
-            let counts = (scratch.operands.len() as u32, scratch.results.len() as u32);
-            typings.types.append(&mut scratch.operands);
-            typings.types.append(&mut scratch.results);
-            typings.spans[id] = Some((start, counts.0, counts.1));
+            typings.spans[id] = Some([
+                operands as u32,
+                (typings.operands.len() - operands) as u32,
+                results as u32,
+                (typings.results.len() - results) as u32,
+            ]);
         }
         // Pass 2: counts, uses, and each op's own rules.
         for id in 1..self.item.ops.len() as OpId {

@@ -182,7 +182,6 @@ impl FuncGraph {
         fg
     }
 
-
     /// The edges entering `n`, oldest first.
     fn links_into(&self, n: usize) -> &[Link] {
         &self.links[self.incoming[n] as usize..self.incoming[n + 1] as usize]

@@ -202,15 +202,29 @@ pub fn typing<'a>(op: &OpData, item: &'a Item, era: Era) -> Option<Typing<'a>> {
 pub fn typing_into<'a>(op: &OpData, item: &'a Item, era: Era, out: &mut Typing<'a>) -> bool {
     out.operands.clear();
     out.results.clear();
-    let found = fill(op, item, era, &mut out.operands, &mut out.results).is_some();
+    append_typing(op, item, era, &mut out.operands, &mut out.results)
+}
+
+/// `typing`, appended to `operands` and `results`: a caller typing every op of an item keeps
+/// all their typings in two arrays. Returns whether the op has a typing (nothing is appended
+/// when not).
+pub(crate) fn append_typing<'a>(
+    op: &OpData,
+    item: &'a Item,
+    era: Era,
+    operands: &mut Types<'a>,
+    results: &mut Types<'a>,
+) -> bool {
+    let (had_operands, had_results) = (operands.len(), results.len());
+    let found = fill(op, item, era, operands, results).is_some();
     if !found {
-        out.operands.clear();
-        out.results.clear();
+        operands.truncate(had_operands);
+        results.truncate(had_results);
     }
     found
 }
 
-type Types<'a> = Vec<Option<Cow<'a, Type>>>;
+pub(crate) type Types<'a> = Vec<Option<Cow<'a, Type>>>;
 
 /// Pushes `ty` `count` times.
 fn push_n<'a>(out: &mut Types<'a>, ty: Option<&'a Type>, count: usize) {
@@ -222,6 +236,8 @@ fn push_all<'a>(out: &mut Types<'a>, ws: impl Iterator<Item = &'a Written>) {
     out.extend(ws.map(|w| Some(Cow::Borrowed(&w.ty))));
 }
 
+/// Appends `op`'s typing to `operands` and `results` (what they hold already is left alone);
+/// `None` when it has none, possibly after appending part of it.
 fn fill<'a>(
     op: &OpData,
     item: &'a Item,
@@ -230,6 +246,8 @@ fn fill<'a>(
     results: &mut Types<'a>,
 ) -> Option<()> {
     let kind = OpKind::of(op)?;
+    // Where this op's typing starts in each array.
+    let (base, results_base) = (operands.len(), results.len());
     // The generic form and function-typed ops say everything.
     if op.generic {
         let (ins, outs) = function(item.types(op))?;
@@ -270,7 +288,7 @@ fn fill<'a>(
         }
         Rule::Sync => {
             per_operand(&t, n, operands)?;
-            results.extend(operands.iter().cloned());
+            results.extend_from_slice(&operands[base..]);
         }
         Rule::Mux => {
             // `%s [%a, %b] : Ts, T` or Dynamatic's `: Ts, [Ta, Tb] to T`.
@@ -321,7 +339,7 @@ fn fill<'a>(
             per_operand(&t, n, operands)?;
             // The proposals' `%out = return %x : T` passes its operands on to `end`.
             if kind == OpKind::Return && written_results() > 0 {
-                results.extend(operands.iter().cloned());
+                results.extend_from_slice(&operands[base..]);
             }
         }
         Rule::FunctionType => {
@@ -415,13 +433,13 @@ fn fill<'a>(
             if kind == OpKind::MemController && written > outs.len() {
                 results.push(b(Some(style.control_ref())));
             }
-            results.resize(written, None);
-            operands.resize(n, None);
+            results.resize(results_base + written, None);
+            operands.resize(base + n, None);
         }
         Rule::Loom => {
             let typing = loom_typing(item, op, kind, style);
-            *operands = typing.operands;
-            *results = typing.results;
+            operands.extend(typing.operands);
+            results.extend(typing.results);
         }
         Rule::Untyped => return None,
     }

@@ -437,9 +437,8 @@ fn unbufferizable(
     let Some(input) = item.uses[cx.item.operands(op)[0] as usize].value else { return };
     let source = dataflow::upstream_buffers(item, &cx.buffers, input).1;
     let (_, consumer) = dataflow::channel_buffers(item, &cx.buffers, cx.item.results(op)[0]);
-    let port_operand = consumer.filter(|&(c, i)| {
-        ports.is_port_operand(item.operands(&item.ops[c as usize])[i as usize])
-    });
+    let port_operand = consumer
+        .filter(|&(c, i)| ports.is_port_operand(item.operands(&item.ops[c as usize])[i as usize]));
     let memref = cx.ty(source).is_some_and(is_memref);
     if !memref && ports.interface_of(source).is_none() && port_operand.is_none() {
         return;

@@ -876,8 +876,9 @@ struct Rates<'c> {
 /// agree.
 struct Eval {
     results: Results,
-    /// Operands whose counts disagree (with each other, or with `expected`).
-    mismatch: Option<Mismatch>,
+    /// Operands whose counts disagree (with each other, or with `expected`); boxed, as few ops
+    /// have one.
+    mismatch: Option<Box<Mismatch>>,
 }
 
 /// The rates of an op's results.
@@ -950,7 +951,7 @@ impl<'c> Rates<'c> {
             let Eval { results, mismatch } = rates.eval(cx, id, op);
             if let Some(mismatches) = &mut rates.mismatches {
                 match mismatch {
-                    Some(m) => mismatches[id as usize] = Some(Box::new(m)),
+                    Some(m) => mismatches[id as usize] = Some(m),
                     None => {
                         if mismatches[id as usize].is_some() {
                             mismatches[id as usize] = None;
@@ -1072,7 +1073,7 @@ impl<'c> Rates<'c> {
                         .is_some_and(|r| r.terms().iter().any(|(a, _)| *a != Atom::Invocation))
                 });
                 let mismatch = match (&select, &data) {
-                    (Some(s), Some(d)) if s != d && structured => Some(Mismatch {
+                    (Some(s), Some(d)) if s != d && structured => Some(Box::new(Mismatch {
                         what: "`mux`".into(),
                         operands: cx
                             .item
@@ -1086,7 +1087,7 @@ impl<'c> Rates<'c> {
                             cx.item.str(cx.item.uses[cx.item.operands(op)[0] as usize].text),
                             s.render(cx)
                         )),
-                    }),
+                    })),
                     _ => None,
                 };
                 Eval { results: Results::All(select.or(data)), mismatch }
@@ -1136,11 +1137,11 @@ impl<'c> Rates<'c> {
                         }
                         let Some(got) = self.of_use(cx, u) else { continue };
                         if *got != want && mismatch.is_none() {
-                            mismatch = Some(Mismatch {
+                            mismatch = Some(Box::new(Mismatch {
                                 what: format!("`{}`", kind.key()),
                                 operands: vec![(u, got.clone())],
                                 expected: Some(format!("it takes {} ({why})", want.render(cx))),
-                            });
+                            }));
                         }
                     }
                 }
@@ -1209,7 +1210,7 @@ impl<'c> Rates<'c> {
         op: &OpData,
         drive: &[usize],
         checked: &[usize],
-    ) -> (Option<Rate>, Option<Mismatch>) {
+    ) -> (Option<Rate>, Option<Box<Mismatch>>) {
         let operands = cx.item.operands(op);
         let rate_at = |i: usize| operands.get(i).and_then(|&u| self.of_use(cx, u));
         // The checked operands agree when each known rate equals the first known one.
@@ -1234,7 +1235,7 @@ impl<'c> Rates<'c> {
                 operands: known,
                 expected: None,
             };
-            return (None, Some(mismatch));
+            return (None, Some(Box::new(mismatch)));
         }
         let all_known = drive.iter().all(|&i| rate_at(i).is_some());
         let rate = match drive.first() {
