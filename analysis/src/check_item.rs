@@ -184,16 +184,20 @@ fn copy_of(ty: &Type) -> Type {
 
 /// Types equal for checking. `_` (Dynamatic's placeholder) and type aliases (`!t`, which an
 /// item does not resolve) match anything.
-#[inline]
+#[inline(always)]
 fn same(a: &Type, b: &Type) -> bool {
     match (a, b) {
-        // The usual cases, decided without the general comparison.
+        // The usual cases, decided in place without the general comparison.
         (Type::Int { width: x, signedness: s }, Type::Int { width: y, signedness: t }) => {
             x == y && s == t
         }
         (Type::None, Type::None) => true,
-        _ => a == b || opaque(a) || opaque(b),
+        _ => same_in_general(a, b),
     }
+}
+
+fn same_in_general(a: &Type, b: &Type) -> bool {
+    a == b || opaque(a) || opaque(b)
 }
 
 fn opaque(t: &Type) -> bool {
@@ -831,26 +835,19 @@ impl Checker<'_> {
             return;
         }
         let mut problems = Vec::new();
-        let operand_count =
-            format!("`{symbol}` takes {} operands, {} given", callee.args.len(), op.operands.len());
-        let result_count = format!(
-            "`{symbol}` gives {} results, the instance lists {}",
-            callee.results.len(),
-            typing.results.len()
-        );
         let ports = [
-            ("operand", callee.args.as_slice(), op.operands.len(), typing.operands, operand_count),
-            (
-                "result",
-                callee.results.as_slice(),
-                typing.results.len(),
-                typing.results,
-                result_count,
-            ),
+            ("operand", callee.args.as_slice(), op.operands.len(), typing.operands),
+            ("result", callee.results.as_slice(), typing.results.len(), typing.results),
         ];
-        for (what, wants, count, gots, count_message) in ports {
+        for (what, wants, count, gots) in ports {
             if wants.len() != count {
-                problems.push(count_message);
+                problems.push(match what {
+                    "operand" => format!("`{symbol}` takes {} operands, {count} given", wants.len()),
+                    _ => format!(
+                        "`{symbol}` gives {} results, the instance lists {count}",
+                        wants.len()
+                    ),
+                });
                 continue;
             }
             for (i, (want, got)) in wants.iter().zip(gots).enumerate() {
