@@ -302,9 +302,9 @@ impl Checker<'_> {
         // Pass 1: what each op's written types say; results take their types from it.
         let mut typings = std::mem::take(&mut self.typings);
         typings.spans.resize(self.item.ops.len(), None);
-        // About one operand and two results an op, so that the arrays grow rarely.
-        typings.operands.reserve(self.item.ops.len());
-        typings.results.reserve(2 * self.item.ops.len());
+        // About a type per use and per value, so that the arrays grow rarely.
+        typings.operands.reserve(self.item.uses.len());
+        typings.results.reserve(self.item.values.len());
         for id in 1..self.item.ops.len() {
             let op = &self.item.ops[id];
             let (operands, results) = (typings.operands.len(), typings.results.len());

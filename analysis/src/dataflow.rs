@@ -355,9 +355,10 @@ pub fn strongly_connected(
     let mut index = vec![UNSEEN; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
-    let mut stack: Vec<NodeIndex> = Vec::new();
+    // Both hold at most every node once.
+    let mut stack: Vec<NodeIndex> = Vec::with_capacity(n);
     // Each call: its node and the position of its next successor in `out.ids`.
-    let mut calls: Vec<(usize, usize)> = Vec::new();
+    let mut calls: Vec<(usize, usize)> = Vec::with_capacity(n);
     let mut next = 0u32;
     for root in 0..n {
         if index[root] != UNSEEN || !inside(root) {
