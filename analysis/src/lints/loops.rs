@@ -867,9 +867,15 @@ struct Rates<'c> {
     /// In a function without LOOM ops, the mismatch of each op's last evaluation, which is
     /// final: there an op's mismatch depends only on its operands' rates, and an op is
     /// evaluated again whenever one of them becomes known. `None` in a function with LOOM
-    /// ops, where a loop op's mismatch also reads the rates of its stream's results. By
-    /// `OpId`; boxed, as few ops have one.
-    mismatches: Option<Vec<Option<Box<Mismatch>>>>,
+    /// ops, where a loop op's mismatch also reads the rates of its stream's results.
+    mismatches: Option<Mismatches>,
+}
+
+/// The mismatches of ops, by `OpId`, with a flag per op saying whether it has one, so that the
+/// ops without one (most) are not looked up.
+struct Mismatches {
+    of: BTreeMap<OpId, Box<Mismatch>>,
+    has: Vec<bool>,
 }
 
 /// What an op does with counts: the rates of its results, and the operand groups that must
@@ -921,10 +927,9 @@ impl<'c> Rates<'c> {
             rate: vec![None; item.values.len()],
             classes,
             gate_stream,
-            mismatches: classes.class.is_empty().then(|| {
-                let mut none = Vec::new();
-                none.resize_with(item.ops.len(), || None);
-                none
+            mismatches: classes.class.is_empty().then(|| Mismatches {
+                of: BTreeMap::new(),
+                has: vec![false; item.ops.len()],
             }),
         };
         // Function arguments: one token each per invocation (memrefs carry none).
@@ -951,12 +956,15 @@ impl<'c> Rates<'c> {
             let Eval { results, mismatch } = rates.eval(cx, id, op);
             if let Some(mismatches) = &mut rates.mismatches {
                 match mismatch {
-                    Some(m) => mismatches[id as usize] = Some(m),
-                    None => {
-                        if mismatches[id as usize].is_some() {
-                            mismatches[id as usize] = None;
-                        }
+                    Some(m) => {
+                        mismatches.of.insert(id, m);
+                        mismatches.has[id as usize] = true;
                     }
+                    None if mismatches.has[id as usize] => {
+                        mismatches.of.remove(&id);
+                        mismatches.has[id as usize] = false;
+                    }
+                    None => {}
                 }
             }
             for (i, &v) in cx.item.results(op).iter().enumerate() {
@@ -1215,12 +1223,16 @@ impl<'c> Rates<'c> {
         let rate_at = |i: usize| operands.get(i).and_then(|&u| self.of_use(cx, u));
         // The checked operands agree when each known rate equals the first known one.
         let mut first: Option<&Rate> = None;
-        let disagree = checked.iter().filter_map(|&i| rate_at(i)).any(|rate| match first {
-            None => {
-                first = Some(rate);
-                false
+        let mut known_count = 0;
+        let disagree = checked.iter().filter_map(|&i| rate_at(i)).any(|rate| {
+            known_count += 1;
+            match first {
+                None => {
+                    first = Some(rate);
+                    false
+                }
+                Some(p) => p != rate,
             }
-            Some(p) => p != rate,
         });
         if disagree {
             let known = checked
@@ -1236,6 +1248,12 @@ impl<'c> Rates<'c> {
                 expected: None,
             };
             return (None, Some(Box::new(mismatch)));
+        }
+        if std::ptr::eq(drive, checked) {
+            // The usual call: what drives is what is checked, all known when each was, and
+            // then the first is the common rate.
+            let rate = if known_count == drive.len() { first.cloned() } else { None };
+            return (rate, None);
         }
         let all_known = drive.iter().all(|&i| rate_at(i).is_some());
         let rate = match drive.first() {
@@ -1275,9 +1293,8 @@ impl<'c> Rates<'c> {
     fn check(&self, cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         match &self.mismatches {
             Some(mismatches) => {
-                for (id, m) in mismatches.iter().enumerate() {
-                    let Some(m) = m else { continue };
-                    let op = &cx.item.ops[id];
+                for (&id, m) in &mismatches.of {
+                    let op = &cx.item.ops[id as usize];
                     if self.may_mismatch(cx, op) {
                         acc.push(self.diagnostic(cx, op, m));
                     }
