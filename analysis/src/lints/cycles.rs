@@ -155,12 +155,14 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         return;
     }
     let graph = &cx.graph;
-    // What each node breaks, decided once: the searches below ask for every edge.
-    let nodes = graph.node_indices();
-    // Only nodes on a cycle are ever asked about.
-    let breaks_dv: Vec<bool> =
-        nodes.clone().map(|n| graph.on_cycle(n) && breaks(n, Path::Dv)).collect();
-    let breaks_r: Vec<bool> = nodes.map(|n| graph.on_cycle(n) && breaks(n, Path::R)).collect();
+    // What each node breaks, decided once: the searches below ask for every edge. Only nodes
+    // on a cycle are ever asked about.
+    let mut breaks_dv = vec![false; graph.node_count()];
+    let mut breaks_r = vec![false; graph.node_count()];
+    for n in graph.node_indices().filter(|&n| graph.on_cycle(n)) {
+        breaks_dv[n.index()] = breaks(n, Path::Dv);
+        breaks_r[n.index()] = breaks(n, Path::R);
+    }
     let open_dv = |n: NodeIndex| !breaks_dv[n.index()];
     let open_r = |n: NodeIndex| !breaks_r[n.index()];
     let cyclic = |n: usize| graph.on_cycle(NodeIndex::new(n));
