@@ -919,10 +919,10 @@ pub fn buffer_info(item: &Item, op: &OpData, id: OpId) -> Option<BufferInfo> {
             Some(WrittenValue { value: i64::try_from(n).map_err(|_| n.to_string()), range });
     }
     for (word, range) in item.words(op) {
-        match word.to_ascii_lowercase().as_str() {
-            "seq" => (info.kind, info.kind_range) = (BufferKind::CirctSeq, Some(*range)),
-            "fifo" => (info.kind, info.kind_range) = (BufferKind::CirctFifo, Some(*range)),
-            _ => {}
+        if word.eq_ignore_ascii_case("seq") {
+            (info.kind, info.kind_range) = (BufferKind::CirctSeq, Some(*range));
+        } else if word.eq_ignore_ascii_case("fifo") {
+            (info.kind, info.kind_range) = (BufferKind::CirctFifo, Some(*range));
         }
     }
     Some(info)

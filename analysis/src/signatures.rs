@@ -257,7 +257,8 @@ fn fill<'a>(
     }
     let style = era.style();
     let t = Flat::of(item.types(op));
-    let after = Flat::of(item.types_after(op));
+    // The types after `to` / `->`, read by the few rules that have them.
+    let after = || Flat::of(item.types_after(op));
     let n = op.operands.len();
     let first = t.ty(0);
     let written_results = || -> u32 { item.result_groups(op).iter().map(|g| g.count).sum() };
@@ -280,6 +281,7 @@ fn fill<'a>(
         }
         Rule::Join => {
             per_operand(&t, n, operands)?;
+            let after = after();
             if after.is_empty() {
                 results.push(b(Some(style.control_ref())));
             } else {
@@ -298,9 +300,10 @@ fn fill<'a>(
                 Some(TypeEntry::One(w)) => push_n(operands, Some(&w.ty), n.saturating_sub(1)),
                 _ => return None,
             }
-            results.push(b(after.ty(0).or(t.ty(1))));
+            results.push(b(after().ty(0).or(t.ty(1))));
         }
         Rule::ControlMerge => {
+            let after = after();
             if after.is_empty() {
                 // CIRCT: `%a, %b : T, Tindex`.
                 push_n(operands, first, n);
@@ -374,7 +377,7 @@ fn fill<'a>(
         }
         Rule::Cast => {
             operands.push(b(first));
-            results.push(b(after.ty(0)));
+            results.push(b(after().ty(0)));
         }
         Rule::Select => {
             // Dynamatic: `%c [%a, %b] : Tc, T`.
@@ -403,7 +406,7 @@ fn fill<'a>(
             results.push(b(t.ty(1)));
         }
         Rule::Unbundle => {
-            let channel = match (t.ty(0), after.is_empty()) {
+            let channel = match (t.ty(0), after().is_empty()) {
                 (Some(ty), false) => ty,
                 _ => return None,
             };
@@ -414,7 +417,7 @@ fn fill<'a>(
         }
         Rule::Bundle => {
             // Dynamatic's `: _ to <T>`, or the proposal's `: channel<T>`.
-            let channel = after.ty(0).or(first)?;
+            let channel = after().ty(0).or(first)?;
             let (ups, downs) = unbundled(channel, style)?;
             results.push(b(Some(channel)));
             results.extend(ups.into_iter().map(own));
