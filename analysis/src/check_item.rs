@@ -835,19 +835,30 @@ impl Checker<'_> {
             return;
         }
         let mut problems = Vec::new();
-        let ports = [
-            ("operand", callee.args.as_slice(), op.operands.len(), typing.operands),
-            ("result", callee.results.as_slice(), typing.results.len(), typing.results),
+        // The count messages are written only when a count differs.
+        let operand_count = || {
+            format!("`{symbol}` takes {} operands, {} given", callee.args.len(), op.operands.len())
+        };
+        let result_count = || {
+            format!(
+                "`{symbol}` gives {} results, the instance lists {}",
+                callee.results.len(),
+                typing.results.len()
+            )
+        };
+        let ports: [(_, _, _, _, &dyn Fn() -> String); 2] = [
+            ("operand", callee.args.as_slice(), op.operands.len(), typing.operands, &operand_count),
+            (
+                "result",
+                callee.results.as_slice(),
+                typing.results.len(),
+                typing.results,
+                &result_count,
+            ),
         ];
-        for (what, wants, count, gots) in ports {
+        for (what, wants, count, gots, count_message) in ports {
             if wants.len() != count {
-                problems.push(match what {
-                    "operand" => format!("`{symbol}` takes {} operands, {count} given", wants.len()),
-                    _ => format!(
-                        "`{symbol}` gives {} results, the instance lists {count}",
-                        wants.len()
-                    ),
-                });
+                problems.push(count_message());
                 continue;
             }
             for (i, (want, got)) in wants.iter().zip(gots).enumerate() {

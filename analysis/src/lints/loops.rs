@@ -927,10 +927,10 @@ impl<'c> Rates<'c> {
             rate: vec![None; item.values.len()],
             classes,
             gate_stream,
-            mismatches: classes.class.is_empty().then(|| Mismatches {
-                of: BTreeMap::new(),
-                has: vec![false; item.ops.len()],
-            }),
+            mismatches: classes
+                .class
+                .is_empty()
+                .then(|| Mismatches { of: BTreeMap::new(), has: vec![false; item.ops.len()] }),
         };
         // Function arguments: one token each per invocation (memrefs carry none).
         if let Some(region) = item.ops.first().and_then(|f| cx.item.op_regions(f).first()) {
