@@ -359,11 +359,15 @@ fn cycle_through(
     open: &dyn Fn(NodeIndex) -> bool,
 ) -> Option<Vec<Hop>> {
     let graph = &cx.graph;
-    let members: rustc_hash::FxHashSet<NodeIndex> = scc.iter().copied().collect();
-    let inside = |n: NodeIndex| members.contains(&n) && open(n);
+    // By node index: whether the node is in `scc`, and the edge the search reached it by.
+    const NONE: dataflow::EdgeId = dataflow::EdgeId::MAX;
+    let mut member = vec![false; graph.node_count()];
+    for &n in scc {
+        member[n.index()] = true;
+    }
+    let inside = |n: NodeIndex| member[n.index()] && open(n);
     // Breadth-first search from `start` back to itself, remembering each node's parent edge.
-    let mut parent: rustc_hash::FxHashMap<NodeIndex, dataflow::EdgeId> =
-        rustc_hash::FxHashMap::default();
+    let mut parent = vec![NONE; graph.node_count()];
     let mut queue = std::collections::VecDeque::from([start]);
     let mut closing = None;
     'search: while let Some(n) = queue.pop_front() {
@@ -376,8 +380,8 @@ fn cycle_through(
                 closing = Some(id);
                 break 'search;
             }
-            if let std::collections::hash_map::Entry::Vacant(slot) = parent.entry(t) {
-                slot.insert(id);
+            if parent[t.index()] == NONE {
+                parent[t.index()] = id;
                 queue.push_back(t);
             }
         }
@@ -391,7 +395,10 @@ fn cycle_through(
         if from == start {
             break;
         }
-        edge = *parent.get(&from)?;
+        edge = parent[from.index()];
+        if edge == NONE {
+            return None;
+        }
     }
     hops.reverse();
     Some(hops)
