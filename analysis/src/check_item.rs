@@ -113,13 +113,18 @@ fn style_of(item: &Item) -> Style {
         }
     }
     // Types decide, not `end`: early Dynamatic IR writes raw types and ends in `end`.
-    let dynamatic_op = item.ops.iter().skip(1).any(|op| {
-        item.types(op).iter().chain(item.types_after(op)).any(|e| match e {
+    let any_handshake = |entries: &[ir::TypeEntry]| {
+        entries.iter().any(|e| match e {
             ir::TypeEntry::One(w) => is_handshake(&w.ty),
             ir::TypeEntry::List(ws, _) => ws.iter().any(|w| is_handshake(&w.ty)),
             ir::TypeEntry::Function(..) => false,
         })
-    });
+    };
+    let dynamatic_op = item
+        .ops
+        .iter()
+        .skip(1)
+        .any(|op| any_handshake(item.types(op)) || any_handshake(item.types_after(op)));
     if dynamatic_op {
         Style::Dynamatic
     } else {
@@ -1168,11 +1173,17 @@ impl Checker<'_> {
 
     /// Every channel defined in the function is consumed exactly once.
     fn single_use(&mut self) {
-        let body_values = self.item.values.iter().enumerate().filter(|(_, v)| match v.def {
-            Def::Arg { block, .. } => {
-                self.item.regions[self.item.blocks[block as usize].region as usize].owner == 0
-            }
-            Def::Result { .. } => true,
+        // A value consumed once (most) is fine whatever else holds: the rest decide only
+        // whether the others are held to the rule.
+        let body_values = self.item.values.iter().enumerate().filter(|(_, v)| {
+            v.uses.len() != 1
+                && match v.def {
+                    Def::Arg { block, .. } => {
+                        let region = self.item.blocks[block as usize].region;
+                        self.item.regions[region as usize].owner == 0
+                    }
+                    Def::Result { .. } => true,
+                }
         });
         let mut unused = Vec::new();
         let mut multi = Vec::new();
