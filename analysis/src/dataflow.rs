@@ -814,12 +814,12 @@ fn hw_parameter<'a>(attr: &'a Attribute, key: &str) -> Option<(&'a str, TextRang
     })
 }
 
-/// Whether `buffer_info` may find `op` to be a buffer: a buffer op, or an op with attributes
-/// (a `hw.parameters` dictionary may name a buffer type). Decided without reading them, so
-/// that the usual op is rejected at once.
+/// Whether `buffer_info` may find `op` to be a buffer: a buffer op, or an op with a
+/// `hw.parameters` dictionary (which may name a buffer type). Decided without reading the
+/// dictionary, so that the usual op is rejected at once.
 #[inline]
 fn may_be_buffer(item: &Item, op: &OpData) -> bool {
-    OpKind::of(op).is_some_and(OpKind::is_buffer) || !item.attrs(op).is_empty()
+    OpKind::of(op).is_some_and(OpKind::is_buffer) || item.attr(op, "hw.parameters").is_some()
 }
 
 /// What `op` says about itself as a buffer; `None` when it is not a buffer and carries no
