@@ -514,6 +514,10 @@ fn first_fork_without_slot(cx: &Context<'_>, value: ValueId) -> Option<OpId> {
             return None;
         }
         current = cx.item.results(op)[0];
+        if current == value {
+            // Back where it started: the walk repeats itself and meets no fork.
+            return None;
+        }
     }
     None
 }
