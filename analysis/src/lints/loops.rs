@@ -1221,6 +1221,12 @@ impl<'c> Rates<'c> {
     ) -> (Option<Rate>, Option<Box<Mismatch>>) {
         let operands = cx.item.operands(op);
         let rate_at = |i: usize| operands.get(i).and_then(|&u| self.of_use(cx, u));
+        if let [i] = checked {
+            if std::ptr::eq(drive, checked) {
+                // One operand (a fork, a branch, a buffer, a constant): nothing to disagree.
+                return (rate_at(*i).cloned(), None);
+            }
+        }
         // The checked operands agree when each known rate equals the first known one.
         let mut first: Option<&Rate> = None;
         let mut known_count = 0;
