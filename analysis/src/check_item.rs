@@ -640,10 +640,11 @@ impl Checker<'_> {
 
     fn constant_value(&mut self, op: &OpData, result: Option<&Type>) {
         let (Some(attr), Some(result)) = (self.item.attr(op, "value"), result) else { return };
-        let Some((_, ty)) = attr.value.rsplit_once(':') else { return };
-        let Some(value_ty) = crate::types::builtin(ty.trim()) else { return };
-        let result_data = data_of(result).cloned();
-        if result_data.as_ref() != Some(&value_ty) {
+        // The type after the last `:` (`42 : i32`); found byte by byte, the values being short.
+        let Some(colon) = attr.value.bytes().rposition(|b| b == b':') else { return };
+        let Some(value_ty) = crate::types::builtin(attr.value[colon + 1..].trim()) else { return };
+        let result_data = data_of(result);
+        if result_data != Some(&value_ty) {
             let d = Diagnostic::new(
                 Code::ConstantValueType,
                 attr.range,
