@@ -123,7 +123,11 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     if cx.buffers.iter().all(Option::is_none) {
         return;
     }
-    let ports = MemoryPorts::new(cx.item, cx.style);
+    let ports = if cx.kinds.any(|k| k.is_interface() || k.is_memory()) {
+        MemoryPorts::new(cx.item, cx.style)
+    } else {
+        MemoryPorts::default()
+    };
     for info in cx.buffers.iter().flatten() {
         if cx.item.ops[info.op as usize].broken {
             continue;
@@ -334,6 +338,7 @@ fn dv_latency(cx: &Context<'_>, info: &BufferInfo, acc: &mut Vec<Diagnostic>) {
 
 /// The ports of the item's memory interfaces (`mem_controller`, `lsq`): channels Dynamatic never
 /// buffers (seed 000, "Unbufferizable Channels").
+#[derive(Default)]
 struct MemoryPorts {
     /// By `ValueId`: the interface the value is a port result of. Empty in a function without
     /// memory interfaces, as is `operands`: most have none.
@@ -344,7 +349,7 @@ struct MemoryPorts {
 
 impl MemoryPorts {
     fn new(item: &Item, style: Style) -> MemoryPorts {
-        let mut ports = MemoryPorts { results: Vec::new(), operands: Vec::new() };
+        let mut ports = MemoryPorts::default();
         for (id, op) in item.ops.iter().enumerate().skip(1) {
             let Some((operands, results)) = memory_ports(item, op, style) else { continue };
             if ports.results.is_empty() {
@@ -514,6 +519,9 @@ fn remove_buffer(cx: &Context<'_>, op: &OpData) -> Option<Fix> {
 /// and placement adds these slots with the rest.
 fn lsq_accesses(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     let item = cx.item;
+    if !cx.kinds.has(OpKind::Load) && !cx.kinds.has(OpKind::Store) {
+        return;
+    }
     // A requirement on placement: before it, every access is unbuffered.
     if !cx.placed() {
         return;

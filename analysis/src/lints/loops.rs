@@ -30,7 +30,7 @@ use hsir_parser::{TextRange, TextSize};
 pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     // Without LOOM ops there is nothing for HS3001-HS3004 to judge and no value has a loop
     // class; the token rates are checked all the same.
-    let loom = cx.item.ops.iter().skip(1).any(|op| OpKind::of(op).is_some_and(OpKind::is_loom));
+    let loom = cx.kinds.any(OpKind::is_loom);
     if loom {
         for (id, op) in cx.item.ops.iter().enumerate().skip(1) {
             if op.broken {

@@ -129,6 +129,11 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     if cx.style != Style::Circt {
         return;
     }
+    let memory_op =
+        |k| matches!(k, OpKind::Memory | OpKind::ExtMemory | OpKind::Load | OpKind::Store);
+    if !cx.kinds.any(memory_op) {
+        return;
+    }
     let Some(mut m) = Memory::collect(cx) else { return };
     m.attach(acc);
     m.interface_results(acc);
