@@ -313,8 +313,13 @@ impl Checker<'_> {
         for id in 1..self.item.ops.len() {
             let op = &self.item.ops[id];
             let (operands, results) = (typings.operands.len(), typings.results.len());
-            let arrays = (&mut typings.operands, &mut typings.results);
-            if !signatures::append_typing(op, self.item, self.era, arrays.0, arrays.1) {
+            if !signatures::append_typing(
+                op,
+                self.item,
+                self.era,
+                &mut typings.operands,
+                &mut typings.results,
+            ) {
                 continue;
             }
             for (&v, ty) in self.item.results(op).iter().zip(&typings.results[results..]) {
