@@ -311,7 +311,8 @@ fn peel(graph: &FuncGraph) -> Vec<bool> {
     let mut preds = degree(&graph.incoming);
     let mut succs = degree(&graph.outgoing.start);
     let mut peeled = vec![false; n];
-    let mut queue: Vec<u32> = Vec::new();
+    // Each node enters it once at most.
+    let mut queue: Vec<u32> = Vec::with_capacity(n);
     for i in 0..n {
         if preds[i] == 0 || succs[i] == 0 {
             peeled[i] = true;

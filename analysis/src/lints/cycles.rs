@@ -368,7 +368,9 @@ fn cycle_through(
     let inside = |n: NodeIndex| member[n.index()] && open(n);
     // Breadth-first search from `start` back to itself, remembering each node's parent edge.
     let mut parent = vec![NONE; graph.node_count()];
-    let mut queue = std::collections::VecDeque::from([start]);
+    // Each node enters it once at most.
+    let mut queue = std::collections::VecDeque::with_capacity(graph.node_count());
+    queue.push_back(start);
     let mut closing = None;
     'search: while let Some(n) = queue.pop_front() {
         for (id, link) in graph.edges_from(n) {
