@@ -389,7 +389,8 @@ fn cycle_through(
         }
     }
     let mut edge = closing?;
-    let mut hops = Vec::new();
+    // A hop per node of the cycle, all in `scc`.
+    let mut hops = Vec::with_capacity(scc.len());
     loop {
         let &dataflow::Link { from, to, edge: weight } = graph.links().get(edge as usize)?;
         let Node::Op(to) = graph.node(to) else { return None };
@@ -427,7 +428,7 @@ fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnosti
     };
     // The messages are joined from their pieces in one allocation each rather than with
     // `format!`: a function can have hundreds of cycles, each with a note per channel.
-    let mut through = String::new();
+    let mut through = String::with_capacity(names.iter().map(|n| n.len() + 6).sum());
     for (i, name) in names.iter().enumerate() {
         if i > 0 {
             through.push_str(" -> ");
