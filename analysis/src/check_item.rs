@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use crate::ir::{self, Container, Def, Item, NameProblem, OpData, OpId, ValueId};
 use crate::ops::{Dialect, Era, OpKind};
-use crate::signatures::{self, int, Style, Typing};
+use crate::signatures::{self, int, Style};
 use crate::types::{Direction, ExtraSignal, Type};
 use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
 use hsir_parser::{TextRange, TextSize};
@@ -85,7 +85,7 @@ pub fn check_types(
         item,
         text,
         acc,
-        types: item.values.iter().map(|v| v.ty.clone()).collect(),
+        types: item.values.iter().map(|v| v.ty.as_ref().map(copy_of)).collect(),
         typings: Typings::default(),
         style: Style::Circt,
         era: Era::Circt,
@@ -113,13 +113,18 @@ fn style_of(item: &Item) -> Style {
         }
     }
     // Types decide, not `end`: early Dynamatic IR writes raw types and ends in `end`.
-    let dynamatic_op = item.ops.iter().skip(1).any(|op| {
-        item.types(op).iter().chain(item.types_after(op)).any(|e| match e {
+    let any_handshake = |entries: &[ir::TypeEntry]| {
+        entries.iter().any(|e| match e {
             ir::TypeEntry::One(w) => is_handshake(&w.ty),
             ir::TypeEntry::List(ws, _) => ws.iter().any(|w| is_handshake(&w.ty)),
             ir::TypeEntry::Function(..) => false,
         })
-    });
+    };
+    let dynamatic_op = item
+        .ops
+        .iter()
+        .skip(1)
+        .any(|op| any_handshake(item.types(op)) || any_handshake(item.types_after(op)));
     if dynamatic_op {
         Style::Dynamatic
     } else {
@@ -138,23 +143,24 @@ struct Checker<'a> {
     era: Era,
 }
 
-/// Every op's typing (`signatures::typing`), kept in one array: an op's operand types, then its
-/// result types, at its span.
+/// Every op's typing (`signatures::typing`), kept in two arrays, operand types and result
+/// types, each op's at its span.
 #[derive(Default)]
 struct Typings<'a> {
-    types: Vec<Option<Cow<'a, Type>>>,
-    /// Per op: where its typing starts in `types` and how many operand and result types it has;
-    /// `None` for an op without one.
-    spans: Vec<Option<(u32, u32, u32)>>,
+    operands: signatures::Types<'a>,
+    results: signatures::Types<'a>,
+    /// Per op: where its operand types start and how many there are, then the same of its
+    /// result types; `None` for an op without a typing.
+    spans: Vec<Option<[u32; 4]>>,
 }
 
 impl Typings<'_> {
     fn get(&self, op: OpId) -> Option<TypingRef<'_>> {
-        let (start, operands, results) = (*self.spans.get(op as usize)?)?;
-        let (start, mid) = (start as usize, (start + operands) as usize);
+        let [operands, operand_count, results, result_count] = (*self.spans.get(op as usize)?)?;
+        let (operands, results) = (operands as usize, results as usize);
         Some(TypingRef {
-            operands: &self.types[start..mid],
-            results: &self.types[mid..mid + results as usize],
+            operands: &self.operands[operands..operands + operand_count as usize],
+            results: &self.results[results..results + result_count as usize],
         })
     }
 }
@@ -170,17 +176,33 @@ impl TypingRef<'_> {
     const EMPTY: TypingRef<'static> = TypingRef { operands: &[], results: &[] };
 }
 
+/// A copy of `ty`, made in place for the usual types (integers, `none`) rather than by a call of
+/// `Type::clone`.
+#[inline]
+fn copy_of(ty: &Type) -> Type {
+    match ty {
+        Type::Int { width, signedness } => Type::Int { width: *width, signedness: *signedness },
+        Type::None => Type::None,
+        other => other.clone(),
+    }
+}
+
 /// Types equal for checking. `_` (Dynamatic's placeholder) and type aliases (`!t`, which an
 /// item does not resolve) match anything.
+#[inline(always)]
 fn same(a: &Type, b: &Type) -> bool {
     match (a, b) {
-        // The usual cases, decided without the general comparison.
+        // The usual cases, decided in place without the general comparison.
         (Type::Int { width: x, signedness: s }, Type::Int { width: y, signedness: t }) => {
             x == y && s == t
         }
         (Type::None, Type::None) => true,
-        _ => a == b || opaque(a) || opaque(b),
+        _ => same_in_general(a, b),
     }
+}
+
+fn same_in_general(a: &Type, b: &Type) -> bool {
+    a == b || opaque(a) || opaque(b)
 }
 
 fn opaque(t: &Type) -> bool {
@@ -285,24 +307,32 @@ impl Checker<'_> {
         // Pass 1: what each op's written types say; results take their types from it.
         let mut typings = std::mem::take(&mut self.typings);
         typings.spans.resize(self.item.ops.len(), None);
-        // About one operand and two results an op, so that the array grows rarely.
-        typings.types.reserve(3 * self.item.ops.len());
-        let mut scratch = Typing::default();
+        // About a type per use and per value, so that the arrays grow rarely.
+        typings.operands.reserve(self.item.uses.len());
+        typings.results.reserve(self.item.values.len());
         for id in 1..self.item.ops.len() {
             let op = &self.item.ops[id];
-            if !signatures::typing_into(op, self.item, self.era, &mut scratch) {
+            let (operands, results) = (typings.operands.len(), typings.results.len());
+            if !signatures::append_typing(
+                op,
+                self.item,
+                self.era,
+                &mut typings.operands,
+                &mut typings.results,
+            ) {
                 continue;
             }
-            for (i, &v) in self.item.results(op).iter().enumerate() {
-                if let Some(Some(ty)) = scratch.results.get(i) {
-                    self.types[v as usize] = Some(Type::clone(ty));
+            for (&v, ty) in self.item.results(op).iter().zip(&typings.results[results..]) {
+                if let Some(ty) = ty {
+                    self.types[v as usize] = Some(copy_of(ty));
                 }
             }
-            let start = typings.types.len() as u32;
-            let counts = (scratch.operands.len() as u32, scratch.results.len() as u32);
-            typings.types.append(&mut scratch.operands);
-            typings.types.append(&mut scratch.results);
-            typings.spans[id] = Some((start, counts.0, counts.1));
+            typings.spans[id] = Some([
+                operands as u32,
+                (typings.operands.len() - operands) as u32,
+                results as u32,
+                (typings.results.len() - results) as u32,
+            ]);
         }
         // Pass 2: counts, uses, and each op's own rules.
         for id in 1..self.item.ops.len() as OpId {
@@ -386,7 +416,6 @@ impl Checker<'_> {
             self.unknown(op);
             return;
         };
-        let name = kind.key();
         let operand_ty = |i: usize| typing.operands.get(i).and_then(|t| t.as_deref());
         let result_ty = |i: usize| typing.results.get(i).and_then(|t| t.as_deref());
         match kind {
@@ -454,7 +483,7 @@ impl Checker<'_> {
             }
             OpKind::Buffer => self.circt_buffer(op),
             OpKind::Memory | OpKind::ExtMemory => self.memory(op, kind),
-            OpKind::MemController | OpKind::Lsq => self.memory_interface(op, name),
+            OpKind::MemController | OpKind::Lsq => self.memory_interface(op, kind.key()),
             OpKind::Instance => self.instance(op, typing, symbols),
             OpKind::End | OpKind::Return if op.results.is_empty() => self.returns(op, kind),
             OpKind::Pack | OpKind::Unpack => self.tuple(op, kind, typing),
@@ -579,12 +608,9 @@ impl Checker<'_> {
     }
 
     fn equal_data(&mut self, op: &OpData, data: &[Option<Cow<'_, Type>>], result: Option<&Type>) {
-        let mut all: Vec<&Type> = data.iter().flatten().map(|t| &**t).collect();
-        if let Some(r) = result {
-            all.push(r);
-        }
-        let Some(first) = all.first().copied() else { return };
-        if let Some(other) = all.iter().find(|t| data_of(t) != data_of(first)) {
+        let mut all = data.iter().flatten().map(|t| &**t).chain(result);
+        let Some(first) = all.next() else { return };
+        if let Some(other) = all.find(|t| data_of(t) != data_of(first)) {
             let d = Diagnostic::new(
                 Code::OperandTypesDiffer,
                 op.name_range,
@@ -619,10 +645,12 @@ impl Checker<'_> {
 
     fn constant_value(&mut self, op: &OpData, result: Option<&Type>) {
         let (Some(attr), Some(result)) = (self.item.attr(op, "value"), result) else { return };
-        let Some((_, ty)) = self.item.str(attr.value).rsplit_once(':') else { return };
-        let Some(value_ty) = crate::types::builtin(ty.trim()) else { return };
-        let result_data = data_of(result).cloned();
-        if result_data.as_ref() != Some(&value_ty) {
+        // The type after the last `:` (`42 : i32`); found byte by byte, the values being short.
+        let value = self.item.str(attr.value);
+        let Some(colon) = value.bytes().rposition(|b| b == b':') else { return };
+        let Some(value_ty) = crate::types::builtin(value[colon + 1..].trim()) else { return };
+        let result_data = data_of(result);
+        if result_data != Some(&value_ty) {
             let d = Diagnostic::new(
                 Code::ConstantValueType,
                 attr.range,
@@ -817,26 +845,30 @@ impl Checker<'_> {
             return;
         }
         let mut problems = Vec::new();
-        let operand_count =
-            format!("`{symbol}` takes {} operands, {} given", callee.args.len(), op.operands.len());
-        let result_count = format!(
-            "`{symbol}` gives {} results, the instance lists {}",
-            callee.results.len(),
-            typing.results.len()
-        );
-        let ports = [
-            ("operand", callee.args.as_slice(), op.operands.len(), typing.operands, operand_count),
+        // The count messages are written only when a count differs.
+        let operand_count = || {
+            format!("`{symbol}` takes {} operands, {} given", callee.args.len(), op.operands.len())
+        };
+        let result_count = || {
+            format!(
+                "`{symbol}` gives {} results, the instance lists {}",
+                callee.results.len(),
+                typing.results.len()
+            )
+        };
+        let ports: [(_, _, _, _, &dyn Fn() -> String); 2] = [
+            ("operand", callee.args.as_slice(), op.operands.len(), typing.operands, &operand_count),
             (
                 "result",
                 callee.results.as_slice(),
                 typing.results.len(),
                 typing.results,
-                result_count,
+                &result_count,
             ),
         ];
         for (what, wants, count, gots, count_message) in ports {
             if wants.len() != count {
-                problems.push(count_message);
+                problems.push(count_message());
                 continue;
             }
             for (i, (want, got)) in wants.iter().zip(gots).enumerate() {
@@ -1146,11 +1178,17 @@ impl Checker<'_> {
 
     /// Every channel defined in the function is consumed exactly once.
     fn single_use(&mut self) {
-        let body_values = self.item.values.iter().enumerate().filter(|(_, v)| match v.def {
-            Def::Arg { block, .. } => {
-                self.item.regions[self.item.blocks[block as usize].region as usize].owner == 0
-            }
-            Def::Result { .. } => true,
+        // A value consumed once (most) is fine whatever else holds: the rest decide only
+        // whether the others are held to the rule.
+        let body_values = self.item.values.iter().enumerate().filter(|(_, v)| {
+            v.uses.len() != 1
+                && match v.def {
+                    Def::Arg { block, .. } => {
+                        let region = self.item.blocks[block as usize].region;
+                        self.item.regions[region as usize].owner == 0
+                    }
+                    Def::Result { .. } => true,
+                }
         });
         let mut unused = Vec::new();
         let mut multi = Vec::new();
@@ -1161,12 +1199,11 @@ impl Checker<'_> {
                 continue;
             }
             if let Def::Result { op, .. } = value.def {
-                let name = self.op(op).short_name();
                 let kind = OpKind::of(self.op(op));
                 // Unknown ops, unnamed (broken) statements and memories' done tokens are not
                 // held to the rule.
                 if kind.is_none_or(|k| !k.def().single_use || k == OpKind::Memory)
-                    || name.is_empty()
+                    || self.op(op).short_name().is_empty()
                 {
                     continue;
                 }

@@ -134,6 +134,9 @@ impl FuncGraph {
         };
         let nodes = fg.node_count();
         let mut cyclic = vec![false; nodes];
+        // The edges are made grouped by the node they enter (the argument nodes, first, have
+        // none), so where each node's group ends is known as they are made.
+        let mut incoming = vec![0u32; nodes + 1];
         for (id, op) in item.ops.iter().enumerate().skip(1) {
             let to = fg.node_of_op(id);
             for (i, &u) in item.operands(op).iter().enumerate() {
@@ -144,14 +147,18 @@ impl FuncGraph {
                 }
                 links.push(Link { from, to, edge: Edge { value, use_: u, operand: i as u32 } });
             }
+            incoming[to.index() + 1] = links.len() as u32;
         }
-        fg.set_links(links);
+        fg.outgoing = Adjacency::of(nodes, &links, |l| l.from);
+        fg.incoming = incoming;
+        fg.links = links;
         // Only nodes left after peeling those without a predecessor or a successor among the
         // rest can lie on a cycle; Tarjan's algorithm runs on them, and every peeled node is a
         // component of its own.
         let peeled = peel(&fg);
         let mut scc_of = vec![0; nodes];
-        let mut scc_len = Vec::new();
+        // A component per node at most.
+        let mut scc_len = Vec::with_capacity(nodes);
         strongly_connected(
             &fg,
             |n| !peeled[n],
@@ -175,22 +182,6 @@ impl FuncGraph {
         fg
     }
 
-    /// The graph's edges, grouped by the node they enter, and each node's lists of them.
-    fn set_links(&mut self, links: Vec<Link>) {
-        debug_assert!(links.windows(2).all(|w| w[0].to <= w[1].to));
-        let nodes = self.node_count();
-        self.outgoing = Adjacency::of(nodes, &links, |l| l.from);
-        let mut incoming = vec![0u32; nodes + 1];
-        for l in &links {
-            incoming[l.to.index() + 1] += 1;
-        }
-        for i in 0..nodes {
-            incoming[i + 1] += incoming[i];
-        }
-        self.incoming = incoming;
-        self.links = links;
-    }
-
     /// The edges entering `n`, oldest first.
     fn links_into(&self, n: usize) -> &[Link] {
         &self.links[self.incoming[n] as usize..self.incoming[n + 1] as usize]
@@ -200,9 +191,16 @@ impl FuncGraph {
     /// grouped by the node they enter; the components are not computed.
     #[cfg(test)]
     fn from_links(nodes: usize, links: Vec<Link>) -> FuncGraph {
-        let mut fg = FuncGraph { ops: nodes + 1, ..FuncGraph::default() };
-        fg.set_links(links);
-        fg
+        assert!(links.windows(2).all(|w| w[0].to <= w[1].to));
+        let mut incoming = vec![0u32; nodes + 1];
+        for l in &links {
+            incoming[l.to.index() + 1] += 1;
+        }
+        for i in 0..nodes {
+            incoming[i + 1] += incoming[i];
+        }
+        let outgoing = Adjacency::of(nodes, &links, |l| l.from);
+        FuncGraph { ops: nodes + 1, links, outgoing, incoming, ..FuncGraph::default() }
     }
 
     fn node_of_op(&self, op: usize) -> NodeIndex {
@@ -313,7 +311,8 @@ fn peel(graph: &FuncGraph) -> Vec<bool> {
     let mut preds = degree(&graph.incoming);
     let mut succs = degree(&graph.outgoing.start);
     let mut peeled = vec![false; n];
-    let mut queue: Vec<u32> = Vec::new();
+    // Each node enters it once at most.
+    let mut queue: Vec<u32> = Vec::with_capacity(n);
     for i in 0..n {
         if preds[i] == 0 || succs[i] == 0 {
             peeled[i] = true;
@@ -357,9 +356,10 @@ pub fn strongly_connected(
     let mut index = vec![UNSEEN; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
-    let mut stack: Vec<NodeIndex> = Vec::new();
+    // Both hold at most every node once.
+    let mut stack: Vec<NodeIndex> = Vec::with_capacity(n);
     // Each call: its node and the position of its next successor in `out.ids`.
-    let mut calls: Vec<(usize, usize)> = Vec::new();
+    let mut calls: Vec<(usize, usize)> = Vec::with_capacity(n);
     let mut next = 0u32;
     for root in 0..n {
         if index[root] != UNSEEN || !inside(root) {
@@ -816,9 +816,20 @@ fn hw_parameter<'a>(item: &'a Item, attr: &Attribute, key: &str) -> Option<(&'a 
     )
 }
 
+/// Whether `buffer_info` may find `op` to be a buffer: a buffer op, or an op with a
+/// `hw.parameters` dictionary (which may name a buffer type). Decided without reading the
+/// dictionary, so that the usual op is rejected at once.
+#[inline]
+fn may_be_buffer(item: &Item, op: &OpData) -> bool {
+    OpKind::of(op).is_some_and(OpKind::is_buffer) || item.attr(op, "hw.parameters").is_some()
+}
+
 /// What `op` says about itself as a buffer; `None` when it is not a buffer and carries no
 /// buffer configuration (an `init` with `hw.parameters = {BUFFER_TYPE = ...}` is read too).
 pub fn buffer_info(item: &Item, op: &OpData, id: OpId) -> Option<BufferInfo> {
+    if !may_be_buffer(item, op) {
+        return None;
+    }
     let kind = OpKind::of(op);
     let params = item.attr(op, "hw.parameters");
     let has_param_type = params.is_some_and(|a| hw_parameter(item, a, "BUFFER_TYPE").is_some());
@@ -915,11 +926,11 @@ pub fn buffer_info(item: &Item, op: &OpData, id: OpId) -> Option<BufferInfo> {
             Some(WrittenValue { value: i64::try_from(n).map_err(|_| n.to_string()), range });
     }
     for &word in item.words(op) {
-        let range = word.range();
-        match item.str(word).to_ascii_lowercase().as_str() {
-            "seq" => (info.kind, info.kind_range) = (BufferKind::CirctSeq, Some(range)),
-            "fifo" => (info.kind, info.kind_range) = (BufferKind::CirctFifo, Some(range)),
-            _ => {}
+        let (text, range) = (item.str(word), word.range());
+        if text.eq_ignore_ascii_case("seq") {
+            (info.kind, info.kind_range) = (BufferKind::CirctSeq, Some(range));
+        } else if text.eq_ignore_ascii_case("fifo") {
+            (info.kind, info.kind_range) = (BufferKind::CirctFifo, Some(range));
         }
     }
     Some(info)
@@ -932,6 +943,9 @@ pub fn buffers(item: &Item) -> Vec<Option<BufferInfo>> {
     let mut out = Vec::new();
     out.resize_with(item.ops.len(), || None);
     for (id, op) in item.ops.iter().enumerate() {
+        if !may_be_buffer(item, op) {
+            continue;
+        }
         if let Some(info) = buffer_info(item, op, id as OpId) {
             out[id] = Some(info);
         }

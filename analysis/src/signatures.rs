@@ -202,15 +202,29 @@ pub fn typing<'a>(op: &OpData, item: &'a Item, era: Era) -> Option<Typing<'a>> {
 pub fn typing_into<'a>(op: &OpData, item: &'a Item, era: Era, out: &mut Typing<'a>) -> bool {
     out.operands.clear();
     out.results.clear();
-    let found = fill(op, item, era, &mut out.operands, &mut out.results).is_some();
+    append_typing(op, item, era, &mut out.operands, &mut out.results)
+}
+
+/// `typing`, appended to `operands` and `results`: a caller typing every op of an item keeps
+/// all their typings in two arrays. Returns whether the op has a typing (nothing is appended
+/// when not).
+pub(crate) fn append_typing<'a>(
+    op: &OpData,
+    item: &'a Item,
+    era: Era,
+    operands: &mut Types<'a>,
+    results: &mut Types<'a>,
+) -> bool {
+    let (had_operands, had_results) = (operands.len(), results.len());
+    let found = fill(op, item, era, operands, results).is_some();
     if !found {
-        out.operands.clear();
-        out.results.clear();
+        operands.truncate(had_operands);
+        results.truncate(had_results);
     }
     found
 }
 
-type Types<'a> = Vec<Option<Cow<'a, Type>>>;
+pub(crate) type Types<'a> = Vec<Option<Cow<'a, Type>>>;
 
 /// Pushes `ty` `count` times.
 fn push_n<'a>(out: &mut Types<'a>, ty: Option<&'a Type>, count: usize) {
@@ -222,6 +236,8 @@ fn push_all<'a>(out: &mut Types<'a>, ws: impl Iterator<Item = &'a Written>) {
     out.extend(ws.map(|w| Some(Cow::Borrowed(&w.ty))));
 }
 
+/// Appends `op`'s typing to `operands` and `results` (what they hold already is left alone);
+/// `None` when it has none, possibly after appending part of it.
 fn fill<'a>(
     op: &OpData,
     item: &'a Item,
@@ -230,6 +246,8 @@ fn fill<'a>(
     results: &mut Types<'a>,
 ) -> Option<()> {
     let kind = OpKind::of(op)?;
+    // Where this op's typing starts in each array.
+    let (base, results_base) = (operands.len(), results.len());
     // The generic form and function-typed ops say everything.
     if op.generic {
         let (ins, outs) = function(item.types(op))?;
@@ -239,7 +257,8 @@ fn fill<'a>(
     }
     let style = era.style();
     let t = Flat::of(item.types(op));
-    let after = Flat::of(item.types_after(op));
+    // The types after `to` / `->`, read by the few rules that have them.
+    let after = || Flat::of(item.types_after(op));
     let n = op.operands.len();
     let first = t.ty(0);
     let written_results = || -> u32 { item.result_groups(op).iter().map(|g| g.count).sum() };
@@ -262,6 +281,7 @@ fn fill<'a>(
         }
         Rule::Join => {
             per_operand(&t, n, operands)?;
+            let after = after();
             if after.is_empty() {
                 results.push(b(Some(style.control_ref())));
             } else {
@@ -270,7 +290,7 @@ fn fill<'a>(
         }
         Rule::Sync => {
             per_operand(&t, n, operands)?;
-            results.extend(operands.iter().cloned());
+            results.extend_from_slice(&operands[base..]);
         }
         Rule::Mux => {
             // `%s [%a, %b] : Ts, T` or Dynamatic's `: Ts, [Ta, Tb] to T`.
@@ -280,9 +300,10 @@ fn fill<'a>(
                 Some(TypeEntry::One(w)) => push_n(operands, Some(&w.ty), n.saturating_sub(1)),
                 _ => return None,
             }
-            results.push(b(after.ty(0).or(t.ty(1))));
+            results.push(b(after().ty(0).or(t.ty(1))));
         }
         Rule::ControlMerge => {
+            let after = after();
             if after.is_empty() {
                 // CIRCT: `%a, %b : T, Tindex`.
                 push_n(operands, first, n);
@@ -321,7 +342,7 @@ fn fill<'a>(
             per_operand(&t, n, operands)?;
             // The proposals' `%out = return %x : T` passes its operands on to `end`.
             if kind == OpKind::Return && written_results() > 0 {
-                results.extend(operands.iter().cloned());
+                results.extend_from_slice(&operands[base..]);
             }
         }
         Rule::FunctionType => {
@@ -356,7 +377,7 @@ fn fill<'a>(
         }
         Rule::Cast => {
             operands.push(b(first));
-            results.push(b(after.ty(0)));
+            results.push(b(after().ty(0)));
         }
         Rule::Select => {
             // Dynamatic: `%c [%a, %b] : Tc, T`.
@@ -385,7 +406,7 @@ fn fill<'a>(
             results.push(b(t.ty(1)));
         }
         Rule::Unbundle => {
-            let channel = match (t.ty(0), after.is_empty()) {
+            let channel = match (t.ty(0), after().is_empty()) {
                 (Some(ty), false) => ty,
                 _ => return None,
             };
@@ -396,7 +417,7 @@ fn fill<'a>(
         }
         Rule::Bundle => {
             // Dynamatic's `: _ to <T>`, or the proposal's `: channel<T>`.
-            let channel = after.ty(0).or(first)?;
+            let channel = after().ty(0).or(first)?;
             let (ups, downs) = unbundled(channel, style)?;
             results.push(b(Some(channel)));
             results.extend(ups.into_iter().map(own));
@@ -415,13 +436,13 @@ fn fill<'a>(
             if kind == OpKind::MemController && written > outs.len() {
                 results.push(b(Some(style.control_ref())));
             }
-            results.resize(written, None);
-            operands.resize(n, None);
+            results.resize(results_base + written, None);
+            operands.resize(base + n, None);
         }
         Rule::Loom => {
             let typing = loom_typing(item, op, kind, style);
-            *operands = typing.operands;
-            *results = typing.results;
+            operands.extend(typing.operands);
+            results.extend(typing.results);
         }
         Rule::Untyped => return None,
     }

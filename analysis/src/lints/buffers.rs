@@ -123,7 +123,11 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     if cx.buffers.iter().all(Option::is_none) {
         return;
     }
-    let ports = MemoryPorts::new(cx.item, cx.style);
+    let ports = if cx.kinds.any(|k| k.is_interface() || k.is_memory()) {
+        MemoryPorts::new(cx.item, cx.style)
+    } else {
+        MemoryPorts::default()
+    };
     for info in cx.buffers.iter().flatten() {
         if cx.item.ops[info.op as usize].broken {
             continue;
@@ -334,8 +338,10 @@ fn dv_latency(cx: &Context<'_>, info: &BufferInfo, acc: &mut Vec<Diagnostic>) {
 
 /// The ports of the item's memory interfaces (`mem_controller`, `lsq`): channels Dynamatic never
 /// buffers (seed 000, "Unbufferizable Channels").
+#[derive(Default)]
 struct MemoryPorts {
-    /// By `ValueId`: the interface the value is a port result of.
+    /// By `ValueId`: the interface the value is a port result of. Empty in a function without
+    /// memory interfaces, as is `operands`: most have none.
     results: Vec<Option<OpId>>,
     /// By `UseId`: whether the use is a port operand of its op, a memory interface.
     operands: Vec<bool>,
@@ -343,12 +349,13 @@ struct MemoryPorts {
 
 impl MemoryPorts {
     fn new(item: &Item, style: Style) -> MemoryPorts {
-        let mut ports = MemoryPorts {
-            results: vec![None; item.values.len()],
-            operands: vec![false; item.uses.len()],
-        };
+        let mut ports = MemoryPorts::default();
         for (id, op) in item.ops.iter().enumerate().skip(1) {
             let Some((operands, results)) = memory_ports(item, op, style) else { continue };
+            if ports.results.is_empty() {
+                ports.results = vec![None; item.values.len()];
+                ports.operands = vec![false; item.uses.len()];
+            }
             for u in operands {
                 ports.operands[u as usize] = true;
             }
@@ -357,6 +364,16 @@ impl MemoryPorts {
             }
         }
         ports
+    }
+
+    /// Whether use `u` is a port operand of a memory interface.
+    fn is_port_operand(&self, u: UseId) -> bool {
+        self.operands.get(u as usize).copied().unwrap_or(false)
+    }
+
+    /// The memory interface value `v` is a port result of.
+    fn interface_of(&self, v: ValueId) -> Option<OpId> {
+        self.results.get(v as usize).copied().flatten()
     }
 }
 
@@ -425,11 +442,10 @@ fn unbufferizable(
     let Some(input) = item.uses[cx.item.operands(op)[0] as usize].value else { return };
     let source = dataflow::upstream_buffers(item, &cx.buffers, input).1;
     let (_, consumer) = dataflow::channel_buffers(item, &cx.buffers, cx.item.results(op)[0]);
-    let port_operand = consumer.filter(|&(c, i)| {
-        ports.operands[item.operands(&item.ops[c as usize])[i as usize] as usize]
-    });
+    let port_operand = consumer
+        .filter(|&(c, i)| ports.is_port_operand(item.operands(&item.ops[c as usize])[i as usize]));
     let memref = cx.ty(source).is_some_and(is_memref);
-    if !memref && ports.results[source as usize].is_none() && port_operand.is_none() {
+    if !memref && ports.interface_of(source).is_none() && port_operand.is_none() {
         return;
     }
     let name = item.values[source as usize].display(cx.item, crate::ir::group_len(item, source));
@@ -440,7 +456,7 @@ fn unbufferizable(
             format!("buffer on memref `{name}`: a memref is not a channel, and is never buffered"),
         )
         .with_related(item.values[source as usize].range, format!("`{name}` is a memref"))
-    } else if let Some(interface) = ports.results[source as usize] {
+    } else if let Some(interface) = ports.interface_of(source) {
         let interface = &item.ops[interface as usize];
         Diagnostic::new(
             Code::UnbufferizableChannel,
@@ -503,6 +519,9 @@ fn remove_buffer(cx: &Context<'_>, op: &OpData) -> Option<Fix> {
 /// and placement adds these slots with the rest.
 fn lsq_accesses(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     let item = cx.item;
+    if !cx.kinds.has(OpKind::Load) && !cx.kinds.has(OpKind::Store) {
+        return;
+    }
     // A requirement on placement: before it, every access is unbuffered.
     if !cx.placed() {
         return;

@@ -155,12 +155,14 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         return;
     }
     let graph = &cx.graph;
-    // What each node breaks, decided once: the searches below ask for every edge.
-    let nodes = graph.node_indices();
-    // Only nodes on a cycle are ever asked about.
-    let breaks_dv: Vec<bool> =
-        nodes.clone().map(|n| graph.on_cycle(n) && breaks(n, Path::Dv)).collect();
-    let breaks_r: Vec<bool> = nodes.map(|n| graph.on_cycle(n) && breaks(n, Path::R)).collect();
+    // What each node breaks, decided once: the searches below ask for every edge. Only nodes
+    // on a cycle are ever asked about.
+    let mut breaks_dv = vec![false; graph.node_count()];
+    let mut breaks_r = vec![false; graph.node_count()];
+    for n in graph.node_indices().filter(|&n| graph.on_cycle(n)) {
+        breaks_dv[n.index()] = breaks(n, Path::Dv);
+        breaks_r[n.index()] = breaks(n, Path::R);
+    }
     let open_dv = |n: NodeIndex| !breaks_dv[n.index()];
     let open_r = |n: NodeIndex| !breaks_r[n.index()];
     let cyclic = |n: usize| graph.on_cycle(NodeIndex::new(n));
@@ -357,12 +359,18 @@ fn cycle_through(
     open: &dyn Fn(NodeIndex) -> bool,
 ) -> Option<Vec<Hop>> {
     let graph = &cx.graph;
-    let members: rustc_hash::FxHashSet<NodeIndex> = scc.iter().copied().collect();
-    let inside = |n: NodeIndex| members.contains(&n) && open(n);
+    // By node index: whether the node is in `scc`, and the edge the search reached it by.
+    const NONE: dataflow::EdgeId = dataflow::EdgeId::MAX;
+    let mut member = vec![false; graph.node_count()];
+    for &n in scc {
+        member[n.index()] = true;
+    }
+    let inside = |n: NodeIndex| member[n.index()] && open(n);
     // Breadth-first search from `start` back to itself, remembering each node's parent edge.
-    let mut parent: rustc_hash::FxHashMap<NodeIndex, dataflow::EdgeId> =
-        rustc_hash::FxHashMap::default();
-    let mut queue = std::collections::VecDeque::from([start]);
+    let mut parent = vec![NONE; graph.node_count()];
+    // Each node enters it once at most.
+    let mut queue = std::collections::VecDeque::with_capacity(graph.node_count());
+    queue.push_back(start);
     let mut closing = None;
     'search: while let Some(n) = queue.pop_front() {
         for (id, link) in graph.edges_from(n) {
@@ -374,14 +382,15 @@ fn cycle_through(
                 closing = Some(id);
                 break 'search;
             }
-            if let std::collections::hash_map::Entry::Vacant(slot) = parent.entry(t) {
-                slot.insert(id);
+            if parent[t.index()] == NONE {
+                parent[t.index()] = id;
                 queue.push_back(t);
             }
         }
     }
     let mut edge = closing?;
-    let mut hops = Vec::new();
+    // A hop per node of the cycle, all in `scc`.
+    let mut hops = Vec::with_capacity(scc.len());
     loop {
         let &dataflow::Link { from, to, edge: weight } = graph.links().get(edge as usize)?;
         let Node::Op(to) = graph.node(to) else { return None };
@@ -389,7 +398,10 @@ fn cycle_through(
         if from == start {
             break;
         }
-        edge = *parent.get(&from)?;
+        edge = parent[from.index()];
+        if edge == NONE {
+            return None;
+        }
     }
     hops.reverse();
     Some(hops)
@@ -416,7 +428,7 @@ fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnosti
     };
     // The messages are joined from their pieces in one allocation each rather than with
     // `format!`: a function can have hundreds of cycles, each with a note per channel.
-    let mut through = String::new();
+    let mut through = String::with_capacity(names.iter().map(|n| n.len() + 6).sum());
     for (i, name) in names.iter().enumerate() {
         if i > 0 {
             through.push_str(" -> ");
@@ -505,6 +517,10 @@ fn first_fork_without_slot(cx: &Context<'_>, value: ValueId) -> Option<OpId> {
             return None;
         }
         current = cx.item.results(op)[0];
+        if current == value {
+            // Back where it started: the walk repeats itself and meets no fork.
+            return None;
+        }
     }
     None
 }

@@ -30,7 +30,7 @@ use hsir_parser::{TextRange, TextSize};
 pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     // Without LOOM ops there is nothing for HS3001-HS3004 to judge and no value has a loop
     // class; the token rates are checked all the same.
-    let loom = cx.item.ops.iter().skip(1).any(|op| OpKind::of(op).is_some_and(OpKind::is_loom));
+    let loom = cx.kinds.any(OpKind::is_loom);
     if loom {
         for (id, op) in cx.item.ops.iter().enumerate().skip(1) {
             if op.broken {
@@ -863,15 +863,23 @@ struct Rates<'c> {
     /// final: there an op's mismatch depends only on its operands' rates, and an op is
     /// evaluated again whenever one of them becomes known. `None` in a function with LOOM
     /// ops, where a loop op's mismatch also reads the rates of its stream's results.
-    mismatches: Option<BTreeMap<OpId, Mismatch>>,
+    mismatches: Option<Mismatches>,
+}
+
+/// The mismatches of ops, by `OpId`, with a flag per op saying whether it has one, so that the
+/// ops without one (most) are not looked up.
+struct Mismatches {
+    of: BTreeMap<OpId, Box<Mismatch>>,
+    has: Vec<bool>,
 }
 
 /// What an op does with counts: the rates of its results, and the operand groups that must
 /// agree.
 struct Eval {
     results: Results,
-    /// Operands whose counts disagree (with each other, or with `expected`).
-    mismatch: Option<Mismatch>,
+    /// Operands whose counts disagree (with each other, or with `expected`); boxed, as few ops
+    /// have one.
+    mismatch: Option<Box<Mismatch>>,
 }
 
 /// The rates of an op's results.
@@ -901,15 +909,23 @@ struct Mismatch {
 impl<'c> Rates<'c> {
     fn compute(cx: &Context<'_>, classes: &'c Classes) -> Rates<'c> {
         let item = cx.item;
-        let gate_stream = (1..item.ops.len() as OpId)
-            .filter(|&g| OpKind::of(&item.ops[g as usize]) == Some(OpKind::Gate))
-            .filter_map(|g| Some((g, classes.gate_stream(cx, g)?)))
-            .collect();
+        // Gates are LOOM ops: a function without them (no classes) has none.
+        let gate_stream = if classes.class.is_empty() {
+            BTreeMap::new()
+        } else {
+            (1..item.ops.len() as OpId)
+                .filter(|&g| OpKind::of(&item.ops[g as usize]) == Some(OpKind::Gate))
+                .filter_map(|g| Some((g, classes.gate_stream(cx, g)?)))
+                .collect()
+        };
         let mut rates = Rates {
             rate: vec![None; item.values.len()],
             classes,
             gate_stream,
-            mismatches: classes.class.is_empty().then(BTreeMap::new),
+            mismatches: classes
+                .class
+                .is_empty()
+                .then(|| Mismatches { of: BTreeMap::new(), has: vec![false; item.ops.len()] }),
         };
         // Function arguments: one token each per invocation (memrefs carry none).
         if let Some(region) = item.ops.first().and_then(|f| cx.item.op_regions(f).first()) {
@@ -936,10 +952,12 @@ impl<'c> Rates<'c> {
             if let Some(mismatches) = &mut rates.mismatches {
                 match mismatch {
                     Some(m) => {
-                        mismatches.insert(id, m);
+                        mismatches.of.insert(id, m);
+                        mismatches.has[id as usize] = true;
                     }
-                    None if !mismatches.is_empty() => {
-                        mismatches.remove(&id);
+                    None if mismatches.has[id as usize] => {
+                        mismatches.of.remove(&id);
+                        mismatches.has[id as usize] = false;
                     }
                     None => {}
                 }
@@ -1016,7 +1034,6 @@ impl<'c> Rates<'c> {
         let n_results = if results { op.results.len() } else { 0 };
         let none = |mismatch| Eval { results: Results::All(None), mismatch };
         let Some(kind) = OpKind::of(op) else { return none(None) };
-        let name = kind.key();
         // Every operand's position, without allocating for the usual few.
         const POSITIONS: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
         let many: Vec<usize>;
@@ -1059,7 +1076,7 @@ impl<'c> Rates<'c> {
                         .is_some_and(|r| r.terms().iter().any(|(a, _)| *a != Atom::Invocation))
                 });
                 let mismatch = match (&select, &data) {
-                    (Some(s), Some(d)) if s != d && structured => Some(Mismatch {
+                    (Some(s), Some(d)) if s != d && structured => Some(Box::new(Mismatch {
                         what: "`mux`".into(),
                         operands: cx
                             .item
@@ -1073,7 +1090,7 @@ impl<'c> Rates<'c> {
                             cx.item.str(cx.item.uses[cx.item.operands(op)[0] as usize].text()),
                             s.render(cx)
                         )),
-                    }),
+                    })),
                     _ => None,
                 };
                 Eval { results: Results::All(select.or(data)), mismatch }
@@ -1123,11 +1140,11 @@ impl<'c> Rates<'c> {
                         }
                         let Some(got) = self.of_use(cx, u) else { continue };
                         if *got != want && mismatch.is_none() {
-                            mismatch = Some(Mismatch {
-                                what: format!("`{name}`"),
+                            mismatch = Some(Box::new(Mismatch {
+                                what: format!("`{}`", kind.key()),
                                 operands: vec![(u, got.clone())],
                                 expected: Some(format!("it takes {} ({why})", want.render(cx))),
-                            });
+                            }));
                         }
                     }
                 }
@@ -1196,17 +1213,27 @@ impl<'c> Rates<'c> {
         op: &OpData,
         drive: &[usize],
         checked: &[usize],
-    ) -> (Option<Rate>, Option<Mismatch>) {
+    ) -> (Option<Rate>, Option<Box<Mismatch>>) {
         let operands = cx.item.operands(op);
         let rate_at = |i: usize| operands.get(i).and_then(|&u| self.of_use(cx, u));
+        if let [i] = checked {
+            if std::ptr::eq(drive, checked) {
+                // One operand (a fork, a branch, a buffer, a constant): nothing to disagree.
+                return (rate_at(*i).cloned(), None);
+            }
+        }
         // The checked operands agree when each known rate equals the first known one.
         let mut first: Option<&Rate> = None;
-        let disagree = checked.iter().filter_map(|&i| rate_at(i)).any(|rate| match first {
-            None => {
-                first = Some(rate);
-                false
+        let mut known_count = 0;
+        let disagree = checked.iter().filter_map(|&i| rate_at(i)).any(|rate| {
+            known_count += 1;
+            match first {
+                None => {
+                    first = Some(rate);
+                    false
+                }
+                Some(p) => p != rate,
             }
-            Some(p) => p != rate,
         });
         if disagree {
             let known = checked
@@ -1221,7 +1248,13 @@ impl<'c> Rates<'c> {
                 operands: known,
                 expected: None,
             };
-            return (None, Some(mismatch));
+            return (None, Some(Box::new(mismatch)));
+        }
+        if std::ptr::eq(drive, checked) {
+            // The usual call: what drives is what is checked, all known when each was, and
+            // then the first is the common rate.
+            let rate = if known_count == drive.len() { first.cloned() } else { None };
+            return (rate, None);
         }
         let all_known = drive.iter().all(|&i| rate_at(i).is_some());
         let rate = match drive.first() {
@@ -1261,7 +1294,7 @@ impl<'c> Rates<'c> {
     fn check(&self, cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         match &self.mismatches {
             Some(mismatches) => {
-                for (&id, m) in mismatches {
+                for (&id, m) in &mismatches.of {
                     let op = &cx.item.ops[id as usize];
                     if self.may_mismatch(cx, op) {
                         acc.push(self.diagnostic(cx, op, m));

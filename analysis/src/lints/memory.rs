@@ -129,6 +129,11 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     if cx.style != Style::Circt {
         return;
     }
+    let memory_op =
+        |k| matches!(k, OpKind::Memory | OpKind::ExtMemory | OpKind::Load | OpKind::Store);
+    if !cx.kinds.any(memory_op) {
+        return;
+    }
     let Some(mut m) = Memory::collect(cx) else { return };
     m.attach(acc);
     m.interface_results(acc);
@@ -155,9 +160,7 @@ impl<'a, 'c> Memory<'a, 'c> {
     fn collect(cx: &'a Context<'c>) -> Option<Memory<'a, 'c>> {
         let item = cx.item;
         let mut ifaces = Vec::new();
-        let mut iface_of = vec![None; item.ops.len()];
         let mut accesses = Vec::new();
-        let mut access_of = vec![None; item.ops.len()];
         for (id, op) in item.ops.iter().enumerate().skip(1) {
             if op.broken {
                 continue;
@@ -169,7 +172,6 @@ impl<'a, 'c> Memory<'a, 'c> {
                     };
                     let (Some(ld), Some(st)) = (get("ld"), get("st")) else { continue };
                     let offset = usize::from(kind == OpKind::ExtMemory);
-                    iface_of[id] = Some(ifaces.len());
                     ifaces.push(Iface {
                         op: id as OpId,
                         ld,
@@ -190,7 +192,6 @@ impl<'a, 'c> Memory<'a, 'c> {
                         cx.item.operands(op).get(i).and_then(|&u| item.uses[u as usize].value)
                     };
                     let shaped = op.operands.len() == naddr + 2 && op.results.len() == naddr + 1;
-                    access_of[id] = Some(accesses.len());
                     accesses.push(Access {
                         op: id as OpId,
                         is_load: kind == OpKind::Load,
@@ -207,6 +208,14 @@ impl<'a, 'c> Memory<'a, 'c> {
         }
         if ifaces.is_empty() && accesses.is_empty() {
             return None;
+        }
+        let mut iface_of = vec![None; item.ops.len()];
+        for (i, iface) in ifaces.iter().enumerate() {
+            iface_of[iface.op as usize] = Some(i);
+        }
+        let mut access_of = vec![None; item.ops.len()];
+        for (a, access) in accesses.iter().enumerate() {
+            access_of[access.op as usize] = Some(a);
         }
         let entry_block = item
             .ops

@@ -32,6 +32,32 @@ pub(crate) struct Context<'a> {
     pub graph: FuncGraph,
     /// `BufferInfo` of every op that is a buffer, by `OpId`.
     pub buffers: Vec<Option<BufferInfo>>,
+    /// The kinds of op the function's body has, so that a lint skips a function without the
+    /// ops it judges.
+    pub kinds: Kinds,
+}
+
+/// A set of op kinds: one bit per `OpKind`.
+pub(crate) struct Kinds(Vec<u64>);
+
+impl Kinds {
+    /// The kinds of the ops of `item`'s body (op 0, the function, left out).
+    fn of(item: &Item) -> Kinds {
+        let mut bits = vec![0u64; crate::ops::OPS.len().div_ceil(64)];
+        for kind in item.ops.iter().skip(1).filter_map(OpKind::of) {
+            bits[kind as usize / 64] |= 1 << (kind as usize % 64);
+        }
+        Kinds(bits)
+    }
+
+    pub fn has(&self, kind: OpKind) -> bool {
+        (self.0[kind as usize / 64] >> (kind as usize % 64)) & 1 == 1
+    }
+
+    /// Whether some kind of the set is one `pred` admits.
+    pub fn any(&self, pred: impl Fn(OpKind) -> bool) -> bool {
+        OpKind::all().any(|k| self.has(k) && pred(k))
+    }
 }
 
 impl Context<'_> {
@@ -76,6 +102,7 @@ pub(crate) fn run(
         era,
         graph: FuncGraph::build(item),
         buffers: dataflow::buffers(item),
+        kinds: Kinds::of(item),
     };
     buffers::check(&cx, acc);
     cycles::check(&cx, acc);
