@@ -95,6 +95,100 @@ impl LineIndex {
     }
 }
 
+/// The UTF-16 units of `text` before byte `offset`, through `table` (made on first use): the
+/// units before each multiple of `CHUNK` bytes.
+fn utf16_before(text: &str, table: &OnceLock<Vec<u32>>, offset: usize) -> usize {
+    let table = table.get_or_init(|| {
+        let mut total = 0u32;
+        let mut table = vec![0];
+        for chunk in text.as_bytes().chunks(CHUNK) {
+            total += utf16_units(chunk) as u32;
+            table.push(total);
+        }
+        table
+    });
+    let chunk = offset / CHUNK;
+    table[chunk] as usize + utf16_units(&text.as_bytes()[chunk * CHUNK..offset])
+}
+
+/// The column of byte `offset` on the line that starts at byte `start`, as `encoding` counts.
+fn column(
+    text: &str,
+    utf16: &OnceLock<Vec<u32>>,
+    start: usize,
+    offset: usize,
+    encoding: Encoding,
+) -> u32 {
+    let before = &text[start..offset];
+    let character = match encoding {
+        Encoding::Utf16 if before.len() > CHUNK => {
+            utf16_before(text, utf16, offset) - utf16_before(text, utf16, start)
+        }
+        Encoding::Utf16 if !before.is_ascii() => before.encode_utf16().count(),
+        _ => before.len(),
+    };
+    character as u32
+}
+
+/// `offset` within `text`, moved back to the start of the character it falls in.
+fn char_start(text: &str, offset: TextSize) -> usize {
+    let mut offset = (u32::from(offset) as usize).min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// The line breaks in `bytes` (a loop the compiler turns into vector compares).
+fn line_breaks(bytes: &[u8]) -> u32 {
+    bytes.iter().filter(|&&b| b == b'\n').count() as u32
+}
+
+/// Positions of offsets asked for mostly in increasing order (a file's sorted diagnostics),
+/// found by counting the line breaks since the last offset asked rather than through an index
+/// of every line: `hsir check` shows a thousand positions of a file of a million lines. The
+/// positions are `Lines::pos`'s.
+pub struct LineCursor<'a> {
+    text: &'a str,
+    /// The last offset asked, its line and the start of that line.
+    offset: usize,
+    line: u32,
+    line_start: usize,
+    utf16: OnceLock<Vec<u32>>,
+}
+
+impl<'a> LineCursor<'a> {
+    pub fn new(text: &'a str) -> LineCursor<'a> {
+        LineCursor { text, offset: 0, line: 0, line_start: 0, utf16: OnceLock::new() }
+    }
+
+    pub fn pos(&mut self, offset: TextSize, encoding: Encoding) -> Pos {
+        let offset = char_start(self.text, offset);
+        let bytes = self.text.as_bytes();
+        if offset >= self.offset {
+            let passed = &bytes[self.offset..offset];
+            self.line += line_breaks(passed);
+            if let Some(at) = memchr::memrchr(b'\n', passed) {
+                self.line_start = self.offset + at + 1;
+            }
+        } else {
+            let back = line_breaks(&bytes[offset..self.offset]);
+            if back > 0 {
+                self.line -= back;
+                self.line_start = memchr::memrchr(b'\n', &bytes[..offset]).map_or(0, |at| at + 1);
+            }
+        }
+        self.offset = offset;
+        let character = column(self.text, &self.utf16, self.line_start, offset, encoding);
+        Pos { line: self.line, character }
+    }
+
+    pub fn range(&mut self, range: TextRange, encoding: Encoding) -> Span {
+        let start = self.pos(range.start(), encoding);
+        Span { start, end: self.pos(range.end(), encoding) }
+    }
+}
+
 /// A line index together with its text.
 #[derive(Debug, Clone, Copy)]
 pub struct Lines<'a> {
@@ -104,21 +198,6 @@ pub struct Lines<'a> {
 }
 
 impl Lines<'_> {
-    /// The UTF-16 units of the text before byte `offset`, through the table.
-    fn utf16_before(&self, offset: usize) -> usize {
-        let table = self.utf16.get_or_init(|| {
-            let mut total = 0u32;
-            let mut table = vec![0];
-            for chunk in self.text.as_bytes().chunks(CHUNK) {
-                total += utf16_units(chunk) as u32;
-                table.push(total);
-            }
-            table
-        });
-        let chunk = offset / CHUNK;
-        table[chunk] as usize + utf16_units(&self.text.as_bytes()[chunk * CHUNK..offset])
-    }
-
     /// The byte range of line `line`, without its `\n`.
     pub fn line(&self, line: usize) -> Option<(usize, usize)> {
         let start = *self.starts.get(line)? as usize;
@@ -127,21 +206,10 @@ impl Lines<'_> {
     }
 
     pub fn pos(&self, offset: TextSize, encoding: Encoding) -> Pos {
-        let mut offset = (u32::from(offset) as usize).min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
+        let offset = char_start(self.text, offset);
         let line = self.starts.partition_point(|&s| s as usize <= offset).saturating_sub(1);
         let start = self.starts.get(line).map_or(0, |&s| s as usize);
-        let before = &self.text[start..offset];
-        let character = match encoding {
-            Encoding::Utf16 if before.len() > CHUNK => {
-                self.utf16_before(offset) - self.utf16_before(start)
-            }
-            Encoding::Utf16 if !before.is_ascii() => before.encode_utf16().count(),
-            _ => before.len(),
-        };
-        Pos { line: line as u32, character: character as u32 }
+        Pos { line: line as u32, character: column(self.text, self.utf16, start, offset, encoding) }
     }
 
     pub fn range(&self, range: TextRange, encoding: Encoding) -> Span {
@@ -244,6 +312,45 @@ mod tests {
             text.replace_range(start as usize..end as usize, new_text);
             index.edit(range, new_text);
             assert_eq!(index, LineIndex::new(&text), "after replacing {start}..{end} in {text:?}");
+        }
+    }
+
+    /// The cursor gives `Lines`' positions, in order or not: forward, backward, on one line
+    /// and across many, on short lines and along a long one, inside characters of several
+    /// bytes, at line starts and past the end.
+    #[test]
+    fn the_cursor_agrees_with_the_index_in_any_order() {
+        let text = format!(
+            "a\r\n\u{e9}\u{1d11e}x\n\n{}\u{1f600}{}\nlast line\n",
+            "<".repeat(3 * CHUNK),
+            "%x ".repeat(CHUNK)
+        );
+        let index = LineIndex::new(&text);
+        let lines = index.view(&text);
+        let len = text.len() as u32;
+        // Sorted offsets, then a scramble that steps back now and then.
+        let mut offsets: Vec<u32> = (0..=len + 2).step_by(7).chain([0, 1, 2, 3, 4, 5, 6]).collect();
+        offsets.sort();
+        let mut scrambled = offsets.clone();
+        let mut seed = 12345u64;
+        for i in (1..scrambled.len()).rev() {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            if seed >> 61 == 0 {
+                scrambled.swap(i, (seed >> 33) as usize % (i + 1));
+            }
+        }
+        for order in [offsets, scrambled] {
+            for encoding in [Encoding::Utf16, Encoding::Utf8] {
+                let mut cursor = LineCursor::new(&text);
+                for &offset in &order {
+                    let offset = TextSize::from(offset);
+                    assert_eq!(
+                        cursor.pos(offset, encoding),
+                        lines.pos(offset, encoding),
+                        "at {offset:?}"
+                    );
+                }
+            }
         }
     }
 }

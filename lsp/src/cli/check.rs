@@ -7,7 +7,7 @@ use ariadne::{Config, IndexType, Label, Report, ReportKind};
 use hsir_analysis::{Database, Diagnostic, DiagnosticCode, FileId, Severity, TextRange, TextSize};
 
 use super::pretty_json::PrettyJson;
-use crate::position::{Encoding, LineIndex};
+use crate::position::{Encoding, LineCursor, LineIndex};
 use crate::source::SourceText;
 use crate::Format;
 
@@ -155,9 +155,10 @@ fn write_json(files: &mut Files, out: &mut impl Write) -> (usize, std::io::Resul
     let mut json = PrettyJson::default();
     json.begin_array();
     let ((errors, _), written) = files.each(|Checked { name, text, diagnostics }| {
-        let index = LineIndex::new(text);
-        let lines = index.view(text);
-        let range = |json: &mut PrettyJson, key: &str, r: TextRange| {
+        // The diagnostics come in order: counting lines from one to the next is cheaper than
+        // indexing every line before the last.
+        let mut lines = LineCursor::new(text);
+        let mut range = |json: &mut PrettyJson, key: &str, r: TextRange| {
             let span = lines.range(r, Encoding::Utf16);
             json.object(key);
             for (key, pos) in [("start", span.start), ("end", span.end)] {
