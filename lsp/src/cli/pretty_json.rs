@@ -33,16 +33,21 @@ impl PrettyJson {
     fn entry(&mut self) {
         let Some(has_entry) = self.open.last_mut() else { return };
         if std::mem::replace(has_entry, true) {
-            self.out.push(b',');
+            self.out.extend_from_slice(b",\n");
+        } else {
+            self.out.push(b'\n');
         }
-        self.out.push(b'\n');
         self.indent(self.open.len());
     }
 
     fn indent(&mut self, depth: usize) {
-        for _ in 0..depth {
-            self.out.extend_from_slice(b"  ");
+        const SPACES: &[u8; 32] = b"                                ";
+        let mut width = 2 * depth;
+        while width > SPACES.len() {
+            self.out.extend_from_slice(SPACES);
+            width -= SPACES.len();
         }
+        self.out.extend_from_slice(&SPACES[..width]);
     }
 
     fn open(&mut self, bracket: u8) {
@@ -256,6 +261,23 @@ mod tests {
                 assert_eq!(String::from_utf8(ours).unwrap(), serde_json::to_string(&text).unwrap());
             }
         }
+        assert_eq!(std::str::from_utf8(json.written()).unwrap(), expected);
+
+        // Deeper than one run of the indentation's spaces.
+        let mut json = PrettyJson::default();
+        json.begin_object();
+        let mut deep = serde_json::json!({ "n": 1 });
+        for depth in (0..40).rev() {
+            deep = serde_json::json!({ format!("k{depth}"): deep });
+        }
+        for depth in 0..40 {
+            json.object(&format!("k{depth}"));
+        }
+        json.number("n", 1);
+        for _ in 0..41 {
+            json.end_object();
+        }
+        let expected = serde_json::to_string_pretty(&deep).unwrap();
         assert_eq!(std::str::from_utf8(json.written()).unwrap(), expected);
 
         let mut json = PrettyJson::default();
