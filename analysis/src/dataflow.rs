@@ -161,6 +161,7 @@ impl FuncGraph {
         let mut scc_len = Vec::with_capacity(nodes);
         strongly_connected(
             &fg,
+            0..nodes,
             |n| !peeled[n],
             |scc| {
                 let big = scc.len() > 1;
@@ -341,12 +342,15 @@ fn peel(graph: &FuncGraph) -> Vec<bool> {
 }
 
 /// Tarjan's strongly connected components of the subgraph of the nodes `inside` admits (by
-/// index; edges to other nodes are left out), each passed to `found` as it is completed. Roots
-/// are taken in index order and successors newest edge first, as `petgraph::algo::TarjanScc`
-/// does on a petgraph `Graph` built edge by edge in the same order; iterative, so deep graphs
-/// do not grow the call stack.
+/// index; edges to other nodes are left out), each passed to `found` as it is completed.
+/// `roots` lists, in index order, nodes among which are all those `inside` admits (every node,
+/// or fewer known to hold them, so that the others are not visited one by one). Roots are
+/// taken in index order and successors newest edge first, as `petgraph::algo::TarjanScc` does
+/// on a petgraph `Graph` built edge by edge in the same order; iterative, so deep graphs do not
+/// grow the call stack.
 pub fn strongly_connected(
     graph: &FuncGraph,
+    roots: impl IntoIterator<Item = usize>,
     inside: impl Fn(usize) -> bool,
     mut found: impl FnMut(&[NodeIndex]),
 ) {
@@ -361,7 +365,7 @@ pub fn strongly_connected(
     // Each call: its node and the position of its next successor in `out.ids`.
     let mut calls: Vec<(usize, usize)> = Vec::with_capacity(n);
     let mut next = 0u32;
-    for root in 0..n {
+    for root in roots {
         if index[root] != UNSEEN || !inside(root) {
             continue;
         }
@@ -1069,7 +1073,9 @@ mod tests {
     /// The components in the order they are found.
     fn found(g: &FuncGraph, inside: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
         let mut out = Vec::new();
-        strongly_connected(g, inside, |scc| out.push(scc.iter().map(|n| n.index()).collect()));
+        strongly_connected(g, 0..g.node_count(), inside, |scc| {
+            out.push(scc.iter().map(|n| n.index()).collect())
+        });
         out
     }
 
