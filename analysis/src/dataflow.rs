@@ -825,7 +825,8 @@ fn hw_parameter<'a>(item: &'a Item, attr: &Attribute, key: &str) -> Option<(&'a 
 /// dictionary, so that the usual op is rejected at once.
 #[inline]
 fn may_be_buffer(item: &Item, op: &OpData) -> bool {
-    OpKind::of(op).is_some_and(OpKind::is_buffer) || item.attr(op, "hw.parameters").is_some()
+    OpKind::of(op).is_some_and(OpKind::is_buffer)
+        || (!op.attrs.is_empty() && item.attr(op, "hw.parameters").is_some())
 }
 
 /// What `op` says about itself as a buffer; `None` when it is not a buffer and carries no
