@@ -95,18 +95,18 @@ pub struct FuncGraph {
     outgoing: Adjacency,
     /// The edges entering node `n` are `links[incoming[n]..incoming[n + 1]]`.
     incoming: Vec<u32>,
-    /// The strongly connected component of each node: those of the nodes that may lie on a
-    /// cycle numbered in the order Tarjan's algorithm completes them (`strongly_connected`),
-    /// then one for each other node.
-    pub scc_of: Vec<u32>,
-    /// The number of nodes of each component (`scc_of`); a component of one node is counted
-    /// too (it is a cycle only if the node feeds itself).
-    pub scc_len: Vec<u32>,
+    /// The strongly connected component of each node, for those of more than one node,
+    /// numbered in the order Tarjan's algorithm completes them (`strongly_connected`);
+    /// `NO_COMPONENT` for every other node (`same_component`).
+    scc_of: Vec<u32>,
     /// Whether each node lies on a cycle (`on_cycle`).
     cyclic: Vec<bool>,
     /// Whether any node does.
     has_cycle: bool,
 }
+
+/// `FuncGraph::scc_of` of a node in a component of its own.
+const NO_COMPONENT: u32 = u32::MAX;
 
 /// The op or argument that defines `value`, as a node.
 pub fn producer(graph: &FuncGraph, item: &Item, value: ValueId) -> Option<NodeIndex> {
@@ -154,30 +154,26 @@ impl FuncGraph {
         fg.links = links;
         // Only nodes left after peeling those without a predecessor or a successor among the
         // rest can lie on a cycle; Tarjan's algorithm runs on them, and every peeled node is a
-        // component of its own.
+        // component of its own (left unnumbered, as are the other components of one node).
         let peeled = peel(&fg);
-        let mut scc_of = vec![0; nodes];
-        // A component per node at most.
-        let mut scc_len = Vec::with_capacity(nodes);
+        let mut scc_of = vec![NO_COMPONENT; nodes];
+        let mut components = 0;
         strongly_connected(
             &fg,
+            0..nodes,
             |n| !peeled[n],
             |scc| {
-                let big = scc.len() > 1;
-                for &n in scc {
-                    scc_of[n.index()] = scc_len.len() as u32;
-                    cyclic[n.index()] |= big;
+                if scc.len() > 1 {
+                    for &n in scc {
+                        scc_of[n.index()] = components;
+                        cyclic[n.index()] = true;
+                    }
+                    components += 1;
                 }
-                scc_len.push(scc.len() as u32);
             },
         );
-        for (n, _) in peeled.iter().enumerate().filter(|(_, &p)| p) {
-            scc_of[n] = scc_len.len() as u32;
-            scc_len.push(1);
-        }
         fg.has_cycle = cyclic.contains(&true);
         fg.scc_of = scc_of;
-        fg.scc_len = scc_len;
         fg.cyclic = cyclic;
         fg
     }
@@ -284,7 +280,13 @@ impl FuncGraph {
         }
         self.edges_from(from)
             .filter(|(_, l)| l.edge.value == value)
-            .any(|(_, l)| self.scc_of[l.to.index()] == self.scc_of[from.index()])
+            .any(|(_, l)| self.same_component(from, l.to))
+    }
+
+    /// Whether `a` and `b` are in the same strongly connected component.
+    pub fn same_component(&self, a: NodeIndex, b: NodeIndex) -> bool {
+        let scc = self.scc_of[a.index()];
+        a == b || (scc != NO_COMPONENT && scc == self.scc_of[b.index()])
     }
 
     /// The ops that consume `value`, with the operand position of each use.
@@ -341,12 +343,15 @@ fn peel(graph: &FuncGraph) -> Vec<bool> {
 }
 
 /// Tarjan's strongly connected components of the subgraph of the nodes `inside` admits (by
-/// index; edges to other nodes are left out), each passed to `found` as it is completed. Roots
-/// are taken in index order and successors newest edge first, as `petgraph::algo::TarjanScc`
-/// does on a petgraph `Graph` built edge by edge in the same order; iterative, so deep graphs
-/// do not grow the call stack.
+/// index; edges to other nodes are left out), each passed to `found` as it is completed.
+/// `roots` lists, in index order, nodes among which are all those `inside` admits (every node,
+/// or fewer known to hold them, so that the others are not visited one by one). Roots are
+/// taken in index order and successors newest edge first, as `petgraph::algo::TarjanScc` does
+/// on a petgraph `Graph` built edge by edge in the same order; iterative, so deep graphs do not
+/// grow the call stack.
 pub fn strongly_connected(
     graph: &FuncGraph,
+    roots: impl IntoIterator<Item = usize>,
     inside: impl Fn(usize) -> bool,
     mut found: impl FnMut(&[NodeIndex]),
 ) {
@@ -361,7 +366,7 @@ pub fn strongly_connected(
     // Each call: its node and the position of its next successor in `out.ids`.
     let mut calls: Vec<(usize, usize)> = Vec::with_capacity(n);
     let mut next = 0u32;
-    for root in 0..n {
+    for root in roots {
         if index[root] != UNSEEN || !inside(root) {
             continue;
         }
@@ -821,7 +826,8 @@ fn hw_parameter<'a>(item: &'a Item, attr: &Attribute, key: &str) -> Option<(&'a 
 /// dictionary, so that the usual op is rejected at once.
 #[inline]
 fn may_be_buffer(item: &Item, op: &OpData) -> bool {
-    OpKind::of(op).is_some_and(OpKind::is_buffer) || item.attr(op, "hw.parameters").is_some()
+    OpKind::of(op).is_some_and(OpKind::is_buffer)
+        || (!op.attrs.is_empty() && item.attr(op, "hw.parameters").is_some())
 }
 
 /// What `op` says about itself as a buffer; `None` when it is not a buffer and carries no
@@ -1069,7 +1075,9 @@ mod tests {
     /// The components in the order they are found.
     fn found(g: &FuncGraph, inside: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
         let mut out = Vec::new();
-        strongly_connected(g, inside, |scc| out.push(scc.iter().map(|n| n.index()).collect()));
+        strongly_connected(g, 0..g.node_count(), inside, |scc| {
+            out.push(scc.iter().map(|n| n.index()).collect())
+        });
         out
     }
 

@@ -120,7 +120,7 @@ pub fn graph(item: &ItemView<'_>) -> Option<Graph> {
     }
     for &dataflow::Link { from: a, to: b, edge } in fg.links() {
         let value = &lowered.values[edge.value as usize];
-        let same_scc = fg.scc_of[a.index()] == fg.scc_of[b.index()];
+        let same_scc = fg.same_component(a, b);
         let on_cycle = same_scc && (a != b || fg.on_cycle(a));
         // A loop is drawn from its merge down to its way back: the channels on the cycle that
         // enter a merge-like op (not a mux's select) are its ways back.

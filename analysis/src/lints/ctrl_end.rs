@@ -239,12 +239,17 @@ fn in_loop(cx: &Context<'_>, op: OpId) -> bool {
     };
     let mut looping = vec![false; graph.node_count()];
     let without_memories = |n: usize| !memory(NodeIndex::new(n));
-    dataflow::strongly_connected(graph, without_memories, |scc| {
-        let cycle = scc.len() > 1 || graph.successors(scc[0]).any(|t| t == scc[0]);
-        for n in scc {
-            looping[n.index()] = cycle;
-        }
-    });
+    dataflow::strongly_connected(
+        graph,
+        graph.node_indices().map(|n| n.index()),
+        without_memories,
+        |scc| {
+            let cycle = scc.len() > 1 || graph.successors(scc[0]).any(|t| t == scc[0]);
+            for n in scc {
+                looping[n.index()] = cycle;
+            }
+        },
+    );
     let mut seen = HashSet::new();
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {

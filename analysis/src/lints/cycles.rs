@@ -159,9 +159,12 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     // on a cycle are ever asked about.
     let mut breaks_dv = vec![false; graph.node_count()];
     let mut breaks_r = vec![false; graph.node_count()];
-    for n in graph.node_indices().filter(|&n| graph.on_cycle(n)) {
-        breaks_dv[n.index()] = breaks(n, Path::Dv);
-        breaks_r[n.index()] = breaks(n, Path::R);
+    // The nodes on a cycle, in index order: the searches below start only from them.
+    let on_cycle: Vec<usize> =
+        graph.node_indices().filter(|&n| graph.on_cycle(n)).map(|n| n.index()).collect();
+    for &n in &on_cycle {
+        breaks_dv[n] = breaks(NodeIndex::new(n), Path::Dv);
+        breaks_r[n] = breaks(NodeIndex::new(n), Path::R);
     }
     let open_dv = |n: NodeIndex| !breaks_dv[n.index()];
     let open_r = |n: NodeIndex| !breaks_r[n.index()];
@@ -175,7 +178,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     let inside_dv = |n: usize| cyclic(n) && !breaks_dv[n];
     if !cx.placed() {
         let mut components = Vec::new();
-        dataflow::strongly_connected(graph, inside_dv, |scc| {
+        dataflow::strongly_connected(graph, on_cycle.iter().copied(), inside_dv, |scc| {
             if !trivial(scc) {
                 components.push(scc.to_vec());
             }
@@ -183,7 +186,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         unplaced(cx, components, &open_dv, acc);
         return;
     }
-    dataflow::strongly_connected(graph, inside_dv, |scc| {
+    dataflow::strongly_connected(graph, on_cycle.iter().copied(), inside_dv, |scc| {
         if trivial(scc) {
             return;
         }
@@ -195,7 +198,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     // Ready loops: cycles among the ops that do not break ready, which some op does break
     // data/valid on (otherwise the cycle is a combinational loop, reported above).
     let inside_r = |n: usize| cyclic(n) && !breaks_r[n];
-    dataflow::strongly_connected(graph, inside_r, |scc| {
+    dataflow::strongly_connected(graph, on_cycle.iter().copied(), inside_r, |scc| {
         if trivial(scc) {
             return;
         }
@@ -464,6 +467,9 @@ fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnosti
 /// HS2022: a merge with several inputs (or an `init`) whose output lies on a cycle and reaches
 /// the fork below it without crossing a buffer slot.
 fn merges_in_cycles(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
+    if !cx.kinds.has(OpKind::Merge) && !cx.kinds.has(OpKind::Init) {
+        return;
+    }
     for op in cx.item.ops.iter().skip(1) {
         let merge_like = match OpKind::of(op) {
             Some(OpKind::Merge) => op.operands.len() >= 2,

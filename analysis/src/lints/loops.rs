@@ -948,6 +948,12 @@ impl<'c> Rates<'c> {
             if op.broken {
                 continue;
             }
+            // An op none of whose operands has a count yet has nothing to give or compare:
+            // every case of `eval` then finds no rate and no mismatch (and, counts being set
+            // once, it had none before), so it is not evaluated until one becomes known.
+            if !item.operands(op).iter().any(|&u| rates.of_use(cx, u).is_some()) {
+                continue;
+            }
             let Eval { results, mismatch } = rates.eval(cx, id, op);
             if let Some(mismatches) = &mut rates.mismatches {
                 match mismatch {
