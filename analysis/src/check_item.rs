@@ -111,18 +111,20 @@ fn style_of(item: &Item) -> Style {
         }
     }
     // Types decide, not `end`: early Dynamatic IR writes raw types and ends in `end`.
-    let any_handshake = |entries: &[ir::TypeEntry]| {
-        entries.iter().any(|e| match e {
-            ir::TypeEntry::One(w) => is_handshake(&w.ty),
-            ir::TypeEntry::List(ws, _) => ws.iter().any(|w| is_handshake(&w.ty)),
-            ir::TypeEntry::Function(..) => false,
-        })
+    let is_handshake_entry = |e: &ir::TypeEntry| match e {
+        ir::TypeEntry::One(w) => is_handshake(&w.ty),
+        ir::TypeEntry::List(ws, _) => ws.iter().any(|w| is_handshake(&w.ty)),
+        ir::TypeEntry::Function(..) => false,
     };
-    let dynamatic_op = item
-        .ops
-        .iter()
-        .skip(1)
-        .any(|op| any_handshake(item.types(op)) || any_handshake(item.types_after(op)));
+    // Every op's types are a run of the item's one array: read it once, leaving out the
+    // function's own.
+    let own = |i: usize| {
+        [top.types, top.types_after]
+            .iter()
+            .any(|s| (s.start as usize..(s.start + s.len) as usize).contains(&i))
+    };
+    let dynamatic_op =
+        item.arrays.types.iter().enumerate().any(|(i, e)| is_handshake_entry(e) && !own(i));
     if dynamatic_op {
         Style::Dynamatic
     } else {
