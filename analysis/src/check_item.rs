@@ -1145,8 +1145,11 @@ impl Checker<'_> {
     }
 
     fn function_rules(&mut self) {
-        let top = &self.item.ops[0];
-        let Some(sig) = top.signature.clone() else { return };
+        // The item outlives the checker, so the signature is read in place while diagnostics
+        // are pushed.
+        let item = self.item;
+        let top = &item.ops[0];
+        let Some(sig) = top.signature.as_deref() else { return };
         for (key, expected) in [("argNames", sig.args.len()), ("resNames", sig.results.len())] {
             let Some(attr) = self.item.attr(top, key) else { continue };
             let entries = crate::attrs::array(self.item.str(attr.value)).unwrap_or_default();
