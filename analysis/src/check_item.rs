@@ -5,11 +5,9 @@
 //! calls, which it asks for through `Symbols` so that the database can record them. Ranges are
 //! relative to the item, as in the `Item`.
 
-use std::borrow::Cow;
-
 use crate::ir::{self, Container, Def, Item, NameProblem, OpData, OpId, ValueId};
 use crate::ops::{Dialect, Era, OpKind};
-use crate::signatures::{self, int, Style};
+use crate::signatures::{self, int, Slot, Style};
 use crate::types::{Direction, ExtraSignal, Type};
 use crate::{Diagnostic, DiagnosticCode as Code, Fix, TextEdit};
 use hsir_parser::{TextRange, TextSize};
@@ -113,18 +111,20 @@ fn style_of(item: &Item) -> Style {
         }
     }
     // Types decide, not `end`: early Dynamatic IR writes raw types and ends in `end`.
-    let any_handshake = |entries: &[ir::TypeEntry]| {
-        entries.iter().any(|e| match e {
-            ir::TypeEntry::One(w) => is_handshake(&w.ty),
-            ir::TypeEntry::List(ws, _) => ws.iter().any(|w| is_handshake(&w.ty)),
-            ir::TypeEntry::Function(..) => false,
-        })
+    let is_handshake_entry = |e: &ir::TypeEntry| match e {
+        ir::TypeEntry::One(w) => is_handshake(&w.ty),
+        ir::TypeEntry::List(ws, _) => ws.iter().any(|w| is_handshake(&w.ty)),
+        ir::TypeEntry::Function(..) => false,
     };
-    let dynamatic_op = item
-        .ops
-        .iter()
-        .skip(1)
-        .any(|op| any_handshake(item.types(op)) || any_handshake(item.types_after(op)));
+    // Every op's types are a run of the item's one array: read it once, leaving out the
+    // function's own.
+    let own = |i: usize| {
+        [top.types, top.types_after]
+            .iter()
+            .any(|s| (s.start as usize..(s.start + s.len) as usize).contains(&i))
+    };
+    let dynamatic_op =
+        item.arrays.types.iter().enumerate().any(|(i, e)| is_handshake_entry(e) && !own(i));
     if dynamatic_op {
         Style::Dynamatic
     } else {
@@ -143,12 +143,11 @@ struct Checker<'a> {
     era: Era,
 }
 
-/// Every op's typing (`signatures::typing`), kept in two arrays, operand types and result
-/// types, each op's at its span.
+/// Every op's typing (`signatures::typing`), kept in two arrays of slots, operand types and
+/// result types, each op's at its span, with the types the typings made.
 #[derive(Default)]
 struct Typings<'a> {
-    operands: signatures::Types<'a>,
-    results: signatures::Types<'a>,
+    built: signatures::Built<'a>,
     /// Per op: where its operand types start and how many there are, then the same of its
     /// result types; `None` for an op without a typing.
     spans: Vec<Option<[u32; 4]>>,
@@ -159,8 +158,9 @@ impl Typings<'_> {
         let [operands, operand_count, results, result_count] = (*self.spans.get(op as usize)?)?;
         let (operands, results) = (operands as usize, results as usize);
         Some(TypingRef {
-            operands: &self.operands[operands..operands + operand_count as usize],
-            results: &self.results[results..results + result_count as usize],
+            operands: &self.built.operands[operands..operands + operand_count as usize],
+            results: &self.built.results[results..results + result_count as usize],
+            made: &self.built.made,
         })
     }
 }
@@ -168,12 +168,27 @@ impl Typings<'_> {
 /// One op's typing, read from `Typings`.
 #[derive(Clone, Copy)]
 struct TypingRef<'t> {
-    operands: &'t [Option<Cow<'t, Type>>],
-    results: &'t [Option<Cow<'t, Type>>],
+    operands: &'t [Slot<'t>],
+    results: &'t [Slot<'t>],
+    /// The types the slots' `Slot::Made` name.
+    made: &'t [Type],
 }
 
-impl TypingRef<'_> {
-    const EMPTY: TypingRef<'static> = TypingRef { operands: &[], results: &[] };
+impl<'t> TypingRef<'t> {
+    const EMPTY: TypingRef<'static> = TypingRef { operands: &[], results: &[], made: &[] };
+
+    fn operand(self, i: usize) -> Option<&'t Type> {
+        self.operands.get(i).and_then(|s| s.get(self.made))
+    }
+
+    fn result(self, i: usize) -> Option<&'t Type> {
+        self.results.get(i).and_then(|s| s.get(self.made))
+    }
+
+    /// The types of `slots` (some of this typing's), `None` where not said.
+    fn types(self, slots: &'t [Slot<'t>]) -> impl Iterator<Item = Option<&'t Type>> + Clone {
+        slots.iter().map(move |s| s.get(self.made))
+    }
 }
 
 /// A copy of `ty`, made in place for the usual types (integers, `none`) rather than by a call of
@@ -307,31 +322,26 @@ impl Checker<'_> {
         // Pass 1: what each op's written types say; results take their types from it.
         let mut typings = std::mem::take(&mut self.typings);
         typings.spans.resize(self.item.ops.len(), None);
+        let built = &mut typings.built;
         // About a type per use and per value, so that the arrays grow rarely.
-        typings.operands.reserve(self.item.uses.len());
-        typings.results.reserve(self.item.values.len());
+        built.operands.reserve(self.item.uses.len());
+        built.results.reserve(self.item.values.len());
         for id in 1..self.item.ops.len() {
             let op = &self.item.ops[id];
-            let (operands, results) = (typings.operands.len(), typings.results.len());
-            if !signatures::append_typing(
-                op,
-                self.item,
-                self.era,
-                &mut typings.operands,
-                &mut typings.results,
-            ) {
+            let (operands, results) = (built.operands.len(), built.results.len());
+            if !signatures::append_typing(op, self.item, self.era, built) {
                 continue;
             }
-            for (&v, ty) in self.item.results(op).iter().zip(&typings.results[results..]) {
-                if let Some(ty) = ty {
+            for (&v, slot) in self.item.results(op).iter().zip(&built.results[results..]) {
+                if let Some(ty) = slot.get(&built.made) {
                     self.types[v as usize] = Some(copy_of(ty));
                 }
             }
             typings.spans[id] = Some([
                 operands as u32,
-                (typings.operands.len() - operands) as u32,
+                (built.operands.len() - operands) as u32,
                 results as u32,
-                (typings.results.len() - results) as u32,
+                (built.results.len() - results) as u32,
             ]);
         }
         // Pass 2: counts, uses, and each op's own rules.
@@ -386,7 +396,7 @@ impl Checker<'_> {
             self.push(d);
         }
         for (i, &u) in operands.iter().enumerate() {
-            let Some(Some(expected)) = typing.operands.get(i) else { continue };
+            let Some(expected) = typing.operand(i) else { continue };
             let Some(v) = self.item.uses[u as usize].value else { continue };
             let Some(actual) = &self.types[v as usize] else { continue };
             if !same(expected, actual) {
@@ -416,8 +426,8 @@ impl Checker<'_> {
             self.unknown(op);
             return;
         };
-        let operand_ty = |i: usize| typing.operands.get(i).and_then(|t| t.as_deref());
-        let result_ty = |i: usize| typing.results.get(i).and_then(|t| t.as_deref());
+        let operand_ty = |i: usize| typing.operand(i);
+        let result_ty = |i: usize| typing.result(i);
         match kind {
             OpKind::Merge if op.operands.is_empty() => {
                 self.push(Diagnostic::new(
@@ -438,9 +448,9 @@ impl Checker<'_> {
                 if let Some(select) = operand_ty(0) {
                     self.index_type(op, select, data, "select operand");
                 }
-                self.equal_data(op, &typing.operands[1.min(typing.operands.len())..], result_ty(0));
-                let operands = typing.operands.iter().map(|t| t.as_deref());
-                self.equal_extras(op, operands.chain([result_ty(0)]));
+                let data = typing.types(&typing.operands[1.min(typing.operands.len())..]);
+                self.equal_data(op, data, result_ty(0));
+                self.equal_extras(op, typing.types(typing.operands).chain([result_ty(0)]));
             }
             OpKind::ControlMerge => {
                 if let Some(index) = result_ty(1) {
@@ -607,8 +617,13 @@ impl Checker<'_> {
         }
     }
 
-    fn equal_data(&mut self, op: &OpData, data: &[Option<Cow<'_, Type>>], result: Option<&Type>) {
-        let mut all = data.iter().flatten().map(|t| &**t).chain(result);
+    fn equal_data<'t>(
+        &mut self,
+        op: &OpData,
+        data: impl Iterator<Item = Option<&'t Type>>,
+        result: Option<&'t Type>,
+    ) {
+        let mut all = data.flatten().chain(result);
         let Some(first) = all.next() else { return };
         if let Some(other) = all.find(|t| data_of(t) != data_of(first)) {
             let d = Diagnostic::new(
@@ -857,12 +872,18 @@ impl Checker<'_> {
             )
         };
         let ports: [(_, _, _, _, &dyn Fn() -> String); 2] = [
-            ("operand", callee.args.as_slice(), op.operands.len(), typing.operands, &operand_count),
+            (
+                "operand",
+                callee.args.as_slice(),
+                op.operands.len(),
+                typing.types(typing.operands),
+                &operand_count,
+            ),
             (
                 "result",
                 callee.results.as_slice(),
                 typing.results.len(),
-                typing.results,
+                typing.types(typing.results),
                 &result_count,
             ),
         ];
@@ -987,13 +1008,13 @@ impl Checker<'_> {
             return;
         }
         let (tuple, elements) = if pack {
-            (typing.results.first(), typing.operands)
+            (typing.result(0), typing.operands)
         } else {
-            (typing.operands.first(), typing.results)
+            (typing.operand(0), typing.results)
         };
-        let Some(Some(tuple)) = tuple else { return };
+        let Some(tuple) = tuple else { return };
         let Some(expected) = signatures::tuple_elements(tuple) else { return };
-        let got: Vec<Type> = elements.iter().flatten().map(|t| Type::clone(t)).collect();
+        let got: Vec<Type> = typing.types(elements).flatten().cloned().collect();
         if got != expected {
             let list = got.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ");
             let d = Diagnostic::new(
@@ -1048,14 +1069,12 @@ impl Checker<'_> {
     }
 
     fn spec_commit(&mut self, op: &OpData, typing: TypingRef<'_>) {
-        let (Some(Some(ctrl)), Some(Some(input))) =
-            (typing.operands.first(), typing.operands.get(1))
-        else {
+        let (Some(ctrl), Some(input)) = (typing.operand(0), typing.operand(1)) else {
             return;
         };
-        let Some(Some(output)) = typing.results.first() else { return };
+        let Some(output) = typing.result(0) else { return };
         let is_spec = |e: &ExtraSignal| e.name.as_deref() == Some("spec");
-        if !matches!(&**ctrl, Type::Channel { data, .. } if **data == int(1)) {
+        if !matches!(ctrl, Type::Channel { data, .. } if **data == int(1)) {
             self.push(Diagnostic::new(
                 Code::BadOperandType,
                 op.name_range,
@@ -1126,8 +1145,11 @@ impl Checker<'_> {
     }
 
     fn function_rules(&mut self) {
-        let top = &self.item.ops[0];
-        let Some(sig) = top.signature.clone() else { return };
+        // The item outlives the checker, so the signature is read in place while diagnostics
+        // are pushed.
+        let item = self.item;
+        let top = &item.ops[0];
+        let Some(sig) = top.signature.as_deref() else { return };
         for (key, expected) in [("argNames", sig.args.len()), ("resNames", sig.results.len())] {
             let Some(attr) = self.item.attr(top, key) else { continue };
             let entries = crate::attrs::array(self.item.str(attr.value)).unwrap_or_default();

@@ -70,6 +70,41 @@ pub struct Typing<'a> {
     pub results: Vec<Option<Cow<'a, Type>>>,
 }
 
+/// One expected type as the typing rules record it: not said, written in the item (or one of
+/// the usual implied types), or made by the rule and kept in `Built::made` at this index. A
+/// slot is a copy of a reference or an index, so that arrays of them are cheap to fill and
+/// need nothing done to free them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Slot<'a> {
+    Unsaid,
+    Borrowed(&'a Type),
+    Made(u32),
+}
+
+impl<'a> Slot<'a> {
+    /// The type, with `made` the `Built::made` the slot was recorded with.
+    #[inline]
+    pub(crate) fn get<'b>(self, made: &'b [Type]) -> Option<&'b Type>
+    where
+        'a: 'b,
+    {
+        match self {
+            Slot::Unsaid => None,
+            Slot::Borrowed(ty) => Some(ty),
+            Slot::Made(i) => made.get(i as usize),
+        }
+    }
+}
+
+/// Typings as the rules build them: the slots of operands and of results, and the types the
+/// rules made (tuple elements, unbundled signals, ...), which slots name by index.
+#[derive(Debug, Default)]
+pub(crate) struct Built<'a> {
+    pub(crate) operands: Types<'a>,
+    pub(crate) results: Types<'a>,
+    pub(crate) made: Vec<Type>,
+}
+
 // The backend's interpreter still asks for ops by key; nothing in the analysis does.
 impl Era {
     /// How functions of this era write channel types.
@@ -110,27 +145,25 @@ fn function(entries: &[TypeEntry]) -> Option<(&[Written], &[Written])> {
     })
 }
 
-fn tys<'a>(ws: &[&'a Written]) -> Vec<Option<Cow<'a, Type>>> {
-    ws.iter().map(|w| Some(Cow::Borrowed(&w.ty))).collect()
-}
-
 /// A type, borrowed.
-fn b<T: Clone>(ty: Option<&T>) -> Option<Cow<'_, T>> {
-    ty.map(Cow::Borrowed)
+#[inline]
+fn b(ty: Option<&Type>) -> Slot<'_> {
+    ty.map_or(Slot::Unsaid, Slot::Borrowed)
 }
 
-/// A type made here.
-fn own<'a>(ty: Type) -> Option<Cow<'a, Type>> {
-    Some(Cow::Owned(ty))
+/// A type made here, kept in `made`.
+fn own<'a>(made: &mut Vec<Type>, ty: Type) -> Slot<'a> {
+    made.push(ty);
+    Slot::Made((made.len() - 1) as u32)
 }
 
 /// `i1` with the channel's extras, for the result of a comparison (`cmpi` keeps them).
-fn i1_with_extras(ty: &Type, style: Style) -> Option<Cow<'static, Type>> {
+fn i1_with_extras<'a>(ty: &Type, style: Style, made: &mut Vec<Type>) -> Slot<'a> {
     match (ty, style) {
         (Type::Channel { extras, .. } | Type::Control { extras }, Style::Dynamatic)
             if !extras.is_empty() =>
         {
-            own(Type::Channel { data: Box::new(int(1)), extras: extras.clone() })
+            own(made, Type::Channel { data: Box::new(int(1)), extras: extras.clone() })
         }
         (Type::Channel { .. } | Type::Control { .. }, Style::Dynamatic) => {
             b(Some(Style::Dynamatic.i1_ref()))
@@ -193,38 +226,42 @@ impl<'a> Flat<'a> {
 /// op's typing rule (`ops::OpDef::typing`) in the function's era. `None` when the op is
 /// unknown or its types are not written in a form hsir reads.
 pub fn typing<'a>(op: &OpData, item: &'a Item, era: Era) -> Option<Typing<'a>> {
-    let mut typing = Typing::default();
-    typing_into(op, item, era, &mut typing).then_some(typing)
+    let mut built = Built::default();
+    if !append_typing(op, item, era, &mut built) {
+        return None;
+    }
+    let made = std::mem::take(&mut built.made);
+    let cow = |slot: &Slot<'a>| match *slot {
+        Slot::Unsaid => None,
+        Slot::Borrowed(ty) => Some(Cow::Borrowed(ty)),
+        Slot::Made(i) => Some(Cow::Owned(made[i as usize].clone())),
+    };
+    Some(Typing {
+        operands: built.operands.iter().map(cow).collect(),
+        results: built.results.iter().map(cow).collect(),
+    })
 }
 
-/// `typing` into `out`, whose vectors are cleared and reused: a caller typing many ops
-/// allocates once. Returns whether the op has a typing (`out` is left empty when not).
-pub fn typing_into<'a>(op: &OpData, item: &'a Item, era: Era, out: &mut Typing<'a>) -> bool {
-    out.operands.clear();
-    out.results.clear();
-    append_typing(op, item, era, &mut out.operands, &mut out.results)
-}
-
-/// `typing`, appended to `operands` and `results`: a caller typing every op of an item keeps
-/// all their typings in two arrays. Returns whether the op has a typing (nothing is appended
-/// when not).
+/// `typing`, appended to `out`: a caller typing every op of an item keeps all their typings
+/// in one `Built`. Returns whether the op has a typing (nothing is appended when not).
 pub(crate) fn append_typing<'a>(
     op: &OpData,
     item: &'a Item,
     era: Era,
-    operands: &mut Types<'a>,
-    results: &mut Types<'a>,
+    out: &mut Built<'a>,
 ) -> bool {
-    let (had_operands, had_results) = (operands.len(), results.len());
-    let found = fill(op, item, era, operands, results).is_some();
+    let had = (out.operands.len(), out.results.len(), out.made.len());
+    let found = fill(op, item, era, out).is_some();
     if !found {
-        operands.truncate(had_operands);
-        results.truncate(had_results);
+        out.operands.truncate(had.0);
+        out.results.truncate(had.1);
+        out.made.truncate(had.2);
     }
     found
 }
 
-pub(crate) type Types<'a> = Vec<Option<Cow<'a, Type>>>;
+/// Slots, one an operand or a result.
+pub(crate) type Types<'a> = Vec<Slot<'a>>;
 
 /// Pushes `ty` `count` times.
 fn push_n<'a>(out: &mut Types<'a>, ty: Option<&'a Type>, count: usize) {
@@ -233,19 +270,14 @@ fn push_n<'a>(out: &mut Types<'a>, ty: Option<&'a Type>, count: usize) {
 
 /// Pushes every written type.
 fn push_all<'a>(out: &mut Types<'a>, ws: impl Iterator<Item = &'a Written>) {
-    out.extend(ws.map(|w| Some(Cow::Borrowed(&w.ty))));
+    out.extend(ws.map(|w| Slot::Borrowed(&w.ty)));
 }
 
-/// Appends `op`'s typing to `operands` and `results` (what they hold already is left alone);
+/// Appends `op`'s typing to `out` (what it holds already is left alone);
 /// `None` when it has none, possibly after appending part of it.
-fn fill<'a>(
-    op: &OpData,
-    item: &'a Item,
-    era: Era,
-    operands: &mut Types<'a>,
-    results: &mut Types<'a>,
-) -> Option<()> {
+fn fill<'a>(op: &OpData, item: &'a Item, era: Era, out: &mut Built<'a>) -> Option<()> {
     let kind = OpKind::of(op)?;
+    let Built { operands, results, made } = out;
     // Where this op's typing starts in each array.
     let (base, results_base) = (operands.len(), results.len());
     // The generic form and function-typed ops say everything.
@@ -349,7 +381,7 @@ fn fill<'a>(
             let (ins, outs) = function(item.types(op))?;
             if kind == OpKind::ExtMemory {
                 // `(%mem : memref<...>)` comes first and is typed in place.
-                operands.push(None);
+                operands.push(Slot::Unsaid);
             }
             push_all(operands, ins.iter());
             push_all(results, outs.iter());
@@ -357,14 +389,14 @@ fn fill<'a>(
         Rule::Pack => {
             let tuple = first?;
             let elements = tuple_elements(tuple)?;
-            operands.extend(elements.into_iter().map(own));
+            operands.extend(elements.into_iter().map(|t| own(made, t)));
             results.push(b(Some(tuple)));
         }
         Rule::Unpack => {
             let tuple = first?;
             let elements = tuple_elements(tuple)?;
             operands.push(b(Some(tuple)));
-            results.extend(elements.into_iter().map(own));
+            results.extend(elements.into_iter().map(|t| own(made, t)));
         }
         Rule::Binary => {
             push_n(operands, first, 2);
@@ -373,7 +405,7 @@ fn fill<'a>(
         Rule::Compare => {
             let ty = first?;
             push_n(operands, Some(ty), 2);
-            results.push(i1_with_extras(ty, style));
+            results.push(i1_with_extras(ty, style, made));
         }
         Rule::Cast => {
             operands.push(b(first));
@@ -412,16 +444,16 @@ fn fill<'a>(
             };
             let (ups, downs) = unbundled(channel, style)?;
             operands.push(b(Some(channel)));
-            operands.extend(ups.into_iter().map(own));
-            results.extend(downs.into_iter().map(own));
+            operands.extend(ups.into_iter().map(|t| own(made, t)));
+            results.extend(downs.into_iter().map(|t| own(made, t)));
         }
         Rule::Bundle => {
             // Dynamatic's `: _ to <T>`, or the proposal's `: channel<T>`.
             let channel = after().ty(0).or(first)?;
             let (ups, downs) = unbundled(channel, style)?;
             results.push(b(Some(channel)));
-            results.extend(ups.into_iter().map(own));
-            operands.extend(downs.into_iter().map(own));
+            results.extend(ups.into_iter().map(|t| own(made, t)));
+            operands.extend(downs.into_iter().map(|t| own(made, t)));
         }
         // Dynamatic's memory interfaces: `lsq[%mem : memref<..>] (%ctrl, %addr, ...)` with the
         // function type of the parenthesized operands. The results take the written types; the
@@ -436,14 +468,10 @@ fn fill<'a>(
             if kind == OpKind::MemController && written > outs.len() {
                 results.push(b(Some(style.control_ref())));
             }
-            results.resize(results_base + written, None);
-            operands.resize(base + n, None);
+            results.resize(results_base + written, Slot::Unsaid);
+            operands.resize(base + n, Slot::Unsaid);
         }
-        Rule::Loom => {
-            let typing = loom_typing(item, op, kind, style);
-            operands.extend(typing.operands);
-            results.extend(typing.results);
-        }
+        Rule::Loom => loom_typing(item, op, kind, style, out),
         Rule::Untyped => return None,
     }
     Some(())
@@ -489,7 +517,7 @@ fn access<'a>(
 
 /// LOOM's `dataflow` ops have a fixed shape: the typing always has it, with the written types
 /// in place where as many are written as the shape has (the lints report other counts).
-fn loom_typing<'a>(item: &'a Item, op: &OpData, kind: OpKind, style: Style) -> Typing<'a> {
+fn loom_typing<'a>(item: &'a Item, op: &OpData, kind: OpKind, style: Style, out: &mut Built<'a>) {
     let index = match style {
         Style::Circt => Type::Index,
         Style::Dynamatic => Type::Channel { data: Box::new(Type::Index), extras: Vec::new() },
@@ -500,27 +528,30 @@ fn loom_typing<'a>(item: &'a Item, op: &OpData, kind: OpKind, style: Style) -> T
         Some((i, o)) => (i.iter().collect(), o.iter().collect()),
         None => (flat(item.types(op)), flat(item.types_after(op))),
     };
-    let place = |written: &[&'a Written], count: usize| -> Types<'a> {
+    let place = |written: &[&'a Written], count: usize, slots: &mut Types<'a>| {
         if written.len() == count {
-            tys(written)
+            push_all(slots, written.iter().copied());
         } else {
-            vec![None; count]
+            push_n(slots, None, count);
         }
     };
-    let mut operands = place(&written_ins, ins);
-    let mut results = place(&written_outs, outs);
-    if kind == OpKind::Stream {
-        // Types are optional on a stream: `index` operands, `(index, i1)` results.
-        if written_ins.len() == 1 {
-            operands = vec![b(Some(&written_ins[0].ty)); ins];
-        } else if written_ins.is_empty() {
-            operands = vec![own(index.clone()); ins];
+    let Built { operands, results, made } = out;
+    // Types are optional on a stream: `index` operands, `(index, i1)` results.
+    let stream = kind == OpKind::Stream;
+    match written_ins.as_slice() {
+        [one] if stream => push_n(operands, Some(&one.ty), ins),
+        [] if stream && ins > 0 => {
+            let index = own(made, index.clone());
+            operands.resize(operands.len() + ins, index);
         }
-        if written_outs.is_empty() {
-            results = vec![own(index), b(Some(style.i1_ref()))];
-        }
+        written => place(written, ins, operands),
     }
-    Typing { operands, results }
+    if stream && written_outs.is_empty() {
+        results.push(own(made, index));
+        results.push(b(Some(style.i1_ref())));
+    } else {
+        place(&written_outs, outs, results);
+    }
 }
 
 /// Operand and result counts of LOOM's `dataflow` ops, from their layout.
