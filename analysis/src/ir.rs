@@ -903,7 +903,13 @@ impl Lowerer {
                 n += 1;
             }
         }
-        data.op.results = Span::to(results_start, self.item.arrays.ids.len());
+        let results_end = self.item.arrays.ids.len();
+        data.op.results = Span::to(results_start, results_end);
+        let holds_regions = regions_start != regions_end;
+        if !holds_regions {
+            // Nothing is pushed on `Arrays::ids` below for an op without regions.
+            data.op.regions = Span::to(results_end, results_end);
+        }
         self.item.ops.push(data.op);
         if let Some(b) = block {
             self.item.blocks[b as usize].ops.push(id);
@@ -916,11 +922,7 @@ impl Lowerer {
             self.scopes.push(scope);
         }
         // Only an op that holds regions needs to know their kind.
-        let kind = if regions_start == regions_end {
-            enclosing
-        } else {
-            region_kind(name, kind, enclosing)
-        };
+        let kind = if holds_regions { region_kind(name, kind, enclosing) } else { enclosing };
         let mut first_region = true;
         let mut entry_block_of_first = None;
         let mut region_ids = Vec::new();
@@ -976,16 +978,16 @@ impl Lowerer {
             }
             first_region = false;
         }
-        self.region_nodes.truncate(regions_start);
-        let ids_start = self.item.arrays.ids.len();
-        if !region_ids.is_empty() {
+        if holds_regions {
+            self.region_nodes.truncate(regions_start);
+            let ids_start = self.item.arrays.ids.len();
             self.item.arrays.ids.extend(region_ids);
+            self.item.ops[id as usize].regions = Span::to(ids_start, self.item.arrays.ids.len());
         }
-        self.item.ops[id as usize].regions = Span::to(ids_start, self.item.arrays.ids.len());
         if let Some(sig) = signature_node {
             let signature = self.signature(sig, entry_block_of_first);
             self.item.ops[id as usize].signature = Some(Box::new(signature));
-        } else if self.item.ops[id as usize].generic {
+        } else if generic {
             let signature = self.generic_signature(id, entry_block_of_first);
             self.item.ops[id as usize].signature = signature.map(Box::new);
         }
