@@ -1606,14 +1606,14 @@ impl Lowerer {
             let found = loop {
                 let here = r.unwrap_or(NO_REGION);
                 if let Some(d) = scope.find(head, hash, here, |s| bytes(s) == name) {
-                    break Some((d.first, d.count));
+                    break Some((d.first, d.count, d.region));
                 }
                 match r {
                     Some(current) => r = self.item.regions[current as usize].parent,
                     None => break None,
                 }
             };
-            let Some((first, count)) = found else {
+            let Some((first, count, def_region)) = found else {
                 self.item.name_problems.push(NameProblem::Undefined { use_: uid });
                 continue;
             };
@@ -1625,18 +1625,22 @@ impl Lowerer {
             }
             let value = first + index;
             self.item.uses[uid as usize].value = Some(value);
-            self.check_order(uid, value);
+            // The definition's region is its block's: only one that requires dominance needs
+            // the order checked (a graph region's, as in a `handshake.func`, does not).
+            if def_region != NO_REGION
+                && self.item.regions[def_region as usize].kind == RegionKind::Dominance
+            {
+                self.check_order(uid, value);
+            }
         }
     }
 
-    /// Use before definition in a region that requires dominance, within one block.
+    /// Use before definition within one block, for a `value` defined in a region that requires
+    /// dominance (the caller asks only for those).
     fn check_order(&mut self, uid: UseId, value: ValueId) {
         let Def::Result { op: def_op, .. } = self.item.values[value as usize].def else { return };
-        // Only a definition in a block of a region that requires dominance can come too late.
         let def_block = self.item.ops[def_op as usize].block;
-        let Some(b) = def_block else { return };
-        let kind = self.item.regions[self.item.blocks[b as usize].region as usize].kind;
-        if kind != RegionKind::Dominance {
+        if def_block.is_none() {
             return;
         }
         // The op that holds the use, lifted to the definition's block.
