@@ -903,7 +903,13 @@ impl Lowerer {
                 n += 1;
             }
         }
-        data.op.results = Span::to(results_start, self.item.arrays.ids.len());
+        let results_end = self.item.arrays.ids.len();
+        data.op.results = Span::to(results_start, results_end);
+        let holds_regions = regions_start != regions_end;
+        if !holds_regions {
+            // Nothing is pushed on `Arrays::ids` below for an op without regions.
+            data.op.regions = Span::to(results_end, results_end);
+        }
         self.item.ops.push(data.op);
         if let Some(b) = block {
             self.item.blocks[b as usize].ops.push(id);
@@ -916,11 +922,7 @@ impl Lowerer {
             self.scopes.push(scope);
         }
         // Only an op that holds regions needs to know their kind.
-        let kind = if regions_start == regions_end {
-            enclosing
-        } else {
-            region_kind(name, kind, enclosing)
-        };
+        let kind = if holds_regions { region_kind(name, kind, enclosing) } else { enclosing };
         let mut first_region = true;
         let mut entry_block_of_first = None;
         let mut region_ids = Vec::new();
@@ -976,16 +978,16 @@ impl Lowerer {
             }
             first_region = false;
         }
-        self.region_nodes.truncate(regions_start);
-        let ids_start = self.item.arrays.ids.len();
-        if !region_ids.is_empty() {
+        if holds_regions {
+            self.region_nodes.truncate(regions_start);
+            let ids_start = self.item.arrays.ids.len();
             self.item.arrays.ids.extend(region_ids);
+            self.item.ops[id as usize].regions = Span::to(ids_start, self.item.arrays.ids.len());
         }
-        self.item.ops[id as usize].regions = Span::to(ids_start, self.item.arrays.ids.len());
         if let Some(sig) = signature_node {
             let signature = self.signature(sig, entry_block_of_first);
             self.item.ops[id as usize].signature = Some(Box::new(signature));
-        } else if self.item.ops[id as usize].generic {
+        } else if generic {
             let signature = self.generic_signature(id, entry_block_of_first);
             self.item.ops[id as usize].signature = signature.map(Box::new);
         }
@@ -1604,14 +1606,14 @@ impl Lowerer {
             let found = loop {
                 let here = r.unwrap_or(NO_REGION);
                 if let Some(d) = scope.find(head, hash, here, |s| bytes(s) == name) {
-                    break Some((d.first, d.count));
+                    break Some((d.first, d.count, d.region));
                 }
                 match r {
                     Some(current) => r = self.item.regions[current as usize].parent,
                     None => break None,
                 }
             };
-            let Some((first, count)) = found else {
+            let Some((first, count, def_region)) = found else {
                 self.item.name_problems.push(NameProblem::Undefined { use_: uid });
                 continue;
             };
@@ -1623,18 +1625,22 @@ impl Lowerer {
             }
             let value = first + index;
             self.item.uses[uid as usize].value = Some(value);
-            self.check_order(uid, value);
+            // The definition's region is its block's: only one that requires dominance needs
+            // the order checked (a graph region's, as in a `handshake.func`, does not).
+            if def_region != NO_REGION
+                && self.item.regions[def_region as usize].kind == RegionKind::Dominance
+            {
+                self.check_order(uid, value);
+            }
         }
     }
 
-    /// Use before definition in a region that requires dominance, within one block.
+    /// Use before definition within one block, for a `value` defined in a region that requires
+    /// dominance (the caller asks only for those).
     fn check_order(&mut self, uid: UseId, value: ValueId) {
         let Def::Result { op: def_op, .. } = self.item.values[value as usize].def else { return };
-        // Only a definition in a block of a region that requires dominance can come too late.
         let def_block = self.item.ops[def_op as usize].block;
-        let Some(b) = def_block else { return };
-        let kind = self.item.regions[self.item.blocks[b as usize].region as usize].kind;
-        if kind != RegionKind::Dominance {
+        if def_block.is_none() {
             return;
         }
         // The op that holds the use, lifted to the definition's block.
