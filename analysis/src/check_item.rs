@@ -42,8 +42,8 @@ pub fn callee_of(item: &Item) -> Option<(String, Callee)> {
         name,
         Callee {
             kind: op.name.to_string(),
-            args: signature.args.iter().map(|p| p.ty.clone()).collect(),
-            results: signature.results.iter().map(|p| p.ty.clone()).collect(),
+            args: signature.args.iter().map(|p| item.port_ty(p).cloned()).collect(),
+            results: signature.results.iter().map(|p| item.port_ty(p).cloned()).collect(),
         },
     ))
 }
@@ -83,7 +83,7 @@ pub fn check_types(
         item,
         text,
         acc,
-        types: item.values.iter().map(|v| v.ty.as_ref().map(copy_of)).collect(),
+        types: item.values.iter().map(|v| item.value_ty(v).map(copy_of)).collect(),
         typings: Typings::default(),
         style: Style::Circt,
         era: Era::Circt,
@@ -106,14 +106,14 @@ fn style_of(item: &Item) -> Style {
     let is_handshake = |t: &Type| matches!(t, Type::Channel { .. } | Type::Control { .. });
     let top = &item.ops[0];
     if let Some(sig) = &top.signature {
-        if sig.args.iter().chain(&sig.results).any(|p| p.ty.as_ref().is_some_and(is_handshake)) {
+        if sig.args.iter().chain(&sig.results).any(|p| item.port_ty(p).is_some_and(is_handshake)) {
             return Style::Dynamatic;
         }
     }
     // Types decide, not `end`: early Dynamatic IR writes raw types and ends in `end`.
-    let is_handshake_entry = |e: &ir::TypeEntry| match e {
-        ir::TypeEntry::One(w) => is_handshake(&w.ty),
-        ir::TypeEntry::List(ws, _) => ws.iter().any(|w| is_handshake(&w.ty)),
+    let is_handshake_entry = |e: &ir::TypeEntry| match *e {
+        ir::TypeEntry::One(w) => is_handshake(item.ty(w.ty)),
+        ir::TypeEntry::List(ws, _) => item.written(ws).iter().any(|w| is_handshake(item.ty(w.ty))),
         ir::TypeEntry::Function(..) => false,
     };
     // Every op's types are a run of the item's one array: read it once, leaving out the
@@ -551,7 +551,7 @@ impl Checker<'_> {
             );
             self.push(d);
         }
-        let written: Vec<&Type> = signatures::flat_types(self.item.types(op));
+        let written: Vec<&Type> = signatures::flat_types(self.item, self.item.types(op));
         if !written.is_empty() && written.len() != downs.len() {
             let d = Diagnostic::new(
                 Code::ResultCountMismatch,
@@ -753,8 +753,8 @@ impl Checker<'_> {
                     "`memory` needs an `lsq` attribute (`lsq = false` for a plain memory)",
                 ));
             }
-            if let Some(ir::TypeEntry::One(w)) = self.item.types(op).first() {
-                self.memref_shape(op, &w.ty);
+            if let Some(&ir::TypeEntry::One(w)) = self.item.types(op).first() {
+                self.memref_shape(op, self.item.ty(w.ty));
             }
         }
         let mem_operand = usize::from(kind == OpKind::ExtMemory);
@@ -932,7 +932,8 @@ impl Checker<'_> {
             self.push_return_problem(d);
             return;
         }
-        let results: Vec<Option<Type>> = sig.results.iter().map(|p| p.ty.clone()).collect();
+        let results: Vec<Option<&Type>> =
+            sig.results.iter().map(|p| self.item.port_ty(p)).collect();
         for (i, (&u, want)) in self.item.operands(op).iter().zip(&results).enumerate() {
             let Some(want) = want else { continue };
             let Some(v) = self.item.uses[u as usize].value else { continue };
@@ -988,8 +989,8 @@ impl Checker<'_> {
         let name = kind.key();
         let pack = kind == OpKind::Pack;
         if !op.generic {
-            let tuple = self.item.types(op).first().and_then(|e| match e {
-                ir::TypeEntry::One(w) => Some(&w.ty),
+            let tuple = self.item.types(op).first().and_then(|e| match *e {
+                ir::TypeEntry::One(w) => Some(self.item.ty(w.ty)),
                 _ => None,
             });
             let is_tuple =
@@ -1176,7 +1177,7 @@ impl Checker<'_> {
         }
         if self.style == Style::Circt && !sig.external {
             for (i, port) in sig.args.iter().enumerate() {
-                let Some(Type::MemRef { .. }) = &port.ty else { continue };
+                let Some(Type::MemRef { .. }) = self.item.port_ty(port) else { continue };
                 let Some(v) = port.value else { continue };
                 let by_memory =
                     self.item.value_uses(&self.item.values[v as usize]).iter().any(|&u| {

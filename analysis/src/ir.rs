@@ -24,6 +24,11 @@ pub type UseId = u32;
 pub type BlockId = u32;
 pub type RegionId = u32;
 
+/// A type of an item: an index into its `type_table`, read with `Item::ty`. Each distinct type
+/// of the item is there once, so two ids of one item are equal exactly when their types are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TypeId(u32);
+
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Item {
     /// The item's text, exactly: every range and `Str` of the item is relative to its first
@@ -37,6 +42,8 @@ pub struct Item {
     pub name_problems: Vec<NameProblem>,
     /// What ops and values list, each run a `Span` of one of these arrays.
     pub arrays: Arrays,
+    /// The item's types, each once (`TypeId`, `Item::ty`).
+    pub type_table: Vec<Type>,
 }
 
 /// The item's shared arrays: an op's (or value's) list of some kind is one run of entries in
@@ -47,6 +54,8 @@ pub struct Arrays {
     pub ids: Vec<u32>,
     pub result_groups: Vec<ResultGroup>,
     pub types: Vec<TypeEntry>,
+    /// The types of the lists among `types` (`TypeEntry::List`, `TypeEntry::Function`).
+    pub written: Vec<Written>,
     pub attrs: Vec<Attribute>,
     pub ints: Vec<u64>,
     /// `key = value` entries written in `[...]`.
@@ -102,6 +111,26 @@ impl Span {
 }
 
 impl Item {
+    /// The type `id` names.
+    pub fn ty(&self, id: TypeId) -> &Type {
+        &self.type_table[id.0 as usize]
+    }
+
+    /// The types of a list of `TypeEntry::List` or `TypeEntry::Function`.
+    pub fn written(&self, list: Span) -> &[Written] {
+        list.of(&self.arrays.written)
+    }
+
+    /// The type a value's definition gives it, when known.
+    pub fn value_ty(&self, value: &ValueData) -> Option<&Type> {
+        value.ty.map(|id| self.ty(id))
+    }
+
+    /// The type a port was written with, when it was.
+    pub fn port_ty(&self, port: &Port) -> Option<&Type> {
+        port.ty.map(|id| self.ty(id))
+    }
+
     /// The text of a name.
     pub fn str(&self, s: Str) -> &str {
         &self.text[s.start as usize..(s.start + s.len) as usize]
@@ -180,21 +209,22 @@ impl Item {
     }
 }
 
-/// Where a type was written, and what it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Where a type was written, and what it is (`Item::ty`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Written {
-    pub ty: Type,
+    pub ty: TypeId,
     pub range: TextRange,
 }
 
-/// One entry of an op's `: ...` type list.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One entry of an op's `: ...` type list. A list's types are a run of `Arrays::written`
+/// (`Item::written`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TypeEntry {
     One(Written),
     /// `[T, U]` (Dynamatic's mux and control_merge).
-    List(Vec<Written>, TextRange),
+    List(Span, TextRange),
     /// `(T, U) -> (V)`.
-    Function(Vec<Written>, Vec<Written>, TextRange),
+    Function(Span, Span, TextRange),
 }
 
 impl TypeEntry {
@@ -306,7 +336,8 @@ pub struct Signature {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Port {
-    pub ty: Option<Type>,
+    /// `Item::port_ty`.
+    pub ty: Option<TypeId>,
     pub range: TextRange,
     /// The `%arg` value, for arguments of a function with a body.
     pub value: Option<ValueId>,
@@ -325,8 +356,8 @@ pub struct ValueData {
     /// The index in its group.
     pub index: u32,
     pub def: Def,
-    /// The type its definition gives it, when known.
-    pub ty: Option<Type>,
+    /// The type its definition gives it, when known (`Item::value_ty`).
+    pub ty: Option<TypeId>,
     /// Where the name was written.
     pub range: TextRange,
     /// Every use, in text order (`Item::value_uses`).
@@ -469,7 +500,8 @@ pub(crate) fn lower_noting_types(op: ast::Op<'_>, typed: &mut Vec<u32>) -> Item 
         item: Item { text: op.syntax().tree().text()[range].into(), ..Item::default() },
         scopes: Vec::new(),
         region_args: Vec::new(),
-        one_token_types: Vec::new(),
+        type_texts: Vec::new(),
+        type_ids: Default::default(),
         names: [None; NAME_SLOTS],
         frames: Vec::new(),
         region_nodes: Vec::new(),
@@ -615,9 +647,12 @@ struct Lowerer {
     /// in text order: `REGION_ARG`s (`scf.for %i = ...`, `iter_args(%acc = %init)`), and
     /// `%x : T` in the parentheses of a region-holding op of another dialect whose entry block
     /// has no label (`kanagawa.method @f(%a: i32)`, `kanagawa.sblock (%x : i32 = %outer)`).
-    region_args: Vec<(Str, Option<Type>)>,
-    /// Types of one token read so far (`written`), by the token's kind and text: a few.
-    one_token_types: Vec<(SyntaxKind, String, Type)>,
+    region_args: Vec<(Str, Option<TypeId>)>,
+    /// Types read so far (`written`), by their token's kind and text, or `TYPE` and the
+    /// node's text: a few.
+    type_texts: Vec<(SyntaxKind, Box<[u8]>, TypeId)>,
+    /// The item's types by their value, once it has more than `MAX_SCANNED_TYPES` (`intern`).
+    type_ids: rustc_hash::FxHashMap<Type, TypeId>,
     /// Op names resolved so far (`resolve_name`), by `name_slot`.
     names: [Option<(&'static str, OpKind)>; NAME_SLOTS],
     /// `parts`' stack of the groups open around its position, kept to reuse its memory.
@@ -678,8 +713,11 @@ fn first_token_below<'t>(node: SyntaxNode<'t>, kind: SyntaxKind) -> Option<Synta
 
 const NO_REGION: RegionId = u32::MAX;
 
-/// How many types of one token `Lowerer::written` keeps.
-const MAX_ONE_TOKEN_TYPES: usize = 16;
+/// How many types `Lowerer::written` remembers by their text.
+const MAX_TYPE_TEXTS: usize = 16;
+
+/// Up to how many types `Lowerer::intern` looks up one by one.
+const MAX_SCANNED_TYPES: usize = 32;
 
 /// The slots of `Lowerer::names`, a power of two.
 const NAME_SLOTS: usize = 64;
@@ -738,36 +776,60 @@ impl Lowerer {
         resolved
     }
 
+    /// The type `node` spells, interned, and where it was written. The types read here are
+    /// remembered by their text (a few), since one item mostly writes a few types many times;
+    /// their problems are not kept (`check_types` reports them).
     fn written(&mut self, node: SyntaxNode<'_>) -> Written {
-        // A type of one token (`i32`, `none`) is read once per lowering: its type depends on
-        // the token alone, and the problems of the types read here are not kept.
+        let tree = node.tree();
+        // A type of one token (`i32`, `none`) is keyed by the token, any other by its text.
         let span = node.grammar_token_span();
-        if node.subtree_end() == node.index() + 1 && span.end == span.start + 1 {
-            let tree = node.tree();
-            let kind = tree.grammar_token_kind(span.start);
-            let range = tree.grammar_token_range(span.start);
-            let bytes =
-                &tree.text().as_bytes()[usize::from(range.start())..usize::from(range.end())];
-            let seen =
-                self.one_token_types.iter().find(|(k, t, _)| *k == kind && t.as_bytes() == bytes);
-            if let Some((_, _, ty)) = seen {
-                // Most are integers or `none`, copied without a call.
-                let ty = match *ty {
-                    Type::Int { width, signedness } => Type::Int { width, signedness },
-                    Type::None => Type::None,
-                    ref other => other.clone(),
-                };
-                return Written { ty, range: self.rel(range) };
-            }
-            let (ty, range) = types::lower_ranged(node, &mut Vec::new());
-            if self.one_token_types.len() < MAX_ONE_TOKEN_TYPES {
-                self.one_token_types.push((kind, tree.text()[range].to_string(), ty.clone()));
-            }
-            return Written { ty, range: self.rel(range) };
+        let one_token = node.subtree_end() == node.index() + 1 && span.end == span.start + 1;
+        let (kind, key) = if one_token {
+            (tree.grammar_token_kind(span.start), tree.grammar_token_range(span.start))
+        } else {
+            (SyntaxKind::TYPE, node.text_range())
+        };
+        let bytes = &tree.text().as_bytes()[usize::from(key.start())..usize::from(key.end())];
+        let seen = self.type_texts.iter().find(|(k, t, _)| *k == kind && **t == *bytes);
+        if let Some(&(_, _, id)) = seen {
+            // As `types::lower_ranged` gives it: a token's range for a one-word type.
+            let range = if one_token && !matches!(bytes, b"channel" | b"control") {
+                key
+            } else {
+                node.text_range()
+            };
+            return Written { ty: id, range: self.rel(range) };
         }
-        let mut problems = Vec::new();
-        let (ty, range) = types::lower_ranged(node, &mut problems);
-        Written { ty, range: self.rel(range) }
+        let (ty, range) = types::lower_ranged(node, &mut Vec::new());
+        let id = self.intern(ty);
+        if self.type_texts.len() < MAX_TYPE_TEXTS {
+            self.type_texts.push((kind, bytes.into(), id));
+        }
+        Written { ty: id, range: self.rel(range) }
+    }
+
+    /// The id of `ty` in the item's type table, added if it is new.
+    fn intern(&mut self, ty: Type) -> TypeId {
+        let table = &mut self.item.type_table;
+        // Most items have a few types: looked up one by one, until there are many.
+        if table.len() <= MAX_SCANNED_TYPES {
+            if let Some(at) = table.iter().position(|t| *t == ty) {
+                return TypeId(at as u32);
+            }
+        } else if let Some(&id) = self.type_ids.get(&ty) {
+            return id;
+        }
+        let id = TypeId(table.len() as u32);
+        table.push(ty);
+        if table.len() > MAX_SCANNED_TYPES {
+            if self.type_ids.is_empty() {
+                let ids = table.iter().enumerate().map(|(i, t)| (t.clone(), TypeId(i as u32)));
+                self.type_ids.extend(ids);
+            } else {
+                self.type_ids.insert(table[table.len() - 1].clone(), id);
+            }
+        }
+        id
     }
 
     fn entry(&mut self, node: SyntaxNode<'_>) -> Option<TypeEntry> {
@@ -780,35 +842,38 @@ impl Lowerer {
                 if let Some(function) =
                     node.children().find(|n| n.kind() == SyntaxKind::FUNCTION_TYPE)
                 {
-                    let mut ins = Vec::new();
-                    let mut outs = Vec::new();
-                    let mut after = false;
+                    // The inputs, then the outputs: two runs of `Arrays::written`.
+                    let start = self.item.arrays.written.len();
+                    let mut arrow = None;
                     for element in function.grammar_children() {
                         match element.kind() {
-                            SyntaxKind::ARROW => after = true,
+                            SyntaxKind::ARROW => {
+                                arrow.get_or_insert(self.item.arrays.written.len());
+                            }
                             SyntaxKind::TYPE => {
                                 let Some(n) = element.into_node() else { continue };
                                 let w = self.written(n);
-                                if after {
-                                    outs.push(w)
-                                } else {
-                                    ins.push(w)
-                                }
+                                self.item.arrays.written.push(w);
                             }
                             _ => {}
                         }
                     }
+                    let end = self.item.arrays.written.len();
+                    let arrow = arrow.unwrap_or(end);
+                    let (ins, outs) = (Span::to(start, arrow), Span::to(arrow, end));
                     return Some(TypeEntry::Function(ins, outs, self.rel(node.text_range())));
                 }
                 Some(TypeEntry::One(self.written(node)))
             }
-            SyntaxKind::BRACKET_TYPE_LIST => Some(TypeEntry::List(
-                node.children()
-                    .filter(|n| n.kind() == SyntaxKind::TYPE)
-                    .map(|n| self.written(n))
-                    .collect(),
-                self.rel(node.text_range()),
-            )),
+            SyntaxKind::BRACKET_TYPE_LIST => {
+                let start = self.item.arrays.written.len();
+                for n in node.children().filter(|n| n.kind() == SyntaxKind::TYPE) {
+                    let w = self.written(n);
+                    self.item.arrays.written.push(w);
+                }
+                let list = Span::to(start, self.item.arrays.written.len());
+                Some(TypeEntry::List(list, self.rel(node.text_range())))
+            }
             _ => None,
         }
     }
@@ -846,7 +911,7 @@ impl Lowerer {
     }
 
     /// A value named at `range`.
-    fn new_value(&mut self, index: u32, def: Def, ty: Option<Type>, range: TextRange) -> ValueId {
+    fn new_value(&mut self, index: u32, def: Def, ty: Option<TypeId>, range: TextRange) -> ValueId {
         let id = self.item.values.len() as ValueId;
         self.item.values.push(ValueData { index, def, ty, range, uses: Span::default() });
         id
@@ -947,7 +1012,7 @@ impl Lowerer {
                 let bid = self.new_block(rid, None);
                 entry_block_of_first = Some(bid);
                 for (name, ty) in &region_args {
-                    self.block_arg(bid, rid, *name, ty.clone());
+                    self.block_arg(bid, rid, *name, *ty);
                 }
             }
             for (i, block_node) in blocks.enumerate() {
@@ -961,7 +1026,7 @@ impl Lowerer {
                     // Function arguments and pipeline inner values belong to the entry block.
                     self.entry_values(op, signature_node, bid, rid);
                     for (name, ty) in &region_args {
-                        self.block_arg(bid, rid, *name, ty.clone());
+                        self.block_arg(bid, rid, *name, *ty);
                     }
                 }
                 if let Some(label) = label {
@@ -1015,7 +1080,7 @@ impl Lowerer {
     }
 
     /// Adds an argument named `name` to `block` of `region`.
-    fn block_arg(&mut self, block: BlockId, region: RegionId, name: Str, ty: Option<Type>) {
+    fn block_arg(&mut self, block: BlockId, region: RegionId, name: Str, ty: Option<TypeId>) {
         let n = self.item.blocks[block as usize].args.len() as u32;
         let v = self.new_value(0, Def::Arg { block, n }, ty, name.range());
         self.item.blocks[block as usize].args.push(v);
@@ -1059,7 +1124,8 @@ impl Lowerer {
                     continue;
                 }
                 let name = self.name(token.text_range());
-                let ty = Some(Type::Int { width: 1, signedness: types::Signedness::Signless });
+                let i1 = Type::Int { width: 1, signedness: types::Signedness::Signless };
+                let ty = Some(self.intern(i1));
                 self.block_arg(block, region, name, ty);
             }
         }
@@ -1131,29 +1197,31 @@ impl Lowerer {
         let name = self.item.attr(op, "sym_name")?;
         let function_type = self.item.attr(op, "function_type")?;
         let symbol = format!("@{}", self.item.str(name.value).trim().trim_matches('"'));
+        let name_range = name.range;
         let args = entry
             .map(|b| self.item.blocks[b as usize].args.clone())
             .unwrap_or_default()
             .into_iter()
             .map(|v| {
                 let value = &self.item.values[v as usize];
-                Port { ty: value.ty.clone(), range: value.range, value: Some(v) }
+                Port { ty: value.ty, range: value.range, value: Some(v) }
             })
             .collect();
-        let results = function_results(self.item.str(function_type.value))
+        let range = function_type.range;
+        let results: Vec<Option<Type>> = function_results(self.item.str(function_type.value))
             .into_iter()
-            .map(|ty| Port {
-                ty: crate::types::builtin(ty),
-                range: function_type.range,
-                value: None,
-            })
+            .map(types::builtin)
+            .collect();
+        let results = results
+            .into_iter()
+            .map(|ty| Port { ty: ty.map(|ty| self.intern(ty)), range, value: None })
             .collect();
         Some(Signature {
-            name: Some((symbol, name.range)),
+            name: Some((symbol, name_range)),
             args,
             results,
             external: entry.is_none(),
-            range: function_type.range,
+            range,
         })
     }
 

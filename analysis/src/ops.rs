@@ -95,7 +95,7 @@ impl Era {
         let raw_ports = item.ops.first().and_then(|f| f.signature.as_ref()).is_some_and(|s| {
             s.args.iter().chain(&s.results).any(|p| {
                 matches!(
-                    p.ty,
+                    item.port_ty(p),
                     Some(Type::Int { .. } | Type::Float { .. } | Type::Index | Type::None)
                 )
             })

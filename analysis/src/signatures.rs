@@ -117,30 +117,34 @@ impl Era {
     }
 }
 
-fn flat(entries: &[TypeEntry]) -> Vec<&Written> {
+fn flat(item: &Item, entries: &[TypeEntry]) -> Vec<Written> {
     if entries.is_empty() {
         return Vec::new();
     }
     // One entry a type, but for the rare `[T, U]` lists.
     let mut out = Vec::with_capacity(entries.len());
     for entry in entries {
-        match entry {
+        match *entry {
             TypeEntry::One(w) => out.push(w),
-            TypeEntry::List(ws, _) => out.extend(ws.iter()),
+            TypeEntry::List(ws, _) => out.extend_from_slice(item.written(ws)),
             TypeEntry::Function(..) => {}
         }
     }
     out
 }
 
-/// The written types of an entry list, lists flattened, function types left out.
-pub fn flat_types(entries: &[TypeEntry]) -> Vec<&Type> {
-    flat(entries).into_iter().map(|w| &w.ty).collect()
+/// The written types of an entry list of `item`, lists flattened, function types left out.
+pub fn flat_types<'a>(item: &'a Item, entries: &[TypeEntry]) -> Vec<&'a Type> {
+    flat(item, entries).into_iter().map(|w| item.ty(w.ty)).collect()
 }
 
-fn function(entries: &[TypeEntry]) -> Option<(&[Written], &[Written])> {
-    entries.iter().find_map(|e| match e {
-        TypeEntry::Function(ins, outs, _) => Some((ins.as_slice(), outs.as_slice())),
+/// The inputs and outputs of the first function type of an entry list of `item`.
+pub fn function<'a>(
+    item: &'a Item,
+    entries: &[TypeEntry],
+) -> Option<(&'a [Written], &'a [Written])> {
+    entries.iter().find_map(|e| match *e {
+        TypeEntry::Function(ins, outs, _) => Some((item.written(ins), item.written(outs))),
         _ => None,
     })
 }
@@ -176,15 +180,16 @@ fn i1_with_extras<'a>(ty: &Type, style: Style, made: &mut Vec<Type>) -> Slot<'a>
 /// read in place when every entry is one type (the usual case), so that reading them allocates
 /// nothing.
 struct Flat<'a> {
+    item: &'a Item,
     entries: &'a [TypeEntry],
     /// The flattened list, when an entry is not one type.
-    list: Option<Vec<&'a Written>>,
+    list: Option<Vec<Written>>,
 }
 
 impl<'a> Flat<'a> {
-    fn of(entries: &'a [TypeEntry]) -> Flat<'a> {
+    fn of(item: &'a Item, entries: &'a [TypeEntry]) -> Flat<'a> {
         let simple = entries.iter().all(|e| matches!(e, TypeEntry::One(_)));
-        Flat { entries, list: (!simple).then(|| flat(entries)) }
+        Flat { item, entries, list: (!simple).then(|| flat(item, entries)) }
     }
 
     fn len(&self) -> usize {
@@ -198,11 +203,11 @@ impl<'a> Flat<'a> {
         self.len() == 0
     }
 
-    fn get(&self, i: usize) -> Option<&'a Written> {
+    fn get(&self, i: usize) -> Option<Written> {
         match &self.list {
             Some(list) => list.get(i).copied(),
             None => match self.entries.get(i) {
-                Some(TypeEntry::One(w)) => Some(w),
+                Some(&TypeEntry::One(w)) => Some(w),
                 _ => None,
             },
         }
@@ -210,15 +215,16 @@ impl<'a> Flat<'a> {
 
     /// The type at `i`, if written.
     fn ty(&self, i: usize) -> Option<&'a Type> {
-        self.get(i).map(|w| &w.ty)
+        self.get(i).map(|w| self.item.ty(w.ty))
     }
 
-    fn iter(&self) -> impl Iterator<Item = &'a Written> + '_ {
+    fn iter(&self) -> impl Iterator<Item = Written> + '_ {
         (0..self.len()).filter_map(|i| self.get(i))
     }
 
-    fn to_vec(&self) -> Vec<&'a Written> {
-        self.iter().collect()
+    /// The types, in order.
+    fn types(&self) -> Vec<&'a Type> {
+        self.iter().map(|w| self.item.ty(w.ty)).collect()
     }
 }
 
@@ -268,9 +274,9 @@ fn push_n<'a>(out: &mut Types<'a>, ty: Option<&'a Type>, count: usize) {
     out.extend(std::iter::repeat_n(ty, count).map(b));
 }
 
-/// Pushes every written type.
-fn push_all<'a>(out: &mut Types<'a>, ws: impl Iterator<Item = &'a Written>) {
-    out.extend(ws.map(|w| Slot::Borrowed(&w.ty)));
+/// Pushes every written type of `item`.
+fn push_all<'a>(out: &mut Types<'a>, item: &'a Item, ws: impl IntoIterator<Item = Written>) {
+    out.extend(ws.into_iter().map(|w| Slot::Borrowed(item.ty(w.ty))));
 }
 
 /// Appends `op`'s typing to `out` (what it holds already is left alone);
@@ -282,15 +288,15 @@ fn fill<'a>(op: &OpData, item: &'a Item, era: Era, out: &mut Built<'a>) -> Optio
     let (base, results_base) = (operands.len(), results.len());
     // The generic form and function-typed ops say everything.
     if op.generic {
-        let (ins, outs) = function(item.types(op))?;
-        push_all(operands, ins.iter());
-        push_all(results, outs.iter());
+        let (ins, outs) = function(item, item.types(op))?;
+        push_all(operands, item, ins.iter().copied());
+        push_all(results, item, outs.iter().copied());
         return Some(());
     }
     let style = era.style();
-    let t = Flat::of(item.types(op));
+    let t = Flat::of(item, item.types(op));
     // The types after `to` / `->`, read by the few rules that have them.
-    let after = || Flat::of(item.types_after(op));
+    let after = || Flat::of(item, item.types_after(op));
     let n = op.operands.len();
     let first = t.ty(0);
     let written_results = || -> u32 { item.result_groups(op).iter().map(|g| g.count).sum() };
@@ -317,7 +323,7 @@ fn fill<'a>(op: &OpData, item: &'a Item, era: Era, out: &mut Built<'a>) -> Optio
             if after.is_empty() {
                 results.push(b(Some(style.control_ref())));
             } else {
-                push_all(results, after.iter());
+                push_all(results, item, after.iter());
             }
         }
         Rule::Sync => {
@@ -328,8 +334,12 @@ fn fill<'a>(op: &OpData, item: &'a Item, era: Era, out: &mut Built<'a>) -> Optio
             // `%s [%a, %b] : Ts, T` or Dynamatic's `: Ts, [Ta, Tb] to T`.
             operands.push(b(first));
             match item.types(op).get(1) {
-                Some(TypeEntry::List(ws, _)) => push_all(operands, ws.iter()),
-                Some(TypeEntry::One(w)) => push_n(operands, Some(&w.ty), n.saturating_sub(1)),
+                Some(&TypeEntry::List(ws, _)) => {
+                    push_all(operands, item, item.written(ws).to_vec())
+                }
+                Some(&TypeEntry::One(w)) => {
+                    push_n(operands, Some(item.ty(w.ty)), n.saturating_sub(1))
+                }
                 _ => return None,
             }
             results.push(b(after().ty(0).or(t.ty(1))));
@@ -343,7 +353,7 @@ fn fill<'a>(op: &OpData, item: &'a Item, era: Era, out: &mut Built<'a>) -> Optio
                 results.push(b(t.ty(1)));
             } else {
                 per_operand(&t, n, operands)?;
-                push_all(results, after.iter());
+                push_all(results, item, after.iter());
             }
         }
         Rule::Sink => operands.push(b(first)),
@@ -364,7 +374,7 @@ fn fill<'a>(op: &OpData, item: &'a Item, era: Era, out: &mut Built<'a>) -> Optio
         Rule::ArithConstant => results.push(b(first)),
         Rule::Access => {
             // Dynamatic 2024's stores write the data type first.
-            let mut t = t.to_vec();
+            let mut t = t.types();
             if matches!(kind, OpKind::McStore | OpKind::LsqStore) && t.len() == 2 {
                 t.swap(0, 1);
             }
@@ -378,13 +388,13 @@ fn fill<'a>(op: &OpData, item: &'a Item, era: Era, out: &mut Built<'a>) -> Optio
             }
         }
         Rule::FunctionType => {
-            let (ins, outs) = function(item.types(op))?;
+            let (ins, outs) = function(item, item.types(op))?;
             if kind == OpKind::ExtMemory {
                 // `(%mem : memref<...>)` comes first and is typed in place.
                 operands.push(Slot::Unsaid);
             }
-            push_all(operands, ins.iter());
-            push_all(results, outs.iter());
+            push_all(operands, item, ins.iter().copied());
+            push_all(results, item, outs.iter().copied());
         }
         Rule::Pack => {
             let tuple = first?;
@@ -462,8 +472,8 @@ fn fill<'a>(op: &OpData, item: &'a Item, era: Era, out: &mut Built<'a>) -> Optio
         // token (`%memEnd`), a control. Results beyond what is known stay untyped, so the
         // typing never disagrees with how many the op binds.
         Rule::Interface => {
-            let (_, outs) = function(item.types(op))?;
-            push_all(results, outs.iter());
+            let (_, outs) = function(item, item.types(op))?;
+            push_all(results, item, outs.iter().copied());
             let written = written_results() as usize;
             if kind == OpKind::MemController && written > outs.len() {
                 results.push(b(Some(style.control_ref())));
@@ -485,7 +495,7 @@ fn fill<'a>(op: &OpData, item: &'a Item, era: Era, out: &mut Built<'a>) -> Optio
 fn access<'a>(
     op: &OpData,
     item: &Item,
-    t: &[&'a Written],
+    t: &[&'a Type],
     style: Style,
     operands: &mut Types<'a>,
     results: &mut Types<'a>,
@@ -497,13 +507,13 @@ fn access<'a>(
         .count();
     let dynamatic_pair = t.len() == 2 && style == Style::Dynamatic;
     if t.len() == 4 || dynamatic_pair {
-        let (addr, data) = (&t[0].ty, &t[1].ty);
-        let (addr_out, data_out) = if t.len() == 4 { (&t[2].ty, &t[3].ty) } else { (addr, data) };
+        let (addr, data) = (t[0], t[1]);
+        let (addr_out, data_out) = if t.len() == 4 { (t[2], t[3]) } else { (addr, data) };
         operands.extend([b(Some(addr)), b(Some(data))]);
         results.extend([b(Some(addr_out)), b(Some(data_out))]);
         Some(())
     } else if t.len() == 2 {
-        let (addr, data) = (&t[0].ty, &t[1].ty);
+        let (addr, data) = (t[0], t[1]);
         push_n(operands, Some(addr), addresses);
         operands.push(b(Some(data)));
         operands.push(b(Some(style.control_ref())));
@@ -523,14 +533,14 @@ fn loom_typing<'a>(item: &'a Item, op: &OpData, kind: OpKind, style: Style, out:
         Style::Dynamatic => Type::Channel { data: Box::new(Type::Index), extras: Vec::new() },
     };
     let (ins, outs) = loom_shape(kind);
-    let (written_ins, written_outs): (Vec<&Written>, Vec<&Written>) = match function(item.types(op))
-    {
-        Some((i, o)) => (i.iter().collect(), o.iter().collect()),
-        None => (flat(item.types(op)), flat(item.types_after(op))),
-    };
-    let place = |written: &[&'a Written], count: usize, slots: &mut Types<'a>| {
+    let (written_ins, written_outs): (Vec<Written>, Vec<Written>) =
+        match function(item, item.types(op)) {
+            Some((i, o)) => (i.to_vec(), o.to_vec()),
+            None => (flat(item, item.types(op)), flat(item, item.types_after(op))),
+        };
+    let place = |written: &[Written], count: usize, slots: &mut Types<'a>| {
         if written.len() == count {
-            push_all(slots, written.iter().copied());
+            push_all(slots, item, written.iter().copied());
         } else {
             push_n(slots, None, count);
         }
@@ -539,7 +549,7 @@ fn loom_typing<'a>(item: &'a Item, op: &OpData, kind: OpKind, style: Style, out:
     // Types are optional on a stream: `index` operands, `(index, i1)` results.
     let stream = kind == OpKind::Stream;
     match written_ins.as_slice() {
-        [one] if stream => push_n(operands, Some(&one.ty), ins),
+        [one] if stream => push_n(operands, Some(item.ty(one.ty)), ins),
         [] if stream && ins > 0 => {
             let index = own(made, index.clone());
             operands.resize(operands.len() + ins, index);
@@ -566,7 +576,7 @@ fn per_operand<'a>(t: &Flat<'a>, n: usize, out: &mut Types<'a>) -> Option<()> {
     match t.len() {
         0 if n == 0 => {}
         1 => push_n(out, t.ty(0), n),
-        len if len == n => push_all(out, t.iter()),
+        len if len == n => push_all(out, t.item, t.iter()),
         _ => return None,
     }
     Some(())

@@ -132,3 +132,57 @@ fn names_are_ranges_of_the_items_own_text() {
     // Alone, the item lowers to an equal item: its text moved with it.
     assert_eq!(lowered(MOVED)[0], *item);
 }
+
+/// Types are ids into the item's one table, each distinct type there once: the spellings of
+/// one type share an id, every written type's range is the text of its spelling, and lists and
+/// function types are runs of the item's written types.
+#[test]
+fn types_are_ids_into_one_table_of_the_item() {
+    const TYPED: &str = r#"handshake.func @t(%a: !handshake.channel<i32>, %c: <i1>, %s: <>) -> (<i32>, control) {
+  %0 = mux %c [%a, %a] : <i1>, [<i32>, channel<i32>] to <i32>
+  %1 = source : control
+  %2 = constant %1 {value = 1 : i32} : <>, <i32>
+  %r = instance @g(%0, %2) : (<i32>, !handshake.channel<i32>) -> (<i32>)
+  end %r, %s : <i32>, <>
+}
+"#;
+    let items = lowered(TYPED);
+    let item = &items[0];
+    assert_consistent(item, TYPED);
+    let shown: Vec<String> = item.type_table.iter().map(|t| t.to_string()).collect();
+    assert_eq!(shown, ["<i32>", "<i1>", "<>"], "each distinct type once, in first-seen order");
+    // Every written type, whatever its spelling, names the table's entry of its type.
+    let mut written = Vec::new();
+    for op in &item.ops {
+        for entry in item.types(op).iter().chain(item.types_after(op)) {
+            match *entry {
+                ir::TypeEntry::One(w) => written.push(w),
+                ir::TypeEntry::List(list, _) => written.extend_from_slice(item.written(list)),
+                ir::TypeEntry::Function(ins, outs, _) => {
+                    assert_eq!((item.written(ins).len(), item.written(outs).len()), (2, 1));
+                    written.extend(item.written(ins).iter().chain(item.written(outs)));
+                }
+            }
+        }
+    }
+    let spelled: Vec<(&str, String)> =
+        written.iter().map(|w| (&TYPED[w.range], item.ty(w.ty).to_string())).collect();
+    for (text, ty) in &spelled {
+        let same_spelling = spelled.iter().filter(|(t, _)| t == text);
+        assert!(same_spelling.clone().all(|(_, other)| other == ty), "{text} is one type");
+    }
+    assert!(spelled.contains(&("channel<i32>", "<i32>".to_string())));
+    assert!(spelled.contains(&("control", "<>".to_string())));
+    let ids = |text: &str| -> Vec<ir::TypeId> {
+        written.iter().filter(|w| &TYPED[w.range] == text).map(|w| w.ty).collect()
+    };
+    let channel = ids("!handshake.channel<i32>")[0];
+    assert!(ids("<i32>").iter().chain(&ids("channel<i32>")).all(|&id| id == channel));
+    assert_eq!(ids("control")[0], ids("<>")[0]);
+    assert_ne!(ids("<i1>")[0], channel);
+    // Ports and arguments name the same entries.
+    let sig = item.ops[0].signature.as_ref().expect("a signature");
+    assert_eq!(sig.args[0].ty, Some(channel));
+    assert_eq!(item.value_ty(&item.values[0]).map(|t| t.to_string()).as_deref(), Some("<i32>"));
+    assert_eq!(sig.results[1].ty, ids("control").first().copied());
+}

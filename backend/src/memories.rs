@@ -260,9 +260,9 @@ pub fn memref_operand(func: &Func, op: &OpData) -> Option<usize> {
 
 /// `memory`'s `: memref<..>, (...) -> (...)`.
 fn internal_shape(item: &Item, op: &OpData) -> Option<(u64, u32)> {
-    item.types(op).iter().find_map(|entry| match entry {
-        TypeEntry::One(written) if matches!(&written.ty, Type::MemRef { .. }) => {
-            memref_shape(&written.ty)
+    item.types(op).iter().find_map(|entry| match *entry {
+        TypeEntry::One(written) if matches!(item.ty(written.ty), Type::MemRef { .. }) => {
+            memref_shape(item.ty(written.ty))
         }
         _ => None,
     })

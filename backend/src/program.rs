@@ -465,7 +465,7 @@ impl Program {
                 let (types, style, era) = match taken.typed {
                     Some(t) => (t.types, t.style, t.era),
                     None => (
-                        item.values.iter().map(|v| v.ty.clone()).collect(),
+                        item.values.iter().map(|v| item.value_ty(v).cloned()).collect(),
                         Style::Circt,
                         Era::Circt,
                     ),

@@ -615,7 +615,8 @@ struct SignatureText(Option<String>);
 fn signature_text(item: &ItemView<'_>) -> Option<String> {
     let op = item.lowered.item.ops.first()?;
     let signature = op.signature.as_ref()?;
-    let port = |p: &ir::Port| p.ty.as_ref().map_or_else(|| "?".to_string(), |t| t.to_string());
+    let item = &item.lowered.item;
+    let port = |p: &ir::Port| item.port_ty(p).map_or_else(|| "?".to_string(), |t| t.to_string());
     let args: Vec<String> = signature.args.iter().map(port).collect();
     let results: Vec<String> = signature.results.iter().map(port).collect();
     Some(format!("{} ({}) -> ({})", op.name, args.join(", "), results.join(", ")))

@@ -169,7 +169,7 @@ fn block_hover(item: &ItemView<'_>, label: &str, local: TextRange) -> Option<Hov
         .iter()
         .map(|&v| {
             let value = &ir.values[v as usize];
-            match &value.ty {
+            match ir.value_ty(value) {
                 Some(ty) => format!("`{} : {ty}`", ir.str(value.name())),
                 None => format!("`{}`", ir.str(value.name())),
             }
@@ -753,14 +753,11 @@ pub(crate) fn op_signature(item: &ItemView<'_>, op: OpId) -> Option<String> {
         return Some(format!("{} -> {}", list(operands), list(results)));
     }
     let written = |entries: &[TypeEntry]| -> Vec<String> {
-        signatures::flat_types(entries).iter().map(|t| t.to_string()).collect()
+        signatures::flat_types(ir, entries).iter().map(|t| t.to_string()).collect()
     };
-    if let Some((ins, outs)) = ir.types(data).iter().find_map(|e| match e {
-        TypeEntry::Function(ins, outs, _) => Some((ins, outs)),
-        _ => None,
-    }) {
-        let ins = ins.iter().map(|w| w.ty.to_string()).collect();
-        let outs = outs.iter().map(|w| w.ty.to_string()).collect();
+    if let Some((ins, outs)) = signatures::function(ir, ir.types(data)) {
+        let ins = ins.iter().map(|w| ir.ty(w.ty).to_string()).collect();
+        let outs = outs.iter().map(|w| ir.ty(w.ty).to_string()).collect();
         return Some(format!("{} -> {}", list(ins), list(outs)));
     }
     let before = written(ir.types(data));

@@ -70,7 +70,7 @@ fn type_hints(item: &ItemView<'_>, out: &mut Vec<InlayHint>) {
         if ir.types(op).iter().any(|e| matches!(e, TypeEntry::Function(..))) {
             continue;
         }
-        let written = signatures::flat_types(ir.types(op));
+        let written = signatures::flat_types(ir, ir.types(op));
         let mut next = 0;
         for group in ir.result_groups(op) {
             let values = ir.results(op).get(next..next + group.count as usize).unwrap_or(&[]);

@@ -195,16 +195,12 @@ fn malformed(cx: &Context<'_>, id: OpId, op: &OpData, acc: &mut Vec<Diagnostic>)
 
 /// Operand and result types written (a function type, or the lists around `->`).
 fn written_counts(item: &Item, op: &OpData) -> (usize, usize) {
-    use crate::ir::TypeEntry;
-    if let Some((ins, outs)) = item.types(op).iter().find_map(|e| match e {
-        TypeEntry::Function(i, o, _) => Some((i.len(), o.len())),
-        _ => None,
-    }) {
-        return (ins, outs);
+    if let Some((ins, outs)) = signatures::function(item, item.types(op)) {
+        return (ins.len(), outs.len());
     }
     (
-        signatures::flat_types(item.types(op)).len(),
-        signatures::flat_types(item.types_after(op)).len(),
+        signatures::flat_types(item, item.types(op)).len(),
+        signatures::flat_types(item, item.types_after(op)).len(),
     )
 }
 

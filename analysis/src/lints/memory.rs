@@ -22,7 +22,7 @@ use super::Context;
 use crate::dataflow::{self, is_control, Node};
 use crate::diagnostics::DiagnosticCode as Code;
 use crate::diagnostics::{Fix, TextEdit};
-use crate::ir::{self, Container, Def, OpData, OpId, TypeEntry, ValueId};
+use crate::ir::{self, Container, Def, OpData, OpId, ValueId};
 use crate::ops::OpKind;
 use crate::signatures::Style;
 use crate::types::Type;
@@ -518,10 +518,8 @@ impl<'a, 'c> Memory<'a, 'c> {
                 continue;
             }
             let op = self.op(iface.op);
-            let outs = self.cx.item.types(op).iter().find_map(|e| match e {
-                TypeEntry::Function(_, outs, _) => Some(outs),
-                _ => None,
-            });
+            let item = self.cx.item;
+            let outs = crate::signatures::function(item, item.types(op)).map(|(_, outs)| outs);
             let attached = self.accesses.iter().any(|a| a.iface == Some(i));
             for (n, &v) in self.cx.item.results(op).iter().enumerate() {
                 match iface.result_kind(n) {

@@ -651,12 +651,12 @@ impl Reader<'_> {
             let name = unique(identifier(
                 item.str(item.values[value as usize].name()).trim_start_matches('%'),
             ));
-            let (width, clock) = match &port.ty {
+            let (width, clock) = match item.port_ty(port) {
                 Some(ty) if is_clock(ty) => (1, true),
-                ty => match ty.as_ref().and_then(bits) {
+                ty => match ty.and_then(bits) {
                     Some(w) => (w, false),
                     None => {
-                        let text = ty.as_ref().map_or("?".to_string(), type_text);
+                        let text = ty.map_or("?".to_string(), type_text);
                         let range = self.absolute(port.range);
                         self.diagnostics.push(Diagnostic::new(
                             DiagnosticCode::BackendUnsupportedType,
@@ -700,8 +700,8 @@ impl Reader<'_> {
             let base =
                 if written.is_empty() { format!("out{index}") } else { identifier(&written) };
             let name = unique(base);
-            let Some(width) = port.ty.as_ref().and_then(bits) else {
-                let text = port.ty.as_ref().map_or("?".to_string(), type_text);
+            let Some(width) = item.port_ty(port).and_then(bits) else {
+                let text = item.port_ty(port).map_or("?".to_string(), type_text);
                 let range = self.absolute(port.range);
                 self.diagnostics.push(Diagnostic::new(
                     DiagnosticCode::BackendUnsupportedType,
@@ -776,24 +776,20 @@ impl Reader<'_> {
             self.unsupported(op, ": ops with regions are not supported here");
             return None;
         }
-        let first_type = self.module.item.types(&data).first().and_then(|t| match t {
-            hsir_analysis::ir::TypeEntry::One(w) => Some(w.ty.clone()),
+        let item = &self.module.item;
+        let one = |t: &hsir_analysis::ir::TypeEntry| match *t {
+            hsir_analysis::ir::TypeEntry::One(w) => Some(item.ty(w.ty).clone()),
             _ => None,
-        });
-        let last_type = self.module.item.types(&data).last().and_then(|t| match t {
-            hsir_analysis::ir::TypeEntry::One(w) => Some(w.ty.clone()),
-            _ => None,
-        });
-        let function_out = self.module.item.types(&data).first().and_then(|t| match t {
+        };
+        let first_type = item.types(&data).first().and_then(one);
+        let last_type = item.types(&data).last().and_then(one);
+        let function_out = item.types(&data).first().and_then(|t| match *t {
             hsir_analysis::ir::TypeEntry::Function(_, outs, _) => {
-                outs.first().map(|w| w.ty.clone())
+                item.written(outs).first().map(|w| item.ty(w.ty).clone())
             }
             _ => None,
         });
-        let after_type = self.module.item.types_after(&data).first().and_then(|t| match t {
-            hsir_analysis::ir::TypeEntry::One(w) => Some(w.ty.clone()),
-            _ => None,
-        });
+        let after_type = item.types_after(&data).first().and_then(one);
         // `comb`'s ops are not in the op table; `arith`'s are.
         let binary = match kind {
             Some(kind) => arith_binary(kind),
@@ -853,11 +849,12 @@ impl Reader<'_> {
                 (None, "comb.concat") => {
                     let mut total = 0;
                     for entry in self.module.item.types(&data) {
-                        let hsir_analysis::ir::TypeEntry::One(w) = entry else {
+                        let &hsir_analysis::ir::TypeEntry::One(w) = entry else {
                             self.unsupported(op, " with a type list it cannot read");
                             return None;
                         };
-                        total += self.type_width(op, Some(&w.ty))?;
+                        let ty = self.module.item.ty(w.ty).clone();
+                        total += self.type_width(op, Some(&ty))?;
                     }
                     if total == 0 || total > MAX_WIDTH || data.types.len() != operands.len() {
                         self.error(
@@ -1179,7 +1176,7 @@ impl Reader<'_> {
         for (index, &(inner, _)) in inputs.iter().enumerate() {
             self.design.origin[inner as usize] = Origin::InnerInput { pipeline, index };
             self.design.place[inner as usize] = Place::Stage { pipeline, stage: 0 };
-            let ty = item.values[inner as usize].ty.clone();
+            let ty = item.value_ty(&item.values[inner as usize]).cloned();
             if let Some(w) = self.type_width(op, ty.as_ref()) {
                 self.design.width[inner as usize] = w;
             }
@@ -1238,7 +1235,7 @@ impl Reader<'_> {
                     self.design.origin[arg as usize] =
                         Origin::StageArg { pipeline, stage: s, index };
                     self.design.place[arg as usize] = Place::Stage { pipeline, stage: s };
-                    let ty = item.values[arg as usize].ty.clone();
+                    let ty = item.value_ty(&item.values[arg as usize]).cloned();
                     if let Some(w) = self.type_width(op, ty.as_ref()) {
                         self.design.width[arg as usize] = w;
                     }
