@@ -139,9 +139,9 @@ fn char_start(text: &str, offset: TextSize) -> usize {
     offset
 }
 
-/// The line breaks in `bytes` (a loop the compiler turns into vector compares).
+/// The line breaks in `bytes`, counted by `memchr` a vector at a time.
 fn line_breaks(bytes: &[u8]) -> u32 {
-    bytes.iter().filter(|&&b| b == b'\n').count() as u32
+    memchr::memchr_iter(b'\n', bytes).count() as u32
 }
 
 /// Positions of offsets asked for mostly in increasing order (a file's sorted diagnostics),
