@@ -65,7 +65,7 @@ pub fn check_item(
 #[derive(Debug, Clone)]
 pub struct Typed {
     /// Each value's type: written, or given by its defining op's typing.
-    pub types: Vec<Option<Type>>,
+    pub types: ValueTypes,
     pub style: Style,
     /// The syntax era the function is written in (`ops::Era::of`).
     pub era: Era,
@@ -83,7 +83,7 @@ pub fn check_types(
         item,
         text,
         acc,
-        types: item.values.iter().map(|v| item.value_ty(v).map(copy_of)).collect(),
+        types: ValueTypes::written(item),
         typings: Typings::default(),
         style: Style::Circt,
         era: Era::Circt,
@@ -132,12 +132,58 @@ fn style_of(item: &Item) -> Style {
     }
 }
 
+/// Each value's type, when known: an index into a table of types, which starts with the item's
+/// own (`Item::type_table`, at their ids) and holds the others given (the implied `control`,
+/// a type a typing made) once each, so that a value's type is a copy of an index.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ValueTypes {
+    /// Per value: its type's index in `table`, or `UNKNOWN`.
+    ids: Vec<u32>,
+    table: Vec<Type>,
+}
+
+impl ValueTypes {
+    const UNKNOWN: u32 = u32::MAX;
+
+    /// The types `item`'s values are written with (`Item::value_ty`).
+    pub fn written(item: &Item) -> ValueTypes {
+        let ids = item.values.iter().map(|v| v.ty.map_or(Self::UNKNOWN, |t| t.index())).collect();
+        ValueTypes { ids, table: item.type_table.clone() }
+    }
+
+    /// The type of `value`, if known.
+    #[inline]
+    pub fn get(&self, value: ValueId) -> Option<&Type> {
+        let id = *self.ids.get(value as usize)?;
+        self.table.get(id as usize)
+    }
+
+    /// Gives `value` the type `ty`, one of `item`'s own (`Item::ty`) or any other.
+    fn set(&mut self, item: &Item, value: ValueId, ty: &Type) {
+        // One of the item's types is at its own index: found by where it is, not compared.
+        let own = item.type_table.as_ptr_range();
+        let at = ty as *const Type;
+        let id = if own.contains(&at) {
+            (at as usize - own.start as usize) / std::mem::size_of::<Type>()
+        } else {
+            match self.table.iter().position(|t| t == ty) {
+                Some(i) => i,
+                None => {
+                    self.table.push(ty.clone());
+                    self.table.len() - 1
+                }
+            }
+        };
+        self.ids[value as usize] = id as u32;
+    }
+}
+
 struct Checker<'a> {
     item: &'a Item,
     text: &'a str,
     acc: &'a mut Vec<Diagnostic>,
     /// Value types: the written ones, then those the ops' typings give.
-    types: Vec<Option<Type>>,
+    types: ValueTypes,
     typings: Typings<'a>,
     style: Style,
     era: Era,
@@ -188,17 +234,6 @@ impl<'t> TypingRef<'t> {
     /// The types of `slots` (some of this typing's), `None` where not said.
     fn types(self, slots: &'t [Slot<'t>]) -> impl Iterator<Item = Option<&'t Type>> + Clone {
         slots.iter().map(move |s| s.get(self.made))
-    }
-}
-
-/// A copy of `ty`, made in place for the usual types (integers, `none`) rather than by a call of
-/// `Type::clone`.
-#[inline]
-fn copy_of(ty: &Type) -> Type {
-    match ty {
-        Type::Int { width, signedness } => Type::Int { width: *width, signedness: *signedness },
-        Type::None => Type::None,
-        other => other.clone(),
     }
 }
 
@@ -334,7 +369,7 @@ impl Checker<'_> {
             }
             for (&v, slot) in self.item.results(op).iter().zip(&built.results[results..]) {
                 if let Some(ty) = slot.get(&built.made) {
-                    self.types[v as usize] = Some(copy_of(ty));
+                    self.types.set(self.item, v, ty);
                 }
             }
             typings.spans[id] = Some([
@@ -398,7 +433,7 @@ impl Checker<'_> {
         for (i, &u) in operands.iter().enumerate() {
             let Some(expected) = typing.operand(i) else { continue };
             let Some(v) = self.item.uses[u as usize].value else { continue };
-            let Some(actual) = &self.types[v as usize] else { continue };
+            let Some(actual) = self.types.get(v) else { continue };
             if !same(expected, actual) {
                 let use_ = &self.item.uses[u as usize];
                 let d = Diagnostic::new(
@@ -535,7 +570,7 @@ impl Checker<'_> {
         else {
             return;
         };
-        let Some(channel) = self.types[v as usize].clone() else { return };
+        let Some(channel) = self.types.get(v).cloned() else { return };
         let Some((ups, downs)) = signatures::unbundled(&channel, self.style) else { return };
         if op.operands.len() != 1 + ups.len() {
             let d = Diagnostic::new(
@@ -937,7 +972,7 @@ impl Checker<'_> {
         for (i, (&u, want)) in self.item.operands(op).iter().zip(&results).enumerate() {
             let Some(want) = want else { continue };
             let Some(v) = self.item.uses[u as usize].value else { continue };
-            let Some(got) = &self.types[v as usize] else { continue };
+            let Some(got) = self.types.get(v) else { continue };
             if !same(want, got) {
                 let d = Diagnostic::new(
                     Code::ReturnMismatch,
@@ -1217,8 +1252,8 @@ impl Checker<'_> {
         let mut multi = Vec::new();
         for (v, value) in body_values {
             let v = v as ValueId;
-            let ty = &self.types[v as usize];
-            if ty.as_ref().is_some_and(|t| matches!(t, Type::MemRef { .. })) {
+            let ty = self.types.get(v);
+            if matches!(ty, Some(Type::MemRef { .. })) {
                 continue;
             }
             if let Def::Result { op, .. } = value.def {
@@ -1233,8 +1268,8 @@ impl Checker<'_> {
             }
             match value.uses.len() {
                 1 => {}
-                0 => unused.push((v, ty.clone())),
-                n => multi.push((v, ty.clone(), n)),
+                0 => unused.push((v, ty.cloned())),
+                n => multi.push((v, ty.cloned(), n)),
             }
         }
         let forked = self

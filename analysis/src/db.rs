@@ -1228,7 +1228,7 @@ impl<'a> ItemView<'a> {
 
     /// The type of a value: the type checks' when known, else the one written.
     pub fn type_of(&self, value: ir::ValueId) -> Option<&'a crate::types::Type> {
-        let typed = self.typed.and_then(|t| t.types.get(value as usize)).and_then(|t| t.as_ref());
+        let typed = self.typed.and_then(|t| t.types.get(value));
         let item = &self.lowered.item;
         typed.or_else(|| item.value_ty(item.values.get(value as usize)?))
     }

@@ -29,6 +29,13 @@ pub type RegionId = u32;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TypeId(u32);
 
+impl TypeId {
+    /// Its index in the item's `type_table`.
+    pub fn index(self) -> u32 {
+        self.0
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Item {
     /// The item's text, exactly: every range and `Str` of the item is relative to its first

@@ -21,7 +21,7 @@ pub mod signatures;
 mod syntax;
 pub mod types;
 
-pub use check_item::{callee_of, check_types, Callee, Symbols, Typed};
+pub use check_item::{callee_of, check_types, Callee, Symbols, Typed, ValueTypes};
 pub use db::{
     Analysis, Config, Counters, Database, FileId, ItemRef, ItemView, Reported, SortedDiagnostics,
     Split, SyntaxBase, TakenItem, Threads,

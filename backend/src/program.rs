@@ -9,7 +9,9 @@ use hsir_analysis::ir::{Item, OpData, ValueId};
 use hsir_analysis::ops::{Era, OpKind};
 use hsir_analysis::signatures::Style;
 use hsir_analysis::types::Type;
-use hsir_analysis::{Database, Diagnostic, DiagnosticCode, FileId, Parse, Severity, TextSize};
+use hsir_analysis::{
+    Database, Diagnostic, DiagnosticCode, FileId, Parse, Severity, TextSize, ValueTypes,
+};
 
 /// The widest data bus the backend carries (tokens are `u64` in the interpreter and testbench).
 pub const MAX_WIDTH: u32 = 64;
@@ -28,7 +30,7 @@ pub struct Func {
     /// Where the item starts in the file.
     pub offset: TextSize,
     /// Each value's type, as the analysis inferred it.
-    pub types: Vec<Option<Type>>,
+    pub types: ValueTypes,
     pub style: Style,
     /// The syntax era the function is written in, as the analysis read it (`Era::of`).
     pub era: Era,
@@ -156,7 +158,7 @@ impl Func {
     }
 
     pub fn ty(&self, value: ValueId) -> Option<&Type> {
-        self.types.get(value as usize)?.as_ref()
+        self.types.get(value)
     }
 
     /// The channel shape of a value.
@@ -464,11 +466,7 @@ impl Program {
                     top.signature.as_ref().is_some_and(|s| s.external) || top.regions.is_empty();
                 let (types, style, era) = match taken.typed {
                     Some(t) => (t.types, t.style, t.era),
-                    None => (
-                        item.values.iter().map(|v| item.value_ty(v).cloned()).collect(),
-                        Style::Circt,
-                        Era::Circt,
-                    ),
+                    None => (ValueTypes::written(&item), Style::Circt, Era::Circt),
                 };
                 callees.push(instances.remove(&start).unwrap_or_default());
                 program.funcs.push(Func {

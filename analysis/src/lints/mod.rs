@@ -16,6 +16,7 @@ use crate::ops::{Era, OpKind};
 use crate::signatures::Style;
 use crate::types::Type;
 use crate::Diagnostic;
+use crate::ValueTypes;
 
 pub use buffers::{buffer_hover, BufferHover, Signal};
 
@@ -25,7 +26,7 @@ pub(crate) struct Context<'a> {
     /// The item's text; ranges in `item` index it.
     pub text: &'a str,
     /// Each value's type: written, or inferred by the type checks.
-    pub types: &'a [Option<Type>],
+    pub types: &'a ValueTypes,
     pub style: Style,
     /// The syntax era the function is written in.
     pub era: Era,
@@ -86,7 +87,7 @@ impl Context<'_> {
 
     /// The type of `value`, if known.
     pub fn ty(&self, value: crate::ir::ValueId) -> Option<&Type> {
-        self.types.get(value as usize).and_then(|t| t.as_ref())
+        self.types.get(value)
     }
 }
 
@@ -100,7 +101,7 @@ pub fn lint(item: &Item, text: &str, typed: &crate::Typed, acc: &mut Vec<Diagnos
 pub(crate) fn run(
     item: &Item,
     text: &str,
-    types: &[Option<Type>],
+    types: &ValueTypes,
     era: Era,
     acc: &mut Vec<Diagnostic>,
 ) {
