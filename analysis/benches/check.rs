@@ -98,8 +98,11 @@ fn lints_vs_types(text: &str, runs: usize) -> (Duration, Duration, usize) {
             (hsir_analysis::ir::lower(op), &text[range])
         })
         .collect();
-    let table: std::collections::HashMap<String, hsir_analysis::Callee> =
-        items.iter().filter_map(|(item, _)| hsir_analysis::callee_of(item)).collect();
+    let table: std::collections::HashMap<String, std::sync::Arc<hsir_analysis::Callee>> = items
+        .iter()
+        .filter_map(|(item, _)| hsir_analysis::callee_of(item))
+        .map(|(name, callee)| (name, std::sync::Arc::new(callee)))
+        .collect();
     let mut symbols = |name: &str| table.get(name).cloned();
     let (mut types_samples, mut lint_samples) = (Vec::new(), Vec::new());
     let mut reported = 0;

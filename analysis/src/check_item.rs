@@ -5,6 +5,8 @@
 //! calls, which it asks for through `Symbols` so that the database can record them. Ranges are
 //! relative to the item, as in the `Item`.
 
+use std::sync::Arc;
+
 use crate::ir::{self, Container, Def, Item, NameProblem, OpData, OpId, ValueId};
 use crate::ops::{Dialect, Era, OpKind};
 use crate::signatures::{self, int, Slot, Style};
@@ -21,13 +23,14 @@ pub struct Callee {
     pub results: Vec<Option<Type>>,
 }
 
-/// Looks up functions by name (without `@`).
+/// Looks up functions by name (without `@`); a callee is shared, not copied, with the table
+/// that holds it.
 pub trait Symbols {
-    fn callee(&mut self, name: &str) -> Option<Callee>;
+    fn callee(&mut self, name: &str) -> Option<Arc<Callee>>;
 }
 
-impl<F: FnMut(&str) -> Option<Callee>> Symbols for F {
-    fn callee(&mut self, name: &str) -> Option<Callee> {
+impl<F: FnMut(&str) -> Option<Arc<Callee>>> Symbols for F {
+    fn callee(&mut self, name: &str) -> Option<Arc<Callee>> {
         self(name)
     }
 }

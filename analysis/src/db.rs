@@ -998,8 +998,7 @@ impl Database {
             let Some(detail) = kept.or_else(|| detail_of(item_text)) else { continue };
             let Detail { lowered, typed, .. } = detail;
             let typed = typed.into_inner().unwrap_or_else(|| {
-                let mut lookup =
-                    |name: &str| resolve(&symbols, name, file, item.case).map(|c| Callee::clone(c));
+                let mut lookup = |name: &str| resolve(&symbols, name, file, item.case).cloned();
                 let check = if lints { check_item::check_item } else { check_item::check_types };
                 check(&lowered.item, item_text, &mut lookup, &mut Vec::new())
             });
@@ -1357,9 +1356,7 @@ impl<'db> Analysis<'db> {
         let syntax = detail.node()?;
         let syntax_base = SyntaxBase::between(syntax.syntax().text_range().start(), slot.start);
         let typed = detail.typed.get_or_init(|| {
-            let mut lookup = |name: &str| {
-                resolve(&self.symbols, name, file, slot.case).map(|c| Callee::clone(c))
-            };
+            let mut lookup = |name: &str| resolve(&self.symbols, name, file, slot.case).cloned();
             let check =
                 if self.db.lints { check_item::check_item } else { check_item::check_types };
             check(&detail.lowered.item, text, &mut lookup, &mut Vec::new())
@@ -1416,7 +1413,7 @@ fn check_slot(
     let mut lookup = |name: &str| {
         let found = lookup(name);
         deps.push((name.to_string(), found.clone()));
-        found.map(|c| Callee::clone(&c))
+        found
     };
     let mut diagnostics = Vec::new();
     if let Some(detail) = slot.kept_detail() {
