@@ -155,57 +155,7 @@ fn write_json(files: &mut Files, out: &mut impl Write) -> (usize, std::io::Resul
     let mut json = PrettyJson::default();
     json.begin_array();
     let ((errors, _), written) = files.each(|Checked { name, text, diagnostics }| {
-        // The diagnostics come in order: counting lines from one to the next is cheaper than
-        // indexing every line before the last.
-        let mut lines = LineCursor::new(text);
-        let mut range = |json: &mut PrettyJson, key: &str, r: TextRange| {
-            let span = lines.range(r, Encoding::Utf16);
-            json.object(key);
-            for (key, pos) in [("start", span.start), ("end", span.end)] {
-                json.object(key);
-                json.number("line", pos.line);
-                json.number("character", pos.character);
-                json.end_object();
-            }
-            json.end_object();
-        };
-        for d in diagnostics {
-            json.begin_object();
-            json.string("file", name);
-            range(&mut json, "range", d.range);
-            json.string("severity", d.severity.as_str());
-            json.string("code", d.code.code());
-            json.string("message", &d.message);
-            json.array("related");
-            for r in &d.related {
-                json.begin_object();
-                json.string("file", name);
-                range(&mut json, "range", r.range);
-                json.string("message", &r.message);
-                json.end_object();
-            }
-            json.end_array();
-            json.array("fixes");
-            for f in &d.fixes {
-                json.begin_object();
-                json.string("label", &f.label);
-                json.array("edits");
-                for e in &f.edits {
-                    json.begin_object();
-                    range(&mut json, "range", e.range);
-                    json.string("new_text", &e.new_text);
-                    json.end_object();
-                }
-                json.end_array();
-                json.end_object();
-            }
-            json.end_array();
-            json.end_object();
-            if json.written().len() >= 1 << 16 {
-                json.drain_into(out)?;
-            }
-        }
-        Ok(())
+        json_diagnostics(&mut json, name, text, diagnostics, PARALLEL_JSON_MIN, out)
     });
     let written = written.and_then(|()| {
         json.end_array();
@@ -213,6 +163,103 @@ fn write_json(files: &mut Files, out: &mut impl Write) -> (usize, std::io::Resul
         writeln!(out)
     });
     (errors, written)
+}
+
+/// From how many diagnostics a file's second half is written by a thread of its own (a
+/// thousand shown take about 2 ms to write on one).
+const PARALLEL_JSON_MIN: usize = 256;
+
+/// The JSON objects of one file's `diagnostics` (in order) as entries of `json`'s array,
+/// drained to `out` every 64 KiB; from `parallel_min` diagnostics up, the second half is
+/// written by another thread into a buffer of its own, appended after the first.
+fn json_diagnostics(
+    json: &mut PrettyJson,
+    name: &str,
+    text: &str,
+    diagnostics: &[Diagnostic],
+    parallel_min: usize,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    if diagnostics.len() < parallel_min.max(2) {
+        return json_objects(json, name, text, diagnostics, Some(out));
+    }
+    let (head, tail) = diagnostics.split_at(diagnostics.len() / 2);
+    let mut later = json.after_an_entry();
+    let (head_written, tail_written) = std::thread::scope(|scope| {
+        let tail = scope.spawn(|| json_objects(&mut later, name, text, tail, None::<&mut Vec<u8>>));
+        let head_written = json_objects(json, name, text, head, Some(&mut *out));
+        (head_written, tail.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    head_written?;
+    tail_written?;
+    json.append(later);
+    if json.written().len() >= 1 << 16 {
+        json.drain_into(out)?;
+    }
+    Ok(())
+}
+
+/// `json_diagnostics` on one thread, draining to `out` if there is one.
+fn json_objects(
+    json: &mut PrettyJson,
+    name: &str,
+    text: &str,
+    diagnostics: &[Diagnostic],
+    mut out: Option<&mut impl Write>,
+) -> std::io::Result<()> {
+    // The diagnostics come in order: counting lines from one to the next is cheaper than
+    // indexing every line before the last.
+    let mut lines = LineCursor::new(text);
+    let mut range = |json: &mut PrettyJson, key: &str, r: TextRange| {
+        let span = lines.range(r, Encoding::Utf16);
+        json.object(key);
+        for (key, pos) in [("start", span.start), ("end", span.end)] {
+            json.object(key);
+            json.number("line", pos.line);
+            json.number("character", pos.character);
+            json.end_object();
+        }
+        json.end_object();
+    };
+    for d in diagnostics {
+        json.begin_object();
+        json.string("file", name);
+        range(json, "range", d.range);
+        json.string("severity", d.severity.as_str());
+        json.string("code", d.code.code());
+        json.string("message", &d.message);
+        json.array("related");
+        for r in &d.related {
+            json.begin_object();
+            json.string("file", name);
+            range(json, "range", r.range);
+            json.string("message", &r.message);
+            json.end_object();
+        }
+        json.end_array();
+        json.array("fixes");
+        for f in &d.fixes {
+            json.begin_object();
+            json.string("label", &f.label);
+            json.array("edits");
+            for e in &f.edits {
+                json.begin_object();
+                range(json, "range", e.range);
+                json.string("new_text", &e.new_text);
+                json.end_object();
+            }
+            json.end_array();
+            json.end_object();
+        }
+        json.end_array();
+        json.end_object();
+        if let Some(out) = out.as_deref_mut() {
+            if json.written().len() >= 1 << 16 {
+                json.drain_into(out)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Ariadne needs a non-empty span to draw a label: widen an empty one to the character after
@@ -341,5 +388,71 @@ mod tests {
             Diagnostic::new(DiagnosticCode::UnexpectedToken, range(30, 31), "on the last line");
         assert_eq!(shown_text(text, &[d, at_end]), text);
         assert_eq!(shown_text(text, &[]), "line 0\n");
+    }
+
+    /// A file's diagnostics written in two halves on two threads give the bytes one thread
+    /// gives, whatever the count, for the first file of the array or a later one, on lines
+    /// with characters of several bytes and of two UTF-16 units.
+    #[test]
+    fn diagnostics_written_in_halves_are_the_same_json() {
+        let line = "  %x = fork [2] %é𝄞 : i32\n";
+        let text = line.repeat(40);
+        let at = |n: usize, column: usize| (n * line.len() + column) as u32;
+        let diagnostics: Vec<Diagnostic> = (0..37)
+            .map(|n| {
+                let mut d = Diagnostic::new(
+                    DiagnosticCode::UnexpectedToken,
+                    range(at(n, 2), at(n, 4)),
+                    format!("\"quoted\" {n}"),
+                );
+                if n % 3 == 0 {
+                    d = d.with_related(range(at(n + 1, 18), at(n + 1, 24)), "after é𝄞");
+                }
+                if n % 5 == 0 {
+                    d.fixes.push(Fix {
+                        label: "rename".into(),
+                        edits: vec![TextEdit {
+                            range: range(at(n, 2), at(n, 4)),
+                            new_text: "%y".into(),
+                        }],
+                    });
+                }
+                d
+            })
+            .collect();
+        let write = |earlier: usize, count: usize, parallel_min: usize| {
+            let mut json = PrettyJson::default();
+            let mut out = Vec::new();
+            json.begin_array();
+            json_diagnostics(
+                &mut json,
+                "a.mlir",
+                &text,
+                &diagnostics[..earlier],
+                usize::MAX,
+                &mut out,
+            )
+            .unwrap();
+            json_diagnostics(
+                &mut json,
+                "b.mlir",
+                &text,
+                &diagnostics[..count],
+                parallel_min,
+                &mut out,
+            )
+            .unwrap();
+            json.end_array();
+            json.drain_into(&mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        for earlier in [0, 3] {
+            for count in [0, 1, 2, 3, 10, 37] {
+                let one = write(earlier, count, usize::MAX);
+                assert_eq!(write(earlier, count, 1), one, "{earlier} earlier, {count} diagnostics");
+                let parsed: serde_json::Value = serde_json::from_str(&one).unwrap();
+                assert_eq!(parsed.as_array().unwrap().len(), earlier + count);
+            }
+        }
     }
 }

@@ -21,6 +21,24 @@ impl PrettyJson {
         &self.out
     }
 
+    /// A writer for what follows, in a buffer of its own, once the innermost container has had
+    /// at least one more entry: it continues the document where this writer will then stand
+    /// (to write a later part on another thread; `append` takes it back).
+    pub fn after_an_entry(&self) -> PrettyJson {
+        let mut open = self.open.clone();
+        if let Some(has_entry) = open.last_mut() {
+            *has_entry = true;
+        }
+        PrettyJson { out: Vec::new(), open }
+    }
+
+    /// Takes back what `later` (made by `after_an_entry` when this writer stood where it has
+    /// now written up to) wrote, and where it stands.
+    pub fn append(&mut self, later: PrettyJson) {
+        self.out.extend_from_slice(&later.out);
+        self.open = later.open;
+    }
+
     /// Writes what is written so far to `to`, and forgets it.
     pub fn drain_into(&mut self, to: &mut impl std::io::Write) -> std::io::Result<()> {
         to.write_all(&self.out)?;
