@@ -170,15 +170,15 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     let open_r = |n: NodeIndex| !breaks_r[n.index()];
     let cyclic = |n: usize| graph.on_cycle(NodeIndex::new(n));
     // A component of one node is a cycle only if the node feeds itself (`cycle_through` finds
-    // none otherwise).
+    // none otherwise). The searches stay among the nodes on cycles and the edges between them.
     let trivial =
-        |scc: &[NodeIndex]| scc.len() == 1 && !graph.successors(scc[0]).any(|t| t == scc[0]);
+        |scc: &[NodeIndex]| scc.len() == 1 && !graph.cycle_successors(scc[0]).any(|t| t == scc[0]);
 
     // Combinational loops: cycles among the ops that do not break data/valid.
     let inside_dv = |n: usize| cyclic(n) && !breaks_dv[n];
     if !cx.placed() {
         let mut components = Vec::new();
-        dataflow::strongly_connected(graph, on_cycle.iter().copied(), inside_dv, |scc| {
+        dataflow::strongly_connected_on_cycles(graph, on_cycle.iter().copied(), inside_dv, |scc| {
             if !trivial(scc) {
                 components.push(scc.to_vec());
             }
@@ -186,7 +186,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         unplaced(cx, components, &open_dv, acc);
         return;
     }
-    dataflow::strongly_connected(graph, on_cycle.iter().copied(), inside_dv, |scc| {
+    dataflow::strongly_connected_on_cycles(graph, on_cycle.iter().copied(), inside_dv, |scc| {
         if trivial(scc) {
             return;
         }
@@ -198,7 +198,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     // Ready loops: cycles among the ops that do not break ready, which some op does break
     // data/valid on (otherwise the cycle is a combinational loop, reported above).
     let inside_r = |n: usize| cyclic(n) && !breaks_r[n];
-    dataflow::strongly_connected(graph, on_cycle.iter().copied(), inside_r, |scc| {
+    dataflow::strongly_connected_on_cycles(graph, on_cycle.iter().copied(), inside_r, |scc| {
         if trivial(scc) {
             return;
         }
@@ -210,7 +210,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         }
     });
 
-    merges_in_cycles(cx, acc);
+    merges_in_cycles(cx, &on_cycle, acc);
 }
 
 /// At most this many simple cycles are counted for HS2023; more are reported as "at least".
@@ -326,7 +326,8 @@ fn count_cycles(
     (count, true)
 }
 
-/// The distinct successors of `n`.
+/// The distinct successors of `n`. (All of them, not only those on cycles: each is a step of
+/// the count's budget.)
 fn successors(graph: &dataflow::FuncGraph, n: NodeIndex) -> Vec<NodeIndex> {
     let mut out: Vec<NodeIndex> = graph.successors(n).collect();
     out.sort();
@@ -376,7 +377,7 @@ fn cycle_through(
     queue.push_back(start);
     let mut closing = None;
     'search: while let Some(n) = queue.pop_front() {
-        for (id, link) in graph.edges_from(n) {
+        for (id, link) in graph.cycle_edges_from(n) {
             let t = link.to;
             if !inside(t) {
                 continue;
@@ -465,12 +466,17 @@ fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnosti
 }
 
 /// HS2022: a merge with several inputs (or an `init`) whose output lies on a cycle and reaches
-/// the fork below it without crossing a buffer slot.
-fn merges_in_cycles(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
+/// the fork below it without crossing a buffer slot. `on_cycle` lists the nodes on cycles in
+/// index order (op order); the others cannot produce a value on a cycle.
+fn merges_in_cycles(cx: &Context<'_>, on_cycle: &[usize], acc: &mut Vec<Diagnostic>) {
     if !cx.kinds.has(OpKind::Merge) && !cx.kinds.has(OpKind::Init) {
         return;
     }
-    for op in cx.item.ops.iter().skip(1) {
+    let ops = on_cycle.iter().filter_map(|&n| match cx.graph.node(NodeIndex::new(n)) {
+        Node::Op(op) => Some(&cx.item.ops[op as usize]),
+        Node::Arg { .. } => None,
+    });
+    for op in ops {
         let merge_like = match OpKind::of(op) {
             Some(OpKind::Merge) => op.operands.len() >= 2,
             Some(OpKind::Init) => true,
