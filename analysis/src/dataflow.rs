@@ -82,22 +82,21 @@ impl Adjacency {
 
     /// The edges of `graph` from one node on a cycle to another, grouped by the node they
     /// leave, each group newest edge first, as `of` groups them by `Link::from`. They are
-    /// found among the edges entering the nodes on cycles, which lie grouped by node. Only the
-    /// groups of nodes on cycles are filled in: no other node is asked about.
-    fn among_cycles(graph: &FuncGraph) -> Adjacency {
+    /// found among the edges entering the nodes on cycles (`on_cycles`, in index order), which
+    /// lie grouped by node. Only those nodes' groups are filled in: no other is asked about.
+    fn among_cycles(graph: &FuncGraph, on_cycles: &[usize]) -> Adjacency {
         let nodes = graph.node_count();
         let cyclic = &graph.cyclic;
-        let on_cycles: Vec<usize> = (0..nodes).filter(|&t| cyclic[t]).collect();
         // First each node's edge count, then where its group starts.
         let mut next = vec![0u32; nodes];
-        for &t in &on_cycles {
+        for &t in on_cycles {
             for l in graph.links_into(t).iter().filter(|l| cyclic[l.from.index()]) {
                 next[l.from.index()] += 1;
             }
         }
         let mut start = vec![0u32; nodes + 1];
         let mut at = 0;
-        for &t in &on_cycles {
+        for &t in on_cycles {
             start[t] = at;
             at += next[t];
             start[t + 1] = at;
@@ -138,6 +137,10 @@ pub struct FuncGraph {
     outgoing: OnceCell<Adjacency>,
     /// The edges from a node on a cycle to another, leaving each node in `outgoing`'s order.
     cycle_outgoing: Adjacency,
+    /// Each node on a cycle's position among them, in index order (`cycle_slot`); searches
+    /// among them keep their state in arrays of `cycle_nodes` entries.
+    cycle_slot: Vec<u32>,
+    cycle_nodes: usize,
     /// The edges entering node `n` are `links[incoming[n]..incoming[n + 1]]`.
     incoming: Vec<u32>,
     /// The strongly connected component of each node, for those of more than one node,
@@ -281,7 +284,14 @@ impl FuncGraph {
         self.scc_of = scc_of;
         self.has_cycle = self.cyclic.contains(&true);
         if self.has_cycle {
-            self.cycle_outgoing = Adjacency::among_cycles(self);
+            let on_cycles: Vec<usize> = (0..n).filter(|&t| self.cyclic[t]).collect();
+            let mut slot = vec![0u32; n];
+            for (i, &t) in on_cycles.iter().enumerate() {
+                slot[t] = i as u32;
+            }
+            self.cycle_outgoing = Adjacency::among_cycles(self, &on_cycles);
+            self.cycle_slot = slot;
+            self.cycle_nodes = on_cycles.len();
         }
     }
 
@@ -383,6 +393,18 @@ impl FuncGraph {
         self.cycle_edges_from(n).map(|(_, l)| l.to)
     }
 
+    /// How many nodes lie on cycles.
+    pub fn cycle_node_count(&self) -> usize {
+        self.cycle_nodes
+    }
+
+    /// The position of `n`, a node on a cycle, among the nodes on cycles in index order
+    /// (`0..cycle_node_count()`): a search among them indexes its state by it.
+    pub fn cycle_slot(&self, n: NodeIndex) -> usize {
+        debug_assert!(self.cyclic[n.index()]);
+        self.cycle_slot[n.index()] as usize
+    }
+
     /// The nodes that feed `n`, once per edge, newest edge first.
     pub fn predecessors(&self, n: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
         self.links_into(n.index()).iter().rev().map(|l| l.from)
@@ -450,7 +472,7 @@ pub fn strongly_connected(
     inside: impl Fn(usize) -> bool,
     found: impl FnMut(&[NodeIndex]),
 ) {
-    tarjan(graph, graph.outgoing(), roots, inside, found);
+    tarjan(graph, graph.outgoing(), graph.node_count(), |v| v, roots, inside, found);
 }
 
 /// `strongly_connected` when `inside` admits only nodes on cycles (`FuncGraph::on_cycle`): it
@@ -461,66 +483,74 @@ pub fn strongly_connected_on_cycles(
     inside: impl Fn(usize) -> bool,
     found: impl FnMut(&[NodeIndex]),
 ) {
-    let inside = |n: usize| inside(n) && graph.cyclic[n];
-    tarjan(graph, &graph.cycle_outgoing, roots, inside, found);
+    let inside = |n: usize| graph.cyclic[n] && inside(n);
+    let slot = |v: usize| graph.cycle_slot[v] as usize;
+    tarjan(graph, &graph.cycle_outgoing, graph.cycle_nodes, slot, roots, inside, found);
 }
 
 /// `strongly_connected` over the edges `out` lists, which hold every edge between two nodes
-/// `inside` admits.
+/// `inside` admits. Its state is kept by `slot`, which numbers the nodes `inside` admits among
+/// `0..slots` (asked only about them).
 fn tarjan(
     graph: &FuncGraph,
     out: &Adjacency,
+    slots: usize,
+    slot: impl Fn(usize) -> usize,
     roots: impl IntoIterator<Item = usize>,
     inside: impl Fn(usize) -> bool,
     mut found: impl FnMut(&[NodeIndex]),
 ) {
     const UNSEEN: u32 = u32::MAX;
-    let n = graph.node_count();
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0u32; n];
-    let mut on_stack = vec![false; n];
+    let mut index = vec![UNSEEN; slots];
+    let mut low = vec![0u32; slots];
+    let mut on_stack = vec![false; slots];
     // Both hold at most every node once.
-    let mut stack: Vec<NodeIndex> = Vec::with_capacity(n);
+    let mut stack: Vec<NodeIndex> = Vec::with_capacity(slots);
     // Each call: its node and the position of its next successor in `out.ids`.
-    let mut calls: Vec<(usize, usize)> = Vec::with_capacity(n);
+    let mut calls: Vec<(usize, usize)> = Vec::with_capacity(slots);
     let mut next = 0u32;
     for root in roots {
-        if index[root] != UNSEEN || !inside(root) {
+        if !inside(root) || index[slot(root)] != UNSEEN {
             continue;
         }
-        index[root] = next;
-        low[root] = next;
+        let r = slot(root);
+        index[r] = next;
+        low[r] = next;
         next += 1;
         stack.push(NodeIndex::new(root));
-        on_stack[root] = true;
+        on_stack[r] = true;
         calls.push((root, out.start[root] as usize));
         while let Some((v, position)) = calls.last_mut() {
             let v = *v;
             if *position < out.start[v + 1] as usize {
                 let wi = graph.links[out.ids[*position] as usize].to.index();
                 *position += 1;
-                if index[wi] == UNSEEN {
-                    if inside(wi) {
-                        index[wi] = next;
-                        low[wi] = next;
-                        next += 1;
-                        stack.push(NodeIndex::new(wi));
-                        on_stack[wi] = true;
-                        calls.push((wi, out.start[wi] as usize));
-                    }
-                } else if on_stack[wi] {
-                    low[v] = low[v].min(index[wi]);
+                if !inside(wi) {
+                    continue;
+                }
+                let (sv, sw) = (slot(v), slot(wi));
+                if index[sw] == UNSEEN {
+                    index[sw] = next;
+                    low[sw] = next;
+                    next += 1;
+                    stack.push(NodeIndex::new(wi));
+                    on_stack[sw] = true;
+                    calls.push((wi, out.start[wi] as usize));
+                } else if on_stack[sw] {
+                    low[sv] = low[sv].min(index[sw]);
                 }
                 continue;
             }
             calls.pop();
+            let sv = slot(v);
             if let Some(&(u, _)) = calls.last() {
-                low[u] = low[u].min(low[v]);
+                let su = slot(u);
+                low[su] = low[su].min(low[sv]);
             }
-            if low[v] == index[v] {
+            if low[sv] == index[sv] {
                 let at = stack.iter().rposition(|&x| x.index() == v).unwrap_or(0);
                 for x in &stack[at..] {
-                    on_stack[x.index()] = false;
+                    on_stack[slot(x.index())] = false;
                 }
                 found(&stack[at..]);
                 stack.truncate(at);
@@ -1272,6 +1302,12 @@ mod tests {
                 }
             }
             assert_eq!(fg.has_cycle(), g.node_indices().any(|n| fg.on_cycle(n)));
+            // The nodes on cycles, numbered in index order.
+            let on_cycles: Vec<NodeIndex> = g.node_indices().filter(|&n| fg.on_cycle(n)).collect();
+            assert_eq!(fg.cycle_node_count(), on_cycles.len());
+            for (i, &n) in on_cycles.iter().enumerate() {
+                assert_eq!(fg.cycle_slot(n), i);
+            }
             // The edges among nodes on cycles, in the order `edges_from` lists them.
             for n in g.node_indices().filter(|&n| fg.on_cycle(n)) {
                 let all: Vec<EdgeId> =

@@ -363,17 +363,18 @@ fn cycle_through(
     open: &dyn Fn(NodeIndex) -> bool,
 ) -> Option<Vec<Hop>> {
     let graph = &cx.graph;
-    // By node index: whether the node is in `scc`, and the edge the search reached it by.
+    // By node on a cycle (`cycle_slot`; the search follows only the edges among them): whether
+    // the node is in `scc`, and the edge the search reached it by.
     const NONE: dataflow::EdgeId = dataflow::EdgeId::MAX;
-    let mut member = vec![false; graph.node_count()];
+    let mut member = vec![false; graph.cycle_node_count()];
     for &n in scc {
-        member[n.index()] = true;
+        member[graph.cycle_slot(n)] = true;
     }
-    let inside = |n: NodeIndex| member[n.index()] && open(n);
+    let inside = |n: NodeIndex| member[graph.cycle_slot(n)] && open(n);
     // Breadth-first search from `start` back to itself, remembering each node's parent edge.
-    let mut parent = vec![NONE; graph.node_count()];
+    let mut parent = vec![NONE; graph.cycle_node_count()];
     // Each node enters it once at most.
-    let mut queue = std::collections::VecDeque::with_capacity(graph.node_count());
+    let mut queue = std::collections::VecDeque::with_capacity(graph.cycle_node_count());
     queue.push_back(start);
     let mut closing = None;
     'search: while let Some(n) = queue.pop_front() {
@@ -386,8 +387,8 @@ fn cycle_through(
                 closing = Some(id);
                 break 'search;
             }
-            if parent[t.index()] == NONE {
-                parent[t.index()] = id;
+            if parent[graph.cycle_slot(t)] == NONE {
+                parent[graph.cycle_slot(t)] = id;
                 queue.push_back(t);
             }
         }
@@ -402,7 +403,7 @@ fn cycle_through(
         if from == start {
             break;
         }
-        edge = parent[from.index()];
+        edge = parent[graph.cycle_slot(from)];
         if edge == NONE {
             return None;
         }
@@ -418,8 +419,12 @@ fn value_name(cx: &Context<'_>, value: ValueId) -> String {
 fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnostic {
     // The hops start at the node the cycle was searched from; the last one closes it there.
     let first = &cx.item.ops[cycle[cycle.len() - 1].to as usize];
-    // Each channel's name once: the message and the notes both show it.
-    let names: Vec<String> = cycle.iter().map(|h| value_name(cx, h.value)).collect();
+    // Each channel's group size once: the message and the notes both name it
+    // (`ValueData::push_display`, straight into them).
+    let groups: Vec<u32> = cycle.iter().map(|h| crate::ir::group_len(cx.item, h.value)).collect();
+    let push_name = |hop: &Hop, group: u32, out: &mut String| {
+        cx.item.values[hop.value as usize].push_display(cx.item, group, out);
+    };
     let (what, consequence) = match code {
         Code::CombinationalLoop => (
             "combinational loop",
@@ -432,13 +437,13 @@ fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnosti
     };
     // The messages are joined from their pieces in one allocation each rather than with
     // `format!`: a function can have hundreds of cycles, each with a note per channel.
-    let mut through = String::with_capacity(names.iter().map(|n| n.len() + 6).sum());
-    for (i, name) in names.iter().enumerate() {
+    let mut through = String::with_capacity(cycle.len() * 16);
+    for (i, (hop, &group)) in cycle.iter().zip(&groups).enumerate() {
         if i > 0 {
             through.push_str(" -> ");
         }
         through.push('`');
-        through.push_str(name);
+        push_name(hop, group, &mut through);
         through.push('`');
     }
     let message = [
@@ -453,14 +458,16 @@ fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnosti
     .concat();
     let mut d = Diagnostic::new(code, first.name_range, message);
     d.related.reserve(cycle.len());
-    for (hop, name) in cycle.iter().zip(&names) {
+    for (hop, &group) in cycle.iter().zip(&groups) {
         let use_ = &cx.item.uses[hop.use_ as usize];
         let consumer = cx.item.ops[hop.to as usize].short_name();
-        d.related.push(crate::Related {
-            range: use_.range,
-            message: ["channel `", name.as_str(), "` into `", consumer, "`, part of the cycle"]
-                .concat(),
-        });
+        let mut message = String::with_capacity(48 + consumer.len());
+        message.push_str("channel `");
+        push_name(hop, group, &mut message);
+        message.push_str("` into `");
+        message.push_str(consumer);
+        message.push_str("`, part of the cycle");
+        d.related.push(crate::Related { range: use_.range, message });
     }
     d
 }
