@@ -6,6 +6,8 @@
 //! a channel through buffers is a path; `channel_buffers` walks it. Everything here is derived
 //! from a lowered `Item` and the value types the checks inferred; nothing reports diagnostics.
 
+use std::cell::OnceCell;
+
 use petgraph::graph::NodeIndex;
 
 use crate::ir::{Attribute, BlockId, Def, Item, OpData, OpId, UseId, ValueId};
@@ -77,6 +79,43 @@ impl Adjacency {
     fn of_node(&self, n: usize) -> &[EdgeId] {
         &self.ids[self.start[n] as usize..self.start[n + 1] as usize]
     }
+
+    /// The edges of `graph` from one node on a cycle to another, grouped by the node they
+    /// leave, each group newest edge first, as `of` groups them by `Link::from`. They are
+    /// found among the edges entering the nodes on cycles (`on_cycles`, in index order), which
+    /// lie grouped by node. Only those nodes' groups are filled in: no other is asked about.
+    fn among_cycles(graph: &FuncGraph, on_cycles: &[usize]) -> Adjacency {
+        let nodes = graph.node_count();
+        let cyclic = &graph.cyclic;
+        // First each node's edge count, then where its group starts.
+        let mut next = vec![0u32; nodes];
+        for &t in on_cycles {
+            for l in graph.links_into(t).iter().filter(|l| cyclic[l.from.index()]) {
+                next[l.from.index()] += 1;
+            }
+        }
+        let mut start = vec![0u32; nodes + 1];
+        let mut at = 0;
+        for &t in on_cycles {
+            start[t] = at;
+            at += next[t];
+            start[t + 1] = at;
+            next[t] = start[t];
+        }
+        // Filled from the newest edge (the last node's last), each node's group from its front.
+        let mut ids = vec![0; at as usize];
+        for &t in on_cycles.iter().rev() {
+            let first = graph.incoming[t] as usize;
+            for (i, l) in graph.links_into(t).iter().enumerate().rev() {
+                if cyclic[l.from.index()] {
+                    let slot = &mut next[l.from.index()];
+                    ids[*slot as usize] = (first + i) as EdgeId;
+                    *slot += 1;
+                }
+            }
+        }
+        Adjacency { start, ids }
+    }
 }
 
 /// The dataflow graph of one function: nodes are its arguments (`0..args`), then its ops in
@@ -92,11 +131,20 @@ pub struct FuncGraph {
     ops: usize,
     /// The edges, grouped by the node they enter (each op's operands in order).
     links: Vec<Link>,
-    outgoing: Adjacency,
+    /// The edges leaving each node, made when first asked for (`edges_from`): the lints
+    /// follow only the edges among the nodes on cycles (`cycle_edges_from`), so most
+    /// functions never need them.
+    outgoing: OnceCell<Adjacency>,
+    /// The edges from a node on a cycle to another, leaving each node in `outgoing`'s order.
+    cycle_outgoing: Adjacency,
+    /// Each node on a cycle's position among them, in index order (`cycle_slot`); searches
+    /// among them keep their state in arrays of `cycle_nodes` entries.
+    cycle_slot: Vec<u32>,
+    cycle_nodes: usize,
     /// The edges entering node `n` are `links[incoming[n]..incoming[n + 1]]`.
     incoming: Vec<u32>,
     /// The strongly connected component of each node, for those of more than one node,
-    /// numbered in the order Tarjan's algorithm completes them (`strongly_connected`);
+    /// numbered in the order Tarjan's algorithm completes them (`mark_components`);
     /// `NO_COMPONENT` for every other node (`same_component`).
     scc_of: Vec<u32>,
     /// Whether each node lies on a cycle (`on_cycle`).
@@ -134,6 +182,8 @@ impl FuncGraph {
         };
         let nodes = fg.node_count();
         let mut cyclic = vec![false; nodes];
+        // Whether every edge entering each node comes from a node of a lower index.
+        let mut from_above = vec![true; nodes];
         // The edges are made grouped by the node they enter (the argument nodes, first, have
         // none), so where each node's group ends is known as they are made.
         let mut incoming = vec![0u32; nodes + 1];
@@ -142,40 +192,107 @@ impl FuncGraph {
             for (i, &u) in item.operands(op).iter().enumerate() {
                 let Some(value) = item.uses[u as usize].value else { continue };
                 let Some(from) = fg.producer(item, value) else { continue };
-                if from == to {
-                    cyclic[to.index()] = true;
+                if from >= to {
+                    from_above[to.index()] = false;
+                    cyclic[to.index()] |= from == to;
                 }
                 links.push(Link { from, to, edge: Edge { value, use_: u, operand: i as u32 } });
             }
             incoming[to.index() + 1] = links.len() as u32;
         }
-        fg.outgoing = Adjacency::of(nodes, &links, |l| l.from);
         fg.incoming = incoming;
         fg.links = links;
-        // Only nodes left after peeling those without a predecessor or a successor among the
-        // rest can lie on a cycle; Tarjan's algorithm runs on them, and every peeled node is a
-        // component of its own (left unnumbered, as are the other components of one node).
-        let peeled = peel(&fg);
-        let mut scc_of = vec![NO_COMPONENT; nodes];
-        let mut components = 0;
-        strongly_connected(
-            &fg,
-            0..nodes,
-            |n| !peeled[n],
-            |scc| {
-                if scc.len() > 1 {
-                    for &n in scc {
-                        scc_of[n.index()] = components;
-                        cyclic[n.index()] = true;
-                    }
-                    components += 1;
-                }
-            },
-        );
-        fg.has_cycle = cyclic.contains(&true);
-        fg.scc_of = scc_of;
         fg.cyclic = cyclic;
+        fg.mark_components(&from_above);
         fg
+    }
+
+    /// Numbers the strongly connected components of more than one node (`scc_of`) and marks
+    /// their nodes as on a cycle (`cyclic`, which already holds the nodes that feed
+    /// themselves); then gathers the edges among the nodes on cycles. Tarjan's algorithm runs
+    /// on the edges reversed, which have the same components, so that it reads each node's
+    /// entering edges where they lie. Roots are taken in index order, and most edges run from
+    /// a lower index to a higher one (an op uses values defined above it), so a root whose
+    /// predecessors were all visited (and are finished: no search is under way) is a
+    /// component of its own, decided without a search; `from_above` says, by node, that all
+    /// its predecessors have lower indices, and so were visited, without reading its edges.
+    fn mark_components(&mut self, from_above: &[bool]) {
+        const UNSEEN: u32 = u32::MAX;
+        let n = self.node_count();
+        let mut index = vec![UNSEEN; n];
+        let mut low = vec![0u32; n];
+        let mut on_stack = vec![false; n];
+        let mut stack: Vec<usize> = Vec::new();
+        // Each call: its node and the position of its next entering edge in `links`.
+        let mut calls: Vec<(usize, usize)> = Vec::new();
+        let mut scc_of = vec![NO_COMPONENT; n];
+        let mut components = 0;
+        let mut next = 0u32;
+        for root in 0..n {
+            if index[root] != UNSEEN {
+                continue;
+            }
+            if from_above[root]
+                || self.links_into(root).iter().all(|l| index[l.from.index()] != UNSEEN)
+            {
+                index[root] = next;
+                next += 1;
+                continue;
+            }
+            index[root] = next;
+            low[root] = next;
+            next += 1;
+            stack.push(root);
+            on_stack[root] = true;
+            calls.push((root, self.incoming[root] as usize));
+            while let Some((v, position)) = calls.last_mut() {
+                let v = *v;
+                if *position < self.incoming[v + 1] as usize {
+                    let w = self.links[*position].from.index();
+                    *position += 1;
+                    if index[w] == UNSEEN {
+                        index[w] = next;
+                        low[w] = next;
+                        next += 1;
+                        stack.push(w);
+                        on_stack[w] = true;
+                        calls.push((w, self.incoming[w] as usize));
+                    } else if on_stack[w] {
+                        low[v] = low[v].min(index[w]);
+                    }
+                    continue;
+                }
+                calls.pop();
+                if let Some(&(u, _)) = calls.last() {
+                    low[u] = low[u].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    let at = stack.iter().rposition(|&x| x == v).unwrap_or(0);
+                    let several = stack.len() - at > 1;
+                    for &x in &stack[at..] {
+                        on_stack[x] = false;
+                        if several {
+                            scc_of[x] = components;
+                            self.cyclic[x] = true;
+                        }
+                    }
+                    components += u32::from(several);
+                    stack.truncate(at);
+                }
+            }
+        }
+        self.scc_of = scc_of;
+        self.has_cycle = self.cyclic.contains(&true);
+        if self.has_cycle {
+            let on_cycles: Vec<usize> = (0..n).filter(|&t| self.cyclic[t]).collect();
+            let mut slot = vec![0u32; n];
+            for (i, &t) in on_cycles.iter().enumerate() {
+                slot[t] = i as u32;
+            }
+            self.cycle_outgoing = Adjacency::among_cycles(self, &on_cycles);
+            self.cycle_slot = slot;
+            self.cycle_nodes = on_cycles.len();
+        }
     }
 
     /// The edges entering `n`, oldest first.
@@ -184,19 +301,31 @@ impl FuncGraph {
     }
 
     /// A graph of `nodes` op nodes (op `i + 1` at node `i`) and the given edges, in order and
-    /// grouped by the node they enter; the components are not computed.
+    /// grouped by the node they enter, with its components, as `build` makes them.
     #[cfg(test)]
     fn from_links(nodes: usize, links: Vec<Link>) -> FuncGraph {
         assert!(links.windows(2).all(|w| w[0].to <= w[1].to));
         let mut incoming = vec![0u32; nodes + 1];
+        let mut cyclic = vec![false; nodes];
+        let mut from_above = vec![true; nodes];
         for l in &links {
             incoming[l.to.index() + 1] += 1;
+            if l.from >= l.to {
+                from_above[l.to.index()] = false;
+                cyclic[l.to.index()] |= l.from == l.to;
+            }
         }
         for i in 0..nodes {
             incoming[i + 1] += incoming[i];
         }
-        let outgoing = Adjacency::of(nodes, &links, |l| l.from);
-        FuncGraph { ops: nodes + 1, links, outgoing, incoming, ..FuncGraph::default() }
+        let mut fg = FuncGraph { ops: nodes + 1, links, incoming, cyclic, ..FuncGraph::default() };
+        fg.mark_components(&from_above);
+        fg
+    }
+
+    /// The edges leaving each node, made on first use.
+    fn outgoing(&self) -> &Adjacency {
+        self.outgoing.get_or_init(|| Adjacency::of(self.node_count(), &self.links, |l| l.from))
     }
 
     fn node_of_op(&self, op: usize) -> NodeIndex {
@@ -238,7 +367,14 @@ impl FuncGraph {
 
     /// The edges leaving `n`, newest first.
     pub fn edges_from(&self, n: NodeIndex) -> impl Iterator<Item = (EdgeId, &Link)> + '_ {
-        self.outgoing.of_node(n.index()).iter().map(|&e| (e, &self.links[e as usize]))
+        self.outgoing().of_node(n.index()).iter().map(|&e| (e, &self.links[e as usize]))
+    }
+
+    /// The edges from `n`, a node on a cycle, to nodes on cycles, newest first: those of
+    /// `edges_from` that a search inside the graph's cycles follows.
+    pub fn cycle_edges_from(&self, n: NodeIndex) -> impl Iterator<Item = (EdgeId, &Link)> + '_ {
+        debug_assert!(self.cyclic[n.index()]);
+        self.cycle_outgoing.of_node(n.index()).iter().map(|&e| (e, &self.links[e as usize]))
     }
 
     /// The edges entering `n`, newest first.
@@ -248,7 +384,25 @@ impl FuncGraph {
 
     /// The nodes `n` feeds, once per edge, newest edge first.
     pub fn successors(&self, n: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
-        self.outgoing.of_node(n.index()).iter().map(|&e| self.links[e as usize].to)
+        self.outgoing().of_node(n.index()).iter().map(|&e| self.links[e as usize].to)
+    }
+
+    /// The nodes on cycles that `n`, a node on a cycle, feeds, once per edge, newest edge
+    /// first.
+    pub fn cycle_successors(&self, n: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
+        self.cycle_edges_from(n).map(|(_, l)| l.to)
+    }
+
+    /// How many nodes lie on cycles.
+    pub fn cycle_node_count(&self) -> usize {
+        self.cycle_nodes
+    }
+
+    /// The position of `n`, a node on a cycle, among the nodes on cycles in index order
+    /// (`0..cycle_node_count()`): a search among them indexes its state by it.
+    pub fn cycle_slot(&self, n: NodeIndex) -> usize {
+        debug_assert!(self.cyclic[n.index()]);
+        self.cycle_slot[n.index()] as usize
     }
 
     /// The nodes that feed `n`, once per edge, newest edge first.
@@ -278,7 +432,8 @@ impl FuncGraph {
         if !self.cyclic[from.index()] {
             return false;
         }
-        self.edges_from(from)
+        // A consumer in `from`'s component is on a cycle too.
+        self.cycle_edges_from(from)
             .filter(|(_, l)| l.edge.value == value)
             .any(|(_, l)| self.same_component(from, l.to))
     }
@@ -304,44 +459,6 @@ impl FuncGraph {
     }
 }
 
-/// The nodes that lie on no cycle because repeatedly removing the nodes without a predecessor
-/// or without a successor (among those not yet removed) removes them; by index. A node that
-/// feeds itself is never removed.
-fn peel(graph: &FuncGraph) -> Vec<bool> {
-    let n = graph.node_count();
-    let degree = |start: &[u32]| -> Vec<u32> { start.windows(2).map(|w| w[1] - w[0]).collect() };
-    let mut preds = degree(&graph.incoming);
-    let mut succs = degree(&graph.outgoing.start);
-    let mut peeled = vec![false; n];
-    // Each node enters it once at most.
-    let mut queue: Vec<u32> = Vec::with_capacity(n);
-    for i in 0..n {
-        if preds[i] == 0 || succs[i] == 0 {
-            peeled[i] = true;
-            queue.push(i as u32);
-        }
-    }
-    // A removed node's successors lose a predecessor, its predecessors a successor.
-    let mut remove_edge = |w: usize, left: &mut [u32], queue: &mut Vec<u32>| {
-        if !peeled[w] {
-            left[w] -= 1;
-            if left[w] == 0 {
-                peeled[w] = true;
-                queue.push(w as u32);
-            }
-        }
-    };
-    while let Some(i) = queue.pop() {
-        for &e in graph.outgoing.of_node(i as usize) {
-            remove_edge(graph.links[e as usize].to.index(), &mut preds, &mut queue);
-        }
-        for l in graph.links_into(i as usize) {
-            remove_edge(l.from.index(), &mut succs, &mut queue);
-        }
-    }
-    peeled
-}
-
 /// Tarjan's strongly connected components of the subgraph of the nodes `inside` admits (by
 /// index; edges to other nodes are left out), each passed to `found` as it is completed.
 /// `roots` lists, in index order, nodes among which are all those `inside` admits (every node,
@@ -353,56 +470,87 @@ pub fn strongly_connected(
     graph: &FuncGraph,
     roots: impl IntoIterator<Item = usize>,
     inside: impl Fn(usize) -> bool,
+    found: impl FnMut(&[NodeIndex]),
+) {
+    tarjan(graph, graph.outgoing(), graph.node_count(), |v| v, roots, inside, found);
+}
+
+/// `strongly_connected` when `inside` admits only nodes on cycles (`FuncGraph::on_cycle`): it
+/// follows only the edges among them, which the graph keeps apart.
+pub fn strongly_connected_on_cycles(
+    graph: &FuncGraph,
+    roots: impl IntoIterator<Item = usize>,
+    inside: impl Fn(usize) -> bool,
+    found: impl FnMut(&[NodeIndex]),
+) {
+    let inside = |n: usize| graph.cyclic[n] && inside(n);
+    let slot = |v: usize| graph.cycle_slot[v] as usize;
+    tarjan(graph, &graph.cycle_outgoing, graph.cycle_nodes, slot, roots, inside, found);
+}
+
+/// `strongly_connected` over the edges `out` lists, which hold every edge between two nodes
+/// `inside` admits. Its state is kept by `slot`, which numbers the nodes `inside` admits among
+/// `0..slots` (asked only about them).
+fn tarjan(
+    graph: &FuncGraph,
+    out: &Adjacency,
+    slots: usize,
+    slot: impl Fn(usize) -> usize,
+    roots: impl IntoIterator<Item = usize>,
+    inside: impl Fn(usize) -> bool,
     mut found: impl FnMut(&[NodeIndex]),
 ) {
     const UNSEEN: u32 = u32::MAX;
-    let n = graph.node_count();
-    let out = &graph.outgoing;
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0u32; n];
-    let mut on_stack = vec![false; n];
+    let mut index = vec![UNSEEN; slots];
+    let mut low = vec![0u32; slots];
+    let mut on_stack = vec![false; slots];
     // Both hold at most every node once.
-    let mut stack: Vec<NodeIndex> = Vec::with_capacity(n);
+    let mut stack: Vec<NodeIndex> = Vec::with_capacity(slots);
     // Each call: its node and the position of its next successor in `out.ids`.
-    let mut calls: Vec<(usize, usize)> = Vec::with_capacity(n);
+    let mut calls: Vec<(usize, usize)> = Vec::with_capacity(slots);
     let mut next = 0u32;
     for root in roots {
-        if index[root] != UNSEEN || !inside(root) {
+        if !inside(root) || index[slot(root)] != UNSEEN {
             continue;
         }
-        index[root] = next;
-        low[root] = next;
+        let r = slot(root);
+        index[r] = next;
+        low[r] = next;
         next += 1;
         stack.push(NodeIndex::new(root));
-        on_stack[root] = true;
+        on_stack[r] = true;
         calls.push((root, out.start[root] as usize));
         while let Some((v, position)) = calls.last_mut() {
             let v = *v;
             if *position < out.start[v + 1] as usize {
                 let wi = graph.links[out.ids[*position] as usize].to.index();
                 *position += 1;
-                if index[wi] == UNSEEN {
-                    if inside(wi) {
-                        index[wi] = next;
-                        low[wi] = next;
-                        next += 1;
-                        stack.push(NodeIndex::new(wi));
-                        on_stack[wi] = true;
-                        calls.push((wi, out.start[wi] as usize));
-                    }
-                } else if on_stack[wi] {
-                    low[v] = low[v].min(index[wi]);
+                if !inside(wi) {
+                    continue;
+                }
+                let (sv, sw) = (slot(v), slot(wi));
+                if index[sw] == UNSEEN {
+                    index[sw] = next;
+                    low[sw] = next;
+                    next += 1;
+                    stack.push(NodeIndex::new(wi));
+                    on_stack[sw] = true;
+                    calls.push((wi, out.start[wi] as usize));
+                } else if on_stack[sw] {
+                    low[sv] = low[sv].min(index[sw]);
                 }
                 continue;
             }
             calls.pop();
+            let sv = slot(v);
             if let Some(&(u, _)) = calls.last() {
-                low[u] = low[u].min(low[v]);
+                let su = slot(u);
+                low[su] = low[su].min(low[sv]);
             }
-            if low[v] == index[v] {
+            if low[sv] == index[sv] {
                 let at = stack.iter().rposition(|&x| x.index() == v).unwrap_or(0);
                 for x in &stack[at..] {
-                    on_stack[x.index()] = false;
+                    on_stack[slot(x.index())] = false;
                 }
                 found(&stack[at..]);
                 stack.truncate(at);
@@ -1136,21 +1284,49 @@ mod tests {
     }
 
     #[test]
-    fn peeling_keeps_every_node_on_a_cycle() {
+    fn components_agree_with_petgraph() {
         for (g, fg) in graphs() {
-            let peeled = peel(&fg);
             let self_loop = |n: NodeIndex| g.edges(n).any(|e| e.target() == n);
-            for scc in petgraph::algo::tarjan_scc(&g) {
+            let mut component = vec![usize::MAX; g.node_count()];
+            for (c, scc) in petgraph::algo::tarjan_scc(&g).into_iter().enumerate() {
                 let on_cycle = scc.len() > 1 || self_loop(scc[0]);
-                for n in scc {
-                    assert!(!(on_cycle && peeled[n.index()]), "node {} was peeled", n.index());
+                for &n in &scc {
+                    component[n.index()] = c;
+                    assert_eq!(fg.on_cycle(n), on_cycle, "node {}", n.index());
                 }
             }
-            // The components of what is left are the graph's own.
-            let full = ours(&fg, |_| true);
-            let kept: Vec<Vec<usize>> =
-                full.into_iter().filter(|c| c.iter().all(|&n| !peeled[n])).collect();
-            assert_eq!(ours(&fg, |n| !peeled[n]), kept);
+            for a in g.node_indices() {
+                for b in g.node_indices() {
+                    let same = component[a.index()] == component[b.index()];
+                    assert_eq!(fg.same_component(a, b), same);
+                }
+            }
+            assert_eq!(fg.has_cycle(), g.node_indices().any(|n| fg.on_cycle(n)));
+            // The nodes on cycles, numbered in index order.
+            let on_cycles: Vec<NodeIndex> = g.node_indices().filter(|&n| fg.on_cycle(n)).collect();
+            assert_eq!(fg.cycle_node_count(), on_cycles.len());
+            for (i, &n) in on_cycles.iter().enumerate() {
+                assert_eq!(fg.cycle_slot(n), i);
+            }
+            // The edges among nodes on cycles, in the order `edges_from` lists them.
+            for n in g.node_indices().filter(|&n| fg.on_cycle(n)) {
+                let all: Vec<EdgeId> =
+                    fg.edges_from(n).filter(|(_, l)| fg.on_cycle(l.to)).map(|(e, _)| e).collect();
+                let among: Vec<EdgeId> = fg.cycle_edges_from(n).map(|(e, _)| e).collect();
+                assert_eq!(among, all);
+            }
+            // Restricted to nodes on cycles, the same components in the same order.
+            let odd = |n: usize| n % 2 == 1 && fg.on_cycle(NodeIndex::new(n));
+            let mut theirs = Vec::new();
+            strongly_connected(&fg, 0..fg.node_count(), odd, |scc| theirs.push(scc.to_vec()));
+            let mut ours = Vec::new();
+            strongly_connected_on_cycles(
+                &fg,
+                0..fg.node_count(),
+                |n| n % 2 == 1,
+                |scc| ours.push(scc.to_vec()),
+            );
+            assert_eq!(ours, theirs);
         }
     }
 }

@@ -379,10 +379,18 @@ impl ValueData {
 
     /// `%x` or `%x#N`, as a use would write it.
     pub fn display(&self, item: &Item, group_len: u32) -> String {
+        let mut out = String::new();
+        self.push_display(item, group_len, &mut out);
+        out
+    }
+
+    /// Appends `display`'s text to `out`, for a message that names many values.
+    pub fn push_display(&self, item: &Item, group_len: u32, out: &mut String) {
+        out.push_str(item.str(self.name()));
         if group_len > 1 {
-            format!("{}#{}", item.str(self.name()), self.index)
-        } else {
-            item.str(self.name()).to_string()
+            use std::fmt::Write;
+            // Writing to a `String` cannot fail.
+            let _ = write!(out, "#{}", self.index);
         }
     }
 }

@@ -170,15 +170,15 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     let open_r = |n: NodeIndex| !breaks_r[n.index()];
     let cyclic = |n: usize| graph.on_cycle(NodeIndex::new(n));
     // A component of one node is a cycle only if the node feeds itself (`cycle_through` finds
-    // none otherwise).
+    // none otherwise). The searches stay among the nodes on cycles and the edges between them.
     let trivial =
-        |scc: &[NodeIndex]| scc.len() == 1 && !graph.successors(scc[0]).any(|t| t == scc[0]);
+        |scc: &[NodeIndex]| scc.len() == 1 && !graph.cycle_successors(scc[0]).any(|t| t == scc[0]);
 
     // Combinational loops: cycles among the ops that do not break data/valid.
     let inside_dv = |n: usize| cyclic(n) && !breaks_dv[n];
     if !cx.placed() {
         let mut components = Vec::new();
-        dataflow::strongly_connected(graph, on_cycle.iter().copied(), inside_dv, |scc| {
+        dataflow::strongly_connected_on_cycles(graph, on_cycle.iter().copied(), inside_dv, |scc| {
             if !trivial(scc) {
                 components.push(scc.to_vec());
             }
@@ -186,7 +186,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         unplaced(cx, components, &open_dv, acc);
         return;
     }
-    dataflow::strongly_connected(graph, on_cycle.iter().copied(), inside_dv, |scc| {
+    dataflow::strongly_connected_on_cycles(graph, on_cycle.iter().copied(), inside_dv, |scc| {
         if trivial(scc) {
             return;
         }
@@ -198,7 +198,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
     // Ready loops: cycles among the ops that do not break ready, which some op does break
     // data/valid on (otherwise the cycle is a combinational loop, reported above).
     let inside_r = |n: usize| cyclic(n) && !breaks_r[n];
-    dataflow::strongly_connected(graph, on_cycle.iter().copied(), inside_r, |scc| {
+    dataflow::strongly_connected_on_cycles(graph, on_cycle.iter().copied(), inside_r, |scc| {
         if trivial(scc) {
             return;
         }
@@ -210,7 +210,7 @@ pub(crate) fn check(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
         }
     });
 
-    merges_in_cycles(cx, acc);
+    merges_in_cycles(cx, &on_cycle, acc);
 }
 
 /// At most this many simple cycles are counted for HS2023; more are reported as "at least".
@@ -326,7 +326,8 @@ fn count_cycles(
     (count, true)
 }
 
-/// The distinct successors of `n`.
+/// The distinct successors of `n`. (All of them, not only those on cycles: each is a step of
+/// the count's budget.)
 fn successors(graph: &dataflow::FuncGraph, n: NodeIndex) -> Vec<NodeIndex> {
     let mut out: Vec<NodeIndex> = graph.successors(n).collect();
     out.sort();
@@ -362,21 +363,22 @@ fn cycle_through(
     open: &dyn Fn(NodeIndex) -> bool,
 ) -> Option<Vec<Hop>> {
     let graph = &cx.graph;
-    // By node index: whether the node is in `scc`, and the edge the search reached it by.
+    // By node on a cycle (`cycle_slot`; the search follows only the edges among them): whether
+    // the node is in `scc`, and the edge the search reached it by.
     const NONE: dataflow::EdgeId = dataflow::EdgeId::MAX;
-    let mut member = vec![false; graph.node_count()];
+    let mut member = vec![false; graph.cycle_node_count()];
     for &n in scc {
-        member[n.index()] = true;
+        member[graph.cycle_slot(n)] = true;
     }
-    let inside = |n: NodeIndex| member[n.index()] && open(n);
+    let inside = |n: NodeIndex| member[graph.cycle_slot(n)] && open(n);
     // Breadth-first search from `start` back to itself, remembering each node's parent edge.
-    let mut parent = vec![NONE; graph.node_count()];
+    let mut parent = vec![NONE; graph.cycle_node_count()];
     // Each node enters it once at most.
-    let mut queue = std::collections::VecDeque::with_capacity(graph.node_count());
+    let mut queue = std::collections::VecDeque::with_capacity(graph.cycle_node_count());
     queue.push_back(start);
     let mut closing = None;
     'search: while let Some(n) = queue.pop_front() {
-        for (id, link) in graph.edges_from(n) {
+        for (id, link) in graph.cycle_edges_from(n) {
             let t = link.to;
             if !inside(t) {
                 continue;
@@ -385,8 +387,8 @@ fn cycle_through(
                 closing = Some(id);
                 break 'search;
             }
-            if parent[t.index()] == NONE {
-                parent[t.index()] = id;
+            if parent[graph.cycle_slot(t)] == NONE {
+                parent[graph.cycle_slot(t)] = id;
                 queue.push_back(t);
             }
         }
@@ -401,7 +403,7 @@ fn cycle_through(
         if from == start {
             break;
         }
-        edge = parent[from.index()];
+        edge = parent[graph.cycle_slot(from)];
         if edge == NONE {
             return None;
         }
@@ -417,8 +419,12 @@ fn value_name(cx: &Context<'_>, value: ValueId) -> String {
 fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnostic {
     // The hops start at the node the cycle was searched from; the last one closes it there.
     let first = &cx.item.ops[cycle[cycle.len() - 1].to as usize];
-    // Each channel's name once: the message and the notes both show it.
-    let names: Vec<String> = cycle.iter().map(|h| value_name(cx, h.value)).collect();
+    // Each channel's group size once: the message and the notes both name it
+    // (`ValueData::push_display`, straight into them).
+    let groups: Vec<u32> = cycle.iter().map(|h| crate::ir::group_len(cx.item, h.value)).collect();
+    let push_name = |hop: &Hop, group: u32, out: &mut String| {
+        cx.item.values[hop.value as usize].push_display(cx.item, group, out);
+    };
     let (what, consequence) = match code {
         Code::CombinationalLoop => (
             "combinational loop",
@@ -431,13 +437,13 @@ fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnosti
     };
     // The messages are joined from their pieces in one allocation each rather than with
     // `format!`: a function can have hundreds of cycles, each with a note per channel.
-    let mut through = String::with_capacity(names.iter().map(|n| n.len() + 6).sum());
-    for (i, name) in names.iter().enumerate() {
+    let mut through = String::with_capacity(cycle.len() * 16);
+    for (i, (hop, &group)) in cycle.iter().zip(&groups).enumerate() {
         if i > 0 {
             through.push_str(" -> ");
         }
         through.push('`');
-        through.push_str(name);
+        push_name(hop, group, &mut through);
         through.push('`');
     }
     let message = [
@@ -452,25 +458,32 @@ fn report(cx: &Context<'_>, code: Code, cycle: &[Hop], paths: &str) -> Diagnosti
     .concat();
     let mut d = Diagnostic::new(code, first.name_range, message);
     d.related.reserve(cycle.len());
-    for (hop, name) in cycle.iter().zip(&names) {
+    for (hop, &group) in cycle.iter().zip(&groups) {
         let use_ = &cx.item.uses[hop.use_ as usize];
         let consumer = cx.item.ops[hop.to as usize].short_name();
-        d.related.push(crate::Related {
-            range: use_.range,
-            message: ["channel `", name.as_str(), "` into `", consumer, "`, part of the cycle"]
-                .concat(),
-        });
+        let mut message = String::with_capacity(48 + consumer.len());
+        message.push_str("channel `");
+        push_name(hop, group, &mut message);
+        message.push_str("` into `");
+        message.push_str(consumer);
+        message.push_str("`, part of the cycle");
+        d.related.push(crate::Related { range: use_.range, message });
     }
     d
 }
 
 /// HS2022: a merge with several inputs (or an `init`) whose output lies on a cycle and reaches
-/// the fork below it without crossing a buffer slot.
-fn merges_in_cycles(cx: &Context<'_>, acc: &mut Vec<Diagnostic>) {
+/// the fork below it without crossing a buffer slot. `on_cycle` lists the nodes on cycles in
+/// index order (op order); the others cannot produce a value on a cycle.
+fn merges_in_cycles(cx: &Context<'_>, on_cycle: &[usize], acc: &mut Vec<Diagnostic>) {
     if !cx.kinds.has(OpKind::Merge) && !cx.kinds.has(OpKind::Init) {
         return;
     }
-    for op in cx.item.ops.iter().skip(1) {
+    let ops = on_cycle.iter().filter_map(|&n| match cx.graph.node(NodeIndex::new(n)) {
+        Node::Op(op) => Some(&cx.item.ops[op as usize]),
+        Node::Arg { .. } => None,
+    });
+    for op in ops {
         let merge_like = match OpKind::of(op) {
             Some(OpKind::Merge) => op.operands.len() >= 2,
             Some(OpKind::Init) => true,

@@ -852,7 +852,11 @@ impl Rate {
 }
 
 struct Rates<'c> {
-    rate: Vec<Option<Rate>>,
+    /// Each value's rate, by `ValueId`, as an index into `known`; `UNKNOWN` when it has none
+    /// (most values), so that the table is filled and dropped without a `Rate` per value.
+    rate: Vec<u32>,
+    /// The rates set, each once.
+    known: Vec<Rate>,
     classes: &'c Classes,
     gate_stream: BTreeMap<OpId, OpId>,
     /// In a function without LOOM ops, the mismatch of each op's last evaluation, which is
@@ -861,6 +865,9 @@ struct Rates<'c> {
     /// ops, where a loop op's mismatch also reads the rates of its stream's results.
     mismatches: Option<Mismatches>,
 }
+
+/// `Rates::rate` of a value whose rate is not known.
+const UNKNOWN: u32 = u32::MAX;
 
 /// The mismatches of ops, by `OpId`, with a flag per op saying whether it has one, so that the
 /// ops without one (most) are not looked up.
@@ -915,7 +922,8 @@ impl<'c> Rates<'c> {
                 .collect()
         };
         let mut rates = Rates {
-            rate: vec![None; item.values.len()],
+            rate: vec![UNKNOWN; item.values.len()],
+            known: Vec::new(),
             classes,
             gate_stream,
             mismatches: classes
@@ -923,31 +931,53 @@ impl<'c> Rates<'c> {
                 .is_empty()
                 .then(|| Mismatches { of: BTreeMap::new(), has: vec![false; item.ops.len()] }),
         };
+        // Whether some use of each op, by `OpId`, reads a value whose rate is known.
+        let mut fed = vec![false; item.ops.len()];
         // Function arguments: one token each per invocation (memrefs carry none).
         if let Some(region) = item.ops.first().and_then(|f| cx.item.op_regions(f).first()) {
             if let Some(&block) = item.regions[*region as usize].blocks.first() {
                 for &v in &item.blocks[block as usize].args {
                     let memref = matches!(cx.ty(v), Some(Type::MemRef { .. }));
                     if !memref {
-                        rates.rate[v as usize] = Some(Rate::atom(Atom::Invocation));
+                        rates.set(v, Rate::atom(Atom::Invocation));
+                        for &u in item.value_uses(&item.values[v as usize]) {
+                            fed[item.uses[u as usize].op as usize] = true;
+                        }
                     }
                 }
             }
         }
         // A worklist: a value's rate is set once, from known operand rates; consumers of a
-        // value that becomes known are evaluated again.
-        let mut queue: Vec<OpId> = (1..item.ops.len() as OpId).rev().collect();
-        let mut queued = vec![true; item.ops.len()];
-        while let Some(id) = queue.pop() {
-            queued[id as usize] = false;
-            let op = &item.ops[id as usize];
-            if op.broken {
-                continue;
-            }
+        // value that becomes known are evaluated again. It is a stack that starts with every
+        // op, the first on top: the ops not yet taken from that start are `next..`, taken in
+        // order, and `pushed` holds those pushed since, above them.
+        let mut next: OpId = 1;
+        let mut pushed: Vec<OpId> = Vec::new();
+        let mut queued = vec![false; item.ops.len()];
+        loop {
             // An op none of whose operands has a count yet has nothing to give or compare:
             // every case of `eval` then finds no rate and no mismatch (and, counts being set
-            // once, it had none before), so it is not evaluated until one becomes known.
-            if !item.operands(op).iter().any(|&u| rates.of_use(cx, u).is_some()) {
+            // once, it had none before), so it is not evaluated until one becomes known. Most
+            // ops never have one, and `fed` says so without reading their operands: those
+            // taken from the start are passed over.
+            let id = match pushed.pop() {
+                Some(id) => {
+                    queued[id as usize] = false;
+                    id
+                }
+                None => {
+                    while (next as usize) < item.ops.len() && !fed[next as usize] {
+                        next += 1;
+                    }
+                    if next as usize == item.ops.len() {
+                        break;
+                    }
+                    next += 1;
+                    next - 1
+                }
+            };
+            let op = &item.ops[id as usize];
+            if op.broken || !item.operands(op).iter().any(|&u| rates.of_use(cx, u).is_some()) {
                 continue;
             }
             let Eval { results, mismatch } = rates.eval(cx, id, op);
@@ -970,15 +1000,18 @@ impl<'c> Rates<'c> {
                 if r.is_zero() {
                     continue;
                 }
-                if rates.rate[v as usize].is_some() {
+                if rates.rate[v as usize] != UNKNOWN {
                     continue;
                 }
-                rates.rate[v as usize] = Some(r.clone());
+                rates.set(v, r.clone());
                 for &u in item.value_uses(&item.values[v as usize]) {
                     let consumer = item.uses[u as usize].op;
-                    if !queued[consumer as usize] {
+                    fed[consumer as usize] = true;
+                    // An op not yet taken from the start is still on the stack (as is the
+                    // function, op 0, which never leaves it).
+                    if consumer >= 1 && consumer < next && !queued[consumer as usize] {
                         queued[consumer as usize] = true;
-                        queue.push(consumer);
+                        pushed.push(consumer);
                     }
                 }
             }
@@ -986,8 +1019,19 @@ impl<'c> Rates<'c> {
         rates
     }
 
+    /// Sets the rate of `v`, which has none yet.
+    fn set(&mut self, v: ValueId, rate: Rate) {
+        self.rate[v as usize] = self.known.len() as u32;
+        self.known.push(rate);
+    }
+
+    /// The rate of `v`, if known.
+    fn of(&self, v: ValueId) -> Option<&Rate> {
+        self.known.get(self.rate[v as usize] as usize)
+    }
+
     fn of_use(&self, cx: &Context<'_>, u: UseId) -> Option<&Rate> {
-        self.rate[cx.item.uses[u as usize].value? as usize].as_ref()
+        self.of(cx.item.uses[u as usize].value?)
     }
 
     /// The true and false tokens of a condition.
@@ -1003,11 +1047,11 @@ impl<'c> Rates<'c> {
 
     fn split_of(&self, cx: &Context<'_>, u: UseId, generic: bool) -> Option<(Rate, Rate)> {
         let v = cx.item.uses[u as usize].value?;
-        let total = self.rate[v as usize].as_ref()?;
+        let total = self.of(v)?;
         let raw_split = |stream: OpId| -> Option<(Rate, Rate)> {
             let raw = cx.item.results(&cx.item.ops[stream as usize]).get(1)?;
             let trips = Rate::atom(Atom::Trips(stream));
-            let entries = self.rate[*raw as usize].as_ref()?.minus(&trips);
+            let entries = self.of(*raw)?.minus(&trips);
             Some((trips, entries))
         };
         match self.classes.of(v) {
