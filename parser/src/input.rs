@@ -243,14 +243,16 @@ fn lex_chunk(
     let mut invalid: Vec<(u32, u32)> = Vec::new();
     let mut max_depth = stack.len();
     let mut too_deep = None;
-    // The lexer's extra is whether it skipped a line break since it was last cleared.
-    let mut lexer = SyntaxKind::lexer_with_extras(&bytes[from..to], true);
-    let base = from as u32;
+    // The lexer's extra is whether it skipped a line break since it was last cleared. It is
+    // given the text up to the chunk's end and starts at `from`, so that its offsets are the
+    // text's (no pattern looks behind a token).
+    let mut lexer = SyntaxKind::lexer_with_extras(chunk, true);
+    lexer.bump(from);
     // Whether the last token is an unrecognised run that the next one may extend.
     let mut in_invalid = false;
     while let Some(result) = lexer.next() {
         let span = lexer.span();
-        let (start, end) = (span.start as u32 + base, span.end as u32 + base);
+        let (start, end) = (span.start as u32, span.end as u32);
         let mut flags = if std::mem::take(&mut lexer.extras) { flags::NEWLINE } else { 0 };
         let mut kind = result.unwrap_or(ERROR);
         match kind {
