@@ -326,20 +326,42 @@ pub fn not_shown_note<'a>(
     )
 }
 
+/// What a file shows of its diagnostics (`cap_shown`): each with the offset its ranges count
+/// from, borrowed, not copied.
+#[derive(Debug)]
+pub struct Shown<'a> {
+    /// The first `MAX_SHOWN`.
+    pub diagnostics: Vec<(&'a Diagnostic, TextSize)>,
+    /// One HS0007 note in place of the rest, if there are more (ranges in the file's text).
+    pub note: Option<Diagnostic>,
+}
+
+impl Shown<'_> {
+    /// Every diagnostic shown, in order, with the offset its ranges count from.
+    pub fn iter(&self) -> impl Iterator<Item = (&Diagnostic, TextSize)> + Clone {
+        let note = self.note.iter().map(|d| (d, TextSize::from(0)));
+        self.diagnostics.iter().copied().chain(note)
+    }
+
+    /// Copies of the diagnostics shown, with ranges in the file's text.
+    pub fn to_vec(&self) -> Vec<Diagnostic> {
+        self.iter().map(|(d, at)| d.clone().shifted(at)).collect()
+    }
+}
+
 /// The first `MAX_SHOWN` of a file's diagnostics, each given with the offset its ranges count
-/// from (as `Database::sorted_diagnostics` gives them), copied with ranges in the file's text;
-/// then one HS0007 note in place of the rest.
+/// from (as `Database::sorted_diagnostics` gives them); then one HS0007 note in place of the
+/// rest.
 pub fn cap_shown<'a>(
     diagnostics: impl IntoIterator<Item = (&'a Diagnostic, TextSize)>,
-) -> Vec<Diagnostic> {
+) -> Shown<'a> {
     let mut all = diagnostics.into_iter();
-    let mut shown: Vec<Diagnostic> =
-        all.by_ref().take(MAX_SHOWN).map(|(d, at)| d.clone().shifted(at)).collect();
-    if let Some((first, at)) = all.next() {
+    let shown = all.by_ref().take(MAX_SHOWN).collect();
+    let note = all.next().map(|(first, at)| {
         let hidden = std::iter::once(first).chain(all.map(|(d, _)| d));
-        shown.push(not_shown_note(first.range + at, hidden));
-    }
-    shown
+        not_shown_note(first.range + at, hidden)
+    });
+    Shown { diagnostics: shown, note }
 }
 
 impl DiagnosticCode {

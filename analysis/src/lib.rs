@@ -27,7 +27,7 @@ pub use db::{
     Split, SyntaxBase, TakenItem, Threads,
 };
 pub use diagnostics::{
-    cap_shown, not_shown_note, Diagnostic, DiagnosticCode, Fix, Related, Severity, TextEdit,
+    cap_shown, not_shown_note, Diagnostic, DiagnosticCode, Fix, Related, Severity, Shown, TextEdit,
     MAX_SHOWN,
 };
 pub use hsir_parser::{Parse, TextRange, TextSize};

@@ -31,7 +31,7 @@ fn diagnose(bytes: &[u8]) -> (String, Vec<hsir_analysis::Diagnostic>) {
     // As `hsir check` and the server show them.
     let at_start = hsir_analysis::TextSize::from(0);
     let shown = hsir_analysis::cap_shown(diagnostics.iter().map(|d| (d, at_start)));
-    (parse.tree().text().to_string(), shown)
+    (parse.tree().text().to_string(), shown.to_vec())
 }
 
 #[test]

@@ -15,8 +15,9 @@ use crate::Format;
 struct Checked<'a> {
     name: &'a str,
     text: &'a str,
-    /// What is shown: at most `MAX_SHOWN`, then an HS0007 note for the rest.
-    diagnostics: &'a [Diagnostic],
+    /// What is shown: at most `MAX_SHOWN`, then an HS0007 note for the rest; each with the
+    /// offset its ranges count from (`hsir_analysis::Shown`).
+    diagnostics: &'a [(&'a Diagnostic, TextSize)],
 }
 
 /// The files of one `hsir check`, in the database that analysed them together.
@@ -39,8 +40,7 @@ impl Files {
         let mut written = Ok(());
         for (id, name, decode_error) in &self.files {
             let sorted = self.db.sorted_diagnostics(*id);
-            // The decoding problem first, then the file's diagnostics in order; copied only
-            // if shown.
+            // The decoding problem first, then the file's diagnostics in order, borrowed.
             let all = decode_error
                 .iter()
                 .map(|d| (d, TextSize::from(0)))
@@ -55,9 +55,10 @@ impl Files {
             if written.is_err() {
                 continue;
             }
-            let found = hsir_analysis::cap_shown(all);
-            let text = shown_text(self.db.text(*id).unwrap_or_default(), &found);
-            written = write(Checked { name, text, diagnostics: &found });
+            let shown = hsir_analysis::cap_shown(all);
+            let shown: Vec<(&Diagnostic, TextSize)> = shown.iter().collect();
+            let text = shown_text(self.db.text(*id).unwrap_or_default(), &shown);
+            written = write(Checked { name, text, diagnostics: &shown });
         }
         ((errors, warnings), written)
     }
@@ -66,8 +67,9 @@ impl Files {
 /// Lines and columns count from the start of the text, so this gives the writers every
 /// position and line they show, without indexing (or, for ariadne, copying) the lines after
 /// them: on a large file with its first thousand problems near the top, most of it.
-fn shown_text<'a>(text: &'a str, diagnostics: &[Diagnostic]) -> &'a str {
-    let ends = diagnostics.iter().flat_map(Diagnostic::ranges).map(|r| usize::from(r.end()));
+fn shown_text<'a>(text: &'a str, diagnostics: &[(&Diagnostic, TextSize)]) -> &'a str {
+    let ends =
+        diagnostics.iter().flat_map(|&(d, at)| d.ranges().map(move |r| usize::from(r.end() + at)));
     let last = ends.max().unwrap_or(0).min(text.len());
     match memchr::memchr(b'\n', &text.as_bytes()[last..]) {
         Some(at) => &text[..last + at + 1],
@@ -176,7 +178,7 @@ fn json_diagnostics(
     json: &mut PrettyJson,
     name: &str,
     text: &str,
-    diagnostics: &[Diagnostic],
+    diagnostics: &[(&Diagnostic, TextSize)],
     parallel_min: usize,
     out: &mut impl Write,
 ) -> std::io::Result<()> {
@@ -204,7 +206,7 @@ fn json_objects(
     json: &mut PrettyJson,
     name: &str,
     text: &str,
-    diagnostics: &[Diagnostic],
+    diagnostics: &[(&Diagnostic, TextSize)],
     mut out: Option<&mut impl Write>,
 ) -> std::io::Result<()> {
     // The diagnostics come in order: counting lines from one to the next is cheaper than
@@ -221,10 +223,10 @@ fn json_objects(
         }
         json.end_object();
     };
-    for d in diagnostics {
+    for &(d, at) in diagnostics {
         json.begin_object();
         json.string("file", name);
-        range(json, "range", d.range);
+        range(json, "range", d.range + at);
         json.string("severity", d.severity.as_str());
         json.string("code", d.code.code());
         json.string("message", &d.message);
@@ -232,7 +234,7 @@ fn json_objects(
         for r in &d.related {
             json.begin_object();
             json.string("file", name);
-            range(json, "range", r.range);
+            range(json, "range", r.range + at);
             json.string("message", &r.message);
             json.end_object();
         }
@@ -244,7 +246,7 @@ fn json_objects(
             json.array("edits");
             for e in &f.edits {
                 json.begin_object();
-                range(json, "range", e.range);
+                range(json, "range", e.range + at);
                 json.string("new_text", &e.new_text);
                 json.end_object();
             }
@@ -290,11 +292,12 @@ fn write_human(files: &mut Files, stdout: &mut impl Write) -> (usize, std::io::R
         let mut cache = (name, ariadne::Source::from(text));
         let index = LineIndex::new(text);
         let lines = index.view(text);
-        for d in diagnostics {
+        for &(d, at) in diagnostics {
+            let d_range = d.range + at;
             // ariadne draws the whole line of each label: on a line of 100,000 operands that
             // is most of a second per diagnostic. Such a line is named, not drawn.
-            let at = lines.pos(d.range.start(), Encoding::Utf16);
-            let long = [d.range.start(), d.range.end()].into_iter().any(|offset| {
+            let start = lines.pos(d_range.start(), Encoding::Utf16);
+            let long = [d_range.start(), d_range.end()].into_iter().any(|offset| {
                 let line = lines.pos(offset, Encoding::Utf8).line as usize;
                 lines.line(line).is_some_and(|(start, end)| end - start > LONG_LINE)
             });
@@ -309,8 +312,8 @@ fn write_human(files: &mut Files, stdout: &mut impl Write) -> (usize, std::io::R
                         Severity::Information | Severity::Hint => "Advice",
                     },
                     d.message,
-                    at.line + 1,
-                    at.character + 1,
+                    start.line + 1,
+                    start.character + 1,
                 )?;
                 continue;
             }
@@ -319,7 +322,7 @@ fn write_human(files: &mut Files, stdout: &mut impl Write) -> (usize, std::io::R
                 Severity::Warning => ReportKind::Warning,
                 Severity::Information | Severity::Hint => ReportKind::Advice,
             };
-            let span = label_span(text, d.range);
+            let span = label_span(text, d_range);
             let mut report = Report::build(kind, (name, span.clone()))
                 .with_config(config)
                 .with_code(d.code.code())
@@ -327,7 +330,7 @@ fn write_human(files: &mut Files, stdout: &mut impl Write) -> (usize, std::io::R
                 .with_label(Label::new((name, span)).with_message(d.code.title()));
             for related in &d.related {
                 report = report.with_label(
-                    Label::new((name, label_span(text, related.range)))
+                    Label::new((name, label_span(text, related.range + at)))
                         .with_message(&related.message),
                 );
             }
@@ -374,19 +377,22 @@ mod tests {
     #[test]
     fn the_shown_text_ends_with_the_last_line_any_range_touches() {
         let text = "line 0\nline 1\nline 2\nline 3\nlast";
+        let zero = TextSize::from(0);
         let mut d = Diagnostic::new(DiagnosticCode::UnexpectedToken, range(2, 4), "on line 0");
-        assert_eq!(shown_text(text, std::slice::from_ref(&d)), "line 0\n");
+        assert_eq!(shown_text(text, &[(&d, zero)]), "line 0\n");
+        // Ranges count from the offset given with the diagnostic (its item's start).
+        assert_eq!(shown_text(text, &[(&d, TextSize::from(14))]), "line 0\nline 1\nline 2\n");
         d = d.with_related(range(8, 9), "on line 1");
-        assert_eq!(shown_text(text, std::slice::from_ref(&d)), "line 0\nline 1\n");
+        assert_eq!(shown_text(text, &[(&d, zero)]), "line 0\nline 1\n");
         d.fixes.push(Fix {
             label: "edit line 2".into(),
             edits: vec![TextEdit { range: range(14, 20), new_text: String::new() }],
         });
-        assert_eq!(shown_text(text, std::slice::from_ref(&d)), "line 0\nline 1\nline 2\n");
+        assert_eq!(shown_text(text, &[(&d, zero)]), "line 0\nline 1\nline 2\n");
         // The last line has no line break: the text is shown whole.
         let at_end =
             Diagnostic::new(DiagnosticCode::UnexpectedToken, range(30, 31), "on the last line");
-        assert_eq!(shown_text(text, &[d, at_end]), text);
+        assert_eq!(shown_text(text, &[(&d, zero), (&at_end, zero)]), text);
         assert_eq!(shown_text(text, &[]), "line 0\n");
     }
 
@@ -398,7 +404,7 @@ mod tests {
         let line = "  %x = fork [2] %é𝄞 : i32\n";
         let text = line.repeat(40);
         let at = |n: usize, column: usize| (n * line.len() + column) as u32;
-        let diagnostics: Vec<Diagnostic> = (0..37)
+        let found: Vec<Diagnostic> = (0..37)
             .map(|n| {
                 let mut d = Diagnostic::new(
                     DiagnosticCode::UnexpectedToken,
@@ -420,6 +426,19 @@ mod tests {
                 d
             })
             .collect();
+        // Every other one counts its ranges from the start of its line, as an item's do.
+        let base = |n: usize| TextSize::from(if n % 2 == 1 { at(n, 0) } else { 0 });
+        let relative: Vec<Diagnostic> = found
+            .iter()
+            .enumerate()
+            .map(|(n, d)| {
+                let mut d = d.clone();
+                d.map_ranges(|r| r - base(n));
+                d
+            })
+            .collect();
+        let diagnostics: Vec<(&Diagnostic, TextSize)> =
+            relative.iter().enumerate().map(|(n, d)| (d, base(n))).collect();
         let write = |earlier: usize, count: usize, parallel_min: usize| {
             let mut json = PrettyJson::default();
             let mut out = Vec::new();
@@ -446,6 +465,15 @@ mod tests {
             json.drain_into(&mut out).unwrap();
             String::from_utf8(out).unwrap()
         };
+        let absolute: Vec<(&Diagnostic, TextSize)> =
+            found.iter().map(|d| (d, TextSize::from(0))).collect();
+        let mut json = PrettyJson::default();
+        let mut expected = Vec::new();
+        json.begin_array();
+        json_diagnostics(&mut json, "b.mlir", &text, &absolute, usize::MAX, &mut expected).unwrap();
+        json.end_array();
+        json.drain_into(&mut expected).unwrap();
+        assert_eq!(write(0, 37, usize::MAX), String::from_utf8(expected).unwrap(), "offsets");
         for earlier in [0, 3] {
             for count in [0, 1, 2, 3, 10, 37] {
                 let one = write(earlier, count, usize::MAX);
