@@ -773,6 +773,12 @@ fn new_value(
     id
 }
 
+/// `a == b`, byte by byte: the names and types compared in lowering are a few bytes long,
+/// for which a call to `memcmp` costs more than the comparison.
+fn same_text(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 /// The hash of a name's text, by which a scope chains its definitions.
 fn name_hash(name: &[u8]) -> u64 {
     rustc_hash::FxBuildHasher.hash_one(name)
@@ -792,7 +798,7 @@ impl Lowerer {
     fn resolve_name(&mut self, name: &str) -> Option<(OpKind, &'static str)> {
         let slot = name_slot(name);
         if let Some((known, kind)) = self.names[slot] {
-            if known == name {
+            if same_text(known.as_bytes(), name.as_bytes()) {
                 return Some((kind, known));
             }
         }
@@ -817,7 +823,7 @@ impl Lowerer {
             (SyntaxKind::TYPE, node.text_range())
         };
         let bytes = &tree.text().as_bytes()[usize::from(key.start())..usize::from(key.end())];
-        let seen = self.type_texts.iter().find(|(k, t, _)| *k == kind && **t == *bytes);
+        let seen = self.type_texts.iter().find(|(k, t, _)| *k == kind && same_text(t, bytes));
         if let Some(&(_, _, id)) = seen {
             // As `types::lower_ranged` gives it: a token's range for a one-word type.
             let range = if one_token && !matches!(bytes, b"channel" | b"control") {
@@ -921,7 +927,7 @@ impl Lowerer {
         let mut r = (region != NO_REGION).then_some(region);
         loop {
             let here = r.unwrap_or(NO_REGION);
-            if let Some(d) = scope.find(head, hash, here, |s| bytes(s) == bytes(name)) {
+            if let Some(d) = scope.find(head, hash, here, |s| same_text(bytes(s), bytes(name))) {
                 name_problems.push(NameProblem::Redefined {
                     range: name.range(),
                     name: text[name.start as usize..(name.start + name.len) as usize].to_string(),
@@ -1699,7 +1705,7 @@ impl Lowerer {
             let mut r = region;
             let found = loop {
                 let here = r.unwrap_or(NO_REGION);
-                if let Some(d) = scope.find(head, hash, here, |s| bytes(s) == name) {
+                if let Some(d) = scope.find(head, hash, here, |s| same_text(bytes(s), name)) {
                     break Some((d.first, d.count, d.region));
                 }
                 match r {
