@@ -271,7 +271,7 @@ impl ResultGroup {
 }
 
 /// Where an operand was written among the op's parts.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Container {
     /// Directly after the name or after a comma.
     Plain,
@@ -679,11 +679,11 @@ struct Lowerer {
     spare: Vec<Scope>,
 }
 
-/// What `Lowerer::parts` reads of an op: the op (its name, range, block and results left for
-/// `Lowerer::op`), its name and its signature.
+/// What `Lowerer::op` needs of what `Lowerer::parts` read, besides the op it pushed: its name
+/// (quotes stripped), whether it is in the generic form, and its signature.
 struct Parts<'t> {
-    op: OpData,
-    name_node: Option<SyntaxNode<'t>>,
+    name: &'t str,
+    generic: bool,
     signature_node: Option<ast::FuncSignature<'t>>,
 }
 
@@ -749,21 +749,42 @@ fn name_slot(name: &str) -> usize {
 /// and 0, and an index that is not a number is `u32::MAX`.
 fn split_use(text: &[u8]) -> (&[u8], u32) {
     // A `VALUE_ID` has at most one `#`, right before its trailing digits: look only there.
-    let digits = text.iter().rev().take_while(|b| b.is_ascii_digit()).count();
-    let at = text.len() - digits;
+    let mut at = text.len();
+    while at > 0 && text[at - 1].is_ascii_digit() {
+        at -= 1;
+    }
     if at == 0 || text[at - 1] != b'#' {
         return (text, 0);
     }
     let hash = at - 1;
     let (name, digits) = (&text[..hash], &text[hash + 1..]);
-    // Up to nine digits cannot overflow; anything else is read by `parse`.
-    if (1..=9).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
+    // Up to nine digits (all of them are) cannot overflow; anything else is read by `parse`.
+    if (1..=9).contains(&digits.len()) {
         let index = digits.iter().fold(0u32, |n, &b| n * 10 + u32::from(b - b'0'));
         return (name, index);
     }
     // Text after an ASCII `#` is still UTF-8.
     let index = std::str::from_utf8(digits).ok().and_then(|d| d.parse::<u32>().ok());
     (name, index.unwrap_or(u32::MAX))
+}
+
+/// A value named at `range`, added to `values`.
+fn new_value(
+    values: &mut Vec<ValueData>,
+    index: u32,
+    def: Def,
+    ty: Option<TypeId>,
+    range: TextRange,
+) -> ValueId {
+    let id = values.len() as ValueId;
+    values.push(ValueData { index, def, ty, range, uses: Span::default() });
+    id
+}
+
+/// `a == b`, byte by byte: the names and types compared in lowering are a few bytes long,
+/// for which a call to `memcmp` costs more than the comparison.
+fn same_text(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// The hash of a name's text, by which a scope chains its definitions.
@@ -773,14 +794,19 @@ fn name_hash(name: &[u8]) -> u64 {
 
 impl Lowerer {
     fn rel(&self, range: TextRange) -> TextRange {
-        range.checked_sub(self.base).unwrap_or_default()
+        // The ranges of an op lie in it: only a range before the item is the empty default.
+        let (start, end) = (u32::from(range.start()), u32::from(range.end()));
+        match start.checked_sub(self.base.into()) {
+            Some(s) => TextRange::new(s.into(), (end - u32::from(self.base)).into()),
+            None => TextRange::default(),
+        }
     }
 
     /// `OpKind::resolve`, remembering the names it found in `names`.
     fn resolve_name(&mut self, name: &str) -> Option<(OpKind, &'static str)> {
         let slot = name_slot(name);
         if let Some((known, kind)) = self.names[slot] {
-            if known == name {
+            if same_text(known.as_bytes(), name.as_bytes()) {
                 return Some((kind, known));
             }
         }
@@ -805,7 +831,7 @@ impl Lowerer {
             (SyntaxKind::TYPE, node.text_range())
         };
         let bytes = &tree.text().as_bytes()[usize::from(key.start())..usize::from(key.end())];
-        let seen = self.type_texts.iter().find(|(k, t, _)| *k == kind && **t == *bytes);
+        let seen = self.type_texts.iter().find(|(k, t, _)| *k == kind && same_text(t, bytes));
         if let Some(&(_, _, id)) = seen {
             // As `types::lower_ranged` gives it: a token's range for a one-word type.
             let range = if one_token && !matches!(bytes, b"channel" | b"control") {
@@ -909,7 +935,7 @@ impl Lowerer {
         let mut r = (region != NO_REGION).then_some(region);
         loop {
             let here = r.unwrap_or(NO_REGION);
-            if let Some(d) = scope.find(head, hash, here, |s| bytes(s) == bytes(name)) {
+            if let Some(d) = scope.find(head, hash, here, |s| same_text(bytes(s), bytes(name))) {
                 name_problems.push(NameProblem::Redefined {
                     range: name.range(),
                     name: text[name.start as usize..(name.start + name.len) as usize].to_string(),
@@ -925,13 +951,6 @@ impl Lowerer {
         scope.insert(Definition { name, hash, region, first, count, next: NO_DEFINITION });
     }
 
-    /// A value named at `range`.
-    fn new_value(&mut self, index: u32, def: Def, ty: Option<TypeId>, range: TextRange) -> ValueId {
-        let id = self.item.values.len() as ValueId;
-        self.item.values.push(ValueData { index, def, ty, range, uses: Span::default() });
-        id
-    }
-
     /// Lowers `op` into `block` (None for the item), in `region` (NO_REGION at the top).
     fn op(
         &mut self,
@@ -942,55 +961,35 @@ impl Lowerer {
     ) -> OpId {
         let id = self.item.ops.len() as OpId;
         let syntax = op.syntax();
-        let tree = syntax.tree();
-        let source = tree.text();
         let regions_start = self.region_nodes.len();
-        let mut data = self.parts(syntax, id, region);
+        let Parts { name, generic, signature_node } = self.parts(syntax, id, block, region);
         let regions_end = self.region_nodes.len();
-        let (name_node, signature_node) = (data.name_node, data.signature_node);
-        let op_range = syntax.text_range();
-        let name_range = name_node.map_or(TextRange::empty(op_range.start()), |n| n.text_range());
-        let name = name_node.map_or("", |_| {
-            let text = &source[name_range];
-            text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text)
-        });
-        let generic = name_node.is_some_and(|n| {
-            let span = n.grammar_token_span();
-            !span.is_empty() && tree.grammar_token_kind(span.start) == SyntaxKind::STRING
-        });
-        let resolved = self.resolve_name(name);
-        let kind = resolved.map(|(kind, _)| kind);
-        let groups = data.op.result_groups;
-        data.op.name =
-            resolved.map_or_else(|| Cow::Owned(name.to_string()), |(_, s)| Cow::Borrowed(s));
-        data.op.kind = kind;
-        data.op.range = self.rel(op_range);
-        data.op.name_range = self.rel(name_range);
-        data.op.generic = generic;
-        data.op.block = block;
+        let (groups, kind) = {
+            let data = &self.item.ops[id as usize];
+            (data.result_groups, data.kind)
+        };
 
         // Results are values of the enclosing region, but their names are bound after the op's
         // own regions, as MLIR's parser does: a nested region may reuse them.
-        let mut n = 0;
         let first_result = self.item.values.len() as ValueId;
-        let results_start = self.item.arrays.ids.len();
-        for g in groups.start..groups.start + groups.len {
-            let group = &self.item.arrays.result_groups[g as usize];
-            let (count, range) = (group.count, group.range);
-            for index in 0..count {
-                let v = self.new_value(index, Def::Result { op: id, n }, None, range);
-                self.item.arrays.ids.push(v);
+        let Item { values, arrays, .. } = &mut self.item;
+        let results_start = arrays.ids.len();
+        let mut n = 0;
+        for group in groups.of(&arrays.result_groups) {
+            for index in 0..group.count {
+                let v = new_value(values, index, Def::Result { op: id, n }, None, group.range);
+                arrays.ids.push(v);
                 n += 1;
             }
         }
-        let results_end = self.item.arrays.ids.len();
-        data.op.results = Span::to(results_start, results_end);
+        let results_end = arrays.ids.len();
         let holds_regions = regions_start != regions_end;
+        let data = &mut self.item.ops[id as usize];
+        data.results = Span::to(results_start, results_end);
         if !holds_regions {
             // Nothing is pushed on `Arrays::ids` below for an op without regions.
-            data.op.regions = Span::to(results_end, results_end);
+            data.regions = Span::to(results_end, results_end);
         }
-        self.item.ops.push(data.op);
         if let Some(b) = block {
             self.item.blocks[b as usize].ops.push(id);
         }
@@ -1097,7 +1096,7 @@ impl Lowerer {
     /// Adds an argument named `name` to `block` of `region`.
     fn block_arg(&mut self, block: BlockId, region: RegionId, name: Str, ty: Option<TypeId>) {
         let n = self.item.blocks[block as usize].args.len() as u32;
-        let v = self.new_value(0, Def::Arg { block, n }, ty, name.range());
+        let v = new_value(&mut self.item.values, 0, Def::Arg { block, n }, ty, name.range());
         self.item.blocks[block as usize].args.push(v);
         self.define(region, name, v, 1);
     }
@@ -1253,6 +1252,7 @@ impl Lowerer {
         &mut self,
         syntax: SyntaxNode<'t>,
         id: OpId,
+        block: Option<BlockId>,
         use_region: Option<RegionId>,
     ) -> Parts<'t> {
         let mut name_node = None;
@@ -1366,7 +1366,8 @@ impl Lowerer {
                     let span = node.grammar_token_span();
                     let (mut t, mut child) = (span.start, i + 1);
                     loop {
-                        if let Some(c) = (child < next).then(|| tree.node_at(child)).flatten() {
+                        let c = if child < next { tree.node_at(child) } else { None };
+                        if let Some(c) = c {
                             let c_span = c.grammar_token_span();
                             if c_span.start == t {
                                 (t, child) = (c_span.end, c.subtree_end());
@@ -1455,14 +1456,14 @@ impl Lowerer {
                     None
                 }
                 SyntaxKind::PIPELINE_INPUT_LIST | SyntaxKind::PIPELINE_INPUT => {
-                    Some((container.clone(), Filter::NotTypes))
+                    Some((container, Filter::NotTypes))
                 }
                 SyntaxKind::PIPELINE_OUTPUT_LIST | SyntaxKind::LOC | SyntaxKind::TYPE => None,
                 SyntaxKind::ERROR_NODE => {
                     broken = true;
-                    Some((container.clone(), Filter::All))
+                    Some((container, Filter::All))
                 }
-                _ => Some((container.clone(), Filter::All)),
+                _ => Some((container, Filter::All)),
             };
             match below {
                 Some((c, f)) => {
@@ -1482,18 +1483,31 @@ impl Lowerer {
         }
         self.own_tokens(tree, tok..own_tokens.end.max(tok), &mut symbol);
         self.frames = frames;
+        let op_range = syntax.text_range();
+        let name_range = name_node.map_or(TextRange::empty(op_range.start()), |n| n.text_range());
+        let name = name_node.map_or("", |_| {
+            let text = &tree.text()[name_range];
+            text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text)
+        });
+        let generic = name_node.is_some_and(|n| {
+            let span = n.grammar_token_span();
+            !span.is_empty() && tree.grammar_token_kind(span.start) == SyntaxKind::STRING
+        });
+        let resolved = self.resolve_name(name);
+        let (range, name_range) = (self.rel(op_range), self.rel(name_range));
         let arrays = &mut self.item.arrays;
         let types_end = arrays.types.len();
         if !types_after.is_empty() {
             arrays.types.extend(types_after);
         }
-        let op = OpData {
-            name: Cow::Borrowed(""),
-            kind: None,
-            range: TextRange::default(),
-            name_range: TextRange::default(),
-            generic: false,
-            block: None,
+        debug_assert_eq!(self.item.ops.len(), id as usize);
+        self.item.ops.push(OpData {
+            name: resolved.map_or_else(|| Cow::Owned(name.to_string()), |(_, s)| Cow::Borrowed(s)),
+            kind: resolved.map(|(kind, _)| kind),
+            range,
+            name_range,
+            generic,
+            block,
             result_groups: Span::to(groups_start, arrays.result_groups.len()),
             results: Span::default(),
             operands: Span::to(operands_start, arrays.ids.len()),
@@ -1507,36 +1521,47 @@ impl Lowerer {
             symbol: symbol.or(nested_symbol),
             signature: None,
             broken,
-        };
-        Parts { op, name_node, signature_node }
+        });
+        Parts { name, generic, signature_node }
     }
 
     /// The result groups of a `RESULT_LIST`, onto `Arrays::result_groups`.
     fn result_groups(&mut self, list: SyntaxNode<'_>) {
         let tree = list.tree();
-        for result in list.children().filter(|n| n.kind() == SyntaxKind::RESULT) {
-            // The ranges of its first `%x` and its first `N`.
-            let mut value = None;
-            let mut int = None;
-            let mut note = |kind: SyntaxKind, range: TextRange| match kind {
-                SyntaxKind::VALUE_ID if value.is_none() => value = Some(range),
-                SyntaxKind::INT if int.is_none() => int = Some(range),
-                _ => {}
-            };
-            if result.subtree_end() == result.index() + 1 {
-                // Without nodes below it, all its tokens are its own.
+        // Its children, by position: each `RESULT` is read, anything else stepped over.
+        let (mut at, end) = (list.index() + 1, list.subtree_end());
+        while let Some(result) = (at < end).then(|| tree.node_at(at)).flatten() {
+            at = result.subtree_end();
+            if result.kind() != SyntaxKind::RESULT {
+                continue;
+            }
+            // The ranges of its first `%x` and its first `N`: without nodes below it, all its
+            // tokens are its own, and only those two kinds' ranges are read.
+            let (mut value, mut int) = (None, None);
+            if at == result.index() + 1 {
                 for t in result.grammar_token_span() {
-                    note(tree.grammar_token_kind(t), tree.grammar_token_range(t));
+                    match tree.grammar_token_kind(t) {
+                        SyntaxKind::VALUE_ID if value.is_none() => {
+                            value = Some(tree.grammar_token_range(t));
+                        }
+                        SyntaxKind::INT if int.is_none() => int = Some(tree.grammar_token_range(t)),
+                        _ => {}
+                    }
                 }
             } else {
                 for token in result.grammar_tokens() {
-                    note(token.kind(), token.text_range());
+                    match token.kind() {
+                        SyntaxKind::VALUE_ID if value.is_none() => value = Some(token.text_range()),
+                        SyntaxKind::INT if int.is_none() => int = Some(token.text_range()),
+                        _ => {}
+                    }
                 }
             }
-            let Some(range) = value else { continue };
+            let Some(value) = value else { continue };
+            let count = int.and_then(|r| tree.text()[r].parse().ok());
             self.item.arrays.result_groups.push(ResultGroup {
-                count: int.and_then(|r| tree.text()[r].parse().ok()).unwrap_or(1),
-                range: self.rel(range),
+                count: count.unwrap_or(1),
+                range: self.rel(value),
                 explicit_count: int.is_some(),
             });
         }
@@ -1645,7 +1670,7 @@ impl Lowerer {
         self.item.uses.push(UseData {
             range: self.rel(range),
             op: id,
-            container: container.clone(),
+            container: *container,
             value: None,
         });
         self.item.arrays.ids.push(uid);
@@ -1688,7 +1713,7 @@ impl Lowerer {
             let mut r = region;
             let found = loop {
                 let here = r.unwrap_or(NO_REGION);
-                if let Some(d) = scope.find(head, hash, here, |s| bytes(s) == name) {
+                if let Some(d) = scope.find(head, hash, here, |s| same_text(bytes(s), name)) {
                     break Some((d.first, d.count, d.region));
                 }
                 match r {

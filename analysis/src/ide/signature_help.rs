@@ -101,7 +101,7 @@ pub fn operand_role(item: &ItemView<'_>, op: OpId, position: usize) -> Option<St
         _ if data.name == "hw.output" => return Some(format!("output {position}")),
         _ => {}
     }
-    let first_plain = ir.operands(data).first().map(|&u| ir.uses[u as usize].container.clone());
+    let first_plain = ir.operands(data).first().map(|&u| ir.uses[u as usize].container);
     let entry = |key: &str| ir.bracket_entry(data, key).and_then(|v| v.trim().parse().ok());
     let (loads, stores) = (entry("ld"), entry("st"));
     let callee = data.symbol.map(|name| {
