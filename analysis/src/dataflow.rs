@@ -217,70 +217,30 @@ impl FuncGraph {
     /// component of its own, decided without a search; `from_above` says, by node, that all
     /// its predecessors have lower indices, and so were visited, without reading its edges.
     fn mark_components(&mut self, from_above: &[bool]) {
-        const UNSEEN: u32 = u32::MAX;
         let n = self.node_count();
-        let mut index = vec![UNSEEN; n];
-        let mut low = vec![0u32; n];
-        let mut on_stack = vec![false; n];
-        let mut stack: Vec<usize> = Vec::new();
-        // Each call: its node and the position of its next entering edge in `links`.
-        let mut calls: Vec<(usize, usize)> = Vec::new();
         let mut scc_of = vec![NO_COMPONENT; n];
+        let mut cyclic = std::mem::take(&mut self.cyclic);
         let mut components = 0;
-        let mut next = 0u32;
-        for root in 0..n {
-            if index[root] != UNSEEN {
-                continue;
-            }
-            if from_above[root]
-                || self.links_into(root).iter().all(|l| index[l.from.index()] != UNSEEN)
-            {
-                index[root] = next;
-                next += 1;
-                continue;
-            }
-            index[root] = next;
-            low[root] = next;
-            next += 1;
-            stack.push(root);
-            on_stack[root] = true;
-            calls.push((root, self.incoming[root] as usize));
-            while let Some((v, position)) = calls.last_mut() {
-                let v = *v;
-                if *position < self.incoming[v + 1] as usize {
-                    let w = self.links[*position].from.index();
-                    *position += 1;
-                    if index[w] == UNSEEN {
-                        index[w] = next;
-                        low[w] = next;
-                        next += 1;
-                        stack.push(w);
-                        on_stack[w] = true;
-                        calls.push((w, self.incoming[w] as usize));
-                    } else if on_stack[w] {
-                        low[v] = low[v].min(index[w]);
+        let (incoming, links) = (&self.incoming, &self.links);
+        tarjan(
+            n,
+            |v| v,
+            0..n,
+            |_| true,
+            Some(|root: usize| from_above[root]),
+            |v| incoming[v] as usize..incoming[v + 1] as usize,
+            |position| links[position].from.index(),
+            |scc| {
+                if scc.len() > 1 {
+                    for x in scc {
+                        scc_of[x.index()] = components;
+                        cyclic[x.index()] = true;
                     }
-                    continue;
+                    components += 1;
                 }
-                calls.pop();
-                if let Some(&(u, _)) = calls.last() {
-                    low[u] = low[u].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    let at = stack.iter().rposition(|&x| x == v).unwrap_or(0);
-                    let several = stack.len() - at > 1;
-                    for &x in &stack[at..] {
-                        on_stack[x] = false;
-                        if several {
-                            scc_of[x] = components;
-                            self.cyclic[x] = true;
-                        }
-                    }
-                    components += u32::from(several);
-                    stack.truncate(at);
-                }
-            }
-        }
+            },
+        );
+        self.cyclic = cyclic;
         self.scc_of = scc_of;
         self.has_cycle = self.cyclic.contains(&true);
         if self.has_cycle {
@@ -472,11 +432,16 @@ pub fn strongly_connected(
     inside: impl Fn(usize) -> bool,
     found: impl FnMut(&[NodeIndex]),
 ) {
-    tarjan(graph, graph.outgoing(), graph.node_count(), |v| v, roots, inside, found);
+    let out = graph.outgoing();
+    let (n, links) = (graph.node_count(), &graph.links);
+    let successors = |v: usize| out.start[v] as usize..out.start[v + 1] as usize;
+    let successor = |position: usize| links[out.ids[position] as usize].to.index();
+    tarjan(n, |v| v, roots, inside, NO_SHORTCUT, successors, successor, found);
 }
 
 /// `strongly_connected` when `inside` admits only nodes on cycles (`FuncGraph::on_cycle`): it
-/// follows only the edges among them, which the graph keeps apart.
+/// follows only the edges among them, which the graph keeps apart, and keeps its state in
+/// arrays of their size.
 pub fn strongly_connected_on_cycles(
     graph: &FuncGraph,
     roots: impl IntoIterator<Item = usize>,
@@ -485,19 +450,33 @@ pub fn strongly_connected_on_cycles(
 ) {
     let inside = |n: usize| graph.cyclic[n] && inside(n);
     let slot = |v: usize| graph.cycle_slot[v] as usize;
-    tarjan(graph, &graph.cycle_outgoing, graph.cycle_nodes, slot, roots, inside, found);
+    let (out, links) = (&graph.cycle_outgoing, &graph.links);
+    let successors = |v: usize| out.start[v] as usize..out.start[v + 1] as usize;
+    let successor = |position: usize| links[out.ids[position] as usize].to.index();
+    tarjan(graph.cycle_nodes, slot, roots, inside, NO_SHORTCUT, successors, successor, found);
 }
 
-/// `strongly_connected` over the edges `out` lists, which hold every edge between two nodes
-/// `inside` admits. Its state is kept by `slot`, which numbers the nodes `inside` admits among
-/// `0..slots` (asked only about them).
+/// `tarjan` without a way to settle a root before its search.
+const NO_SHORTCUT: Option<fn(usize) -> bool> = None;
+
+/// Tarjan's strongly connected components, iterative (deep graphs do not grow the call
+/// stack): the one implementation behind `strongly_connected` and `FuncGraph::mark_components`.
+/// It searches the nodes `inside` admits (edges to others are left out), keeping each one's
+/// state at `slot(node)` among `0..slots`, from `roots` in the order given; the successors of
+/// `v` are `successor(p)` for the positions `p` in `successors(v)`, taken in that order. Each
+/// component is passed to `found` as it is completed. With `settled`, a root whose successors
+/// were all visited already (and so are finished: between roots no search is under way) is
+/// found as a component of its own without a search, as the search would find it;
+/// `settled(root)` may say so without reading its edges.
+#[allow(clippy::too_many_arguments)]
 fn tarjan(
-    graph: &FuncGraph,
-    out: &Adjacency,
     slots: usize,
     slot: impl Fn(usize) -> usize,
     roots: impl IntoIterator<Item = usize>,
     inside: impl Fn(usize) -> bool,
+    settled: Option<impl Fn(usize) -> bool>,
+    successors: impl Fn(usize) -> std::ops::Range<usize>,
+    successor: impl Fn(usize) -> usize,
     mut found: impl FnMut(&[NodeIndex]),
 ) {
     const UNSEEN: u32 = u32::MAX;
@@ -506,7 +485,7 @@ fn tarjan(
     let mut on_stack = vec![false; slots];
     // Both hold at most every node once.
     let mut stack: Vec<NodeIndex> = Vec::with_capacity(slots);
-    // Each call: its node and the position of its next successor in `out.ids`.
+    // Each call: its node and the position of its next successor.
     let mut calls: Vec<(usize, usize)> = Vec::with_capacity(slots);
     let mut next = 0u32;
     for root in roots {
@@ -517,25 +496,32 @@ fn tarjan(
         index[r] = next;
         low[r] = next;
         next += 1;
+        if let Some(settled) = &settled {
+            let visited = |w: usize| !inside(w) || index[slot(w)] != UNSEEN;
+            if settled(root) || successors(root).all(|p| visited(successor(p))) {
+                found(&[NodeIndex::new(root)]);
+                continue;
+            }
+        }
         stack.push(NodeIndex::new(root));
         on_stack[r] = true;
-        calls.push((root, out.start[root] as usize));
+        calls.push((root, successors(root).start));
         while let Some((v, position)) = calls.last_mut() {
             let v = *v;
-            if *position < out.start[v + 1] as usize {
-                let wi = graph.links[out.ids[*position] as usize].to.index();
+            if *position < successors(v).end {
+                let w = successor(*position);
                 *position += 1;
-                if !inside(wi) {
+                if !inside(w) {
                     continue;
                 }
-                let (sv, sw) = (slot(v), slot(wi));
+                let (sv, sw) = (slot(v), slot(w));
                 if index[sw] == UNSEEN {
                     index[sw] = next;
                     low[sw] = next;
                     next += 1;
-                    stack.push(NodeIndex::new(wi));
+                    stack.push(NodeIndex::new(w));
                     on_stack[sw] = true;
-                    calls.push((wi, out.start[wi] as usize));
+                    calls.push((w, successors(w).start));
                 } else if on_stack[sw] {
                     low[sv] = low[sv].min(index[sw]);
                 }
