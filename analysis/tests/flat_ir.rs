@@ -186,3 +186,38 @@ fn types_are_ids_into_one_table_of_the_item() {
     assert_eq!(item.value_ty(&item.values[0]).map(|t| t.to_string()).as_deref(), Some("<i32>"));
     assert_eq!(sig.results[1].ty, ids("control").first().copied());
 }
+
+/// An item of many distinct types (more than lowering looks up one by one) still holds each
+/// once, and a type written again, in another spelling, names its first entry.
+#[test]
+fn many_types_are_each_in_the_table_once() {
+    let widths: Vec<u32> = (1..=48).collect();
+    let mut text = String::from("handshake.func @m(%a: none) -> (none) {\n");
+    for (n, w) in widths.iter().enumerate() {
+        text.push_str(&format!("  %c{n} = constant %a {{value = 0 : i{w}}} : <>, <i{w}>\n"));
+    }
+    for (n, w) in widths.iter().enumerate().rev() {
+        text.push_str(&format!("  sink %c{n} : !handshake.channel<i{w}>\n"));
+    }
+    text.push_str("  end %a : none\n}\n");
+    let items = lowered(&text);
+    let item = &items[0];
+    assert_consistent(item, &text);
+    let shown: Vec<String> = item.type_table.iter().map(|t| t.to_string()).collect();
+    let mut distinct = shown.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), shown.len(), "each type once: {shown:?}");
+    assert_eq!(shown.len(), 2 + widths.len(), "none, <>, and a channel per width");
+    for op in &item.ops {
+        for entry in item.types(op) {
+            let ir::TypeEntry::One(w) = *entry else { continue };
+            let spelled = &text[w.range];
+            let first = shown.iter().position(|s| *s == item.ty(w.ty).to_string());
+            assert_eq!(first, Some(w.ty.index() as usize), "{spelled}");
+            if let Some(width) = spelled.strip_prefix("!handshake.channel<") {
+                assert_eq!(item.ty(w.ty).to_string(), format!("<{width}"));
+            }
+        }
+    }
+}
